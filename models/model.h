@@ -1,0 +1,103 @@
+/*
+ * model.h — the uniform interface of dse's analytic latency models.
+ *
+ * A model is a table entry (struct model), not a switch statement: the
+ * registry (models/registry.c) lists every model, model_for() picks the one
+ * that covers a (design, workload), and callers never name a model's
+ * functions directly.  Each model lives in its own file, named after
+ * MODELS.md (torus2d-duato -> models/torus2d_duato.c), and cites its source
+ * section in its header comment.
+ *
+ * Shared machinery (model_int.h): the VC occupancy chain (B1), the
+ * multiplexing degree (B2), M/G/1 and M/D/1 waits (B3), and the damped
+ * fixed-point solver with the saturation protocol of B7.
+ *
+ * Units: rates in messages/node/cycle, times in cycles.
+ * Thread safety: models keep no state between calls; every function here is
+ * safe to call from many threads at once.
+ */
+#ifndef DSE_MODEL_H
+#define DSE_MODEL_H
+
+#include <stddef.h>
+
+#include "net/net.h"
+
+/* Which reading of a model's source: MODELS.md marks resolutions
+ * [recommended]; the printed equations stay reachable for reproducing the
+ * papers' own figures (`dse model --variant printed`). */
+typedef enum {
+    MODEL_VARIANT_RECOMMENDED = 0,
+    MODEL_VARIANT_PRINTED = 1,
+} model_variant;
+
+typedef struct model_opts {
+    model_variant variant;
+    double tolerance;        /* relative convergence tolerance (1e-9) */
+    int max_iterations;      /* fixed-point iteration cap (10000) */
+    double damping;          /* x <- (1-d) x + d f(x); 1 = undamped (0.5) */
+} model_opts;
+
+typedef enum {
+    MODEL_CONVERGED = 0,     /* steady state found; latency fields valid */
+    MODEL_SATURATED = 1,     /* no steady state at this rate */
+    MODEL_NOCONVERGE = 2,    /* iteration cap hit without a verdict */
+} model_status;
+
+typedef struct model_result {
+    double latency;          /* mean message latency, cycles, generation to
+                                last flit consumed */
+    double network_latency;  /* time in the network, before VC multiplexing
+                                scaling */
+    double source_wait;      /* mean wait in the injection queue */
+    double vc_multiplexing;  /* average multiplexing degree applied (1 = none) */
+    double broadcast_latency;/* broadcast completion latency where the model
+                                gives one (M10), else 0 */
+    int saturated;           /* 1 unless status == MODEL_CONVERGED; the
+                                latency fields are then 0 */
+    model_status status;
+    int iterations;          /* fixed-point iterations used */
+} model_result;
+
+typedef struct model {
+    const char *name;        /* "torus-duato", "dcsh-det-vc", ... */
+    const char *source;      /* seed file and section of the equations */
+    const char *summary;     /* one line: what it covers, for --list */
+    /* 0 if this model covers (design, workload); else -1 and a reason. */
+    int (*covers)(const net_design *d, const net_workload *w, char *why,
+                  size_t why_size);
+    /* Evaluate at `rate`.  Always fills *out; returns 0 when converged,
+     * ERR_SATURATED or ERR_NOCONVERGE otherwise (never NaN, never a negative
+     * latency).  The design and workload must be covered. */
+    int (*eval)(const net_design *d, const net_workload *w, double rate,
+                const model_opts *opts, model_result *out);
+    /* The model's closed-form latency at rate -> 0 (MODELS.md A.3), so tests
+     * can check eval() against it. */
+    double (*zero_load)(const net_design *d, const net_workload *w,
+                        const model_opts *opts);
+} model;
+
+/* Defaults: recommended variant, tolerance 1e-9, 10000 iterations,
+ * damping 0.5. */
+void model_opts_init(model_opts *opts);
+
+/* Every registered model, in priority order; *count set.  Static data. */
+const model *const *model_registry(size_t *count);
+/* The model with this name, or NULL. */
+const model *model_find(const char *name);
+/* The first model in priority order that covers (d, w); NULL with the
+ * reasons of all models in why when none does. */
+const model *model_for(const net_design *d, const net_workload *w, char *why,
+                       size_t why_size);
+
+/* Largest rate at which eval() still converges, found by bisection on the
+ * first failure to 0.1% relative precision (MODELS.md B7).  Returns 0 and
+ * sets *rate, or a negative ERR_* (no positive rate converges). */
+int model_saturation_rate(const model *m, const net_design *d,
+                          const net_workload *w, const model_opts *opts,
+                          double *rate, err *e);
+
+/* Text of a status ("converged", "saturated", "did not converge"). */
+const char *model_status_name(model_status s);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * net_check.c — is a design buildable and deadlock-free, and does a
+ * workload make sense on it?
+ *
+ * The minimum VC counts follow MODELS.md section 4 (from the seeds):
+ *   torus   deterministic 2 (Dally-Seitz datelines), duato 3 (2 escape + 1),
+ *           hop_based = diameter, minimal_adaptive (seed 001) 3: its paper
+ *           says deadlock is avoided "by using multiple virtual channels" and
+ *           simulated 4; with escape classes as in Duato's scheme 3 suffice.
+ *   mesh    deterministic 1, duato 2 (1 escape + 1 adaptive).
+ *   hypercube deterministic 1, duato 2, pcube 1 (turn model), PCS 1
+ *           (backtracking avoids deadlock, seed 003).
+ *   dcsh    deterministic 1, duato 2, hop_based n (the diameter).
+ *   express deterministic 2 (Dally-Seitz on every ring, thesis 6.3(g)).
+ * Combinations with no routing algorithm in dse (pcube off the hypercube,
+ * adaptive express-cubes, ...) are rejected as unsupported.
+ */
+#include "net.h"
+
+int net_min_vcs(const net_design *d)
+{
+    int pcs = d->switching == NET_SWITCH_PCS;
+    switch (d->topology) {
+    case NET_TORUS:
+        switch (d->routing) {
+        case NET_ROUTE_DETERMINISTIC: return 2;
+        case NET_ROUTE_DUATO: return 3;
+        case NET_ROUTE_HOP_BASED: return net_diameter(d);
+        case NET_ROUTE_MINIMAL_ADAPTIVE: return d->n == 2 ? 3 : -1;
+        default: return -1;
+        }
+    case NET_MESH:
+        switch (d->routing) {
+        case NET_ROUTE_DETERMINISTIC: return 1;
+        case NET_ROUTE_DUATO: return 2;
+        case NET_ROUTE_HOP_BASED: return net_diameter(d);
+        default: return -1;
+        }
+    case NET_HYPERCUBE:
+        if (pcs)
+            return d->routing == NET_ROUTE_MINIMAL_ADAPTIVE ? 1 : -1;
+        switch (d->routing) {
+        case NET_ROUTE_DETERMINISTIC: return 1;
+        case NET_ROUTE_DUATO: return 2;
+        case NET_ROUTE_PCUBE: return 1;
+        case NET_ROUTE_HOP_BASED: return d->n;
+        default: return -1;
+        }
+    case NET_DCSH:
+        switch (d->routing) {
+        case NET_ROUTE_DETERMINISTIC: return 1;
+        case NET_ROUTE_DUATO: return 2;
+        case NET_ROUTE_HOP_BASED: return d->n;
+        default: return -1;
+        }
+    case NET_EXPRESS:
+        return d->routing == NET_ROUTE_DETERMINISTIC ? 2 : -1;
+    default:
+        return -1;
+    }
+}
+
+int net_check(const net_design *d, err *e)
+{
+    const char *topo = net_topology_name(d->topology);
+    if ((unsigned)d->topology >= NET_TOPOLOGY_COUNT)
+        return err_set(e, ERR_INFEASIBLE, "unknown topology");
+    if ((unsigned)d->routing >= NET_ROUTING_COUNT ||
+        (unsigned)d->switching >= NET_SWITCHING_COUNT)
+        return err_set(e, ERR_INFEASIBLE, "unknown routing or switching");
+    if (d->n < 1 || d->n > NET_MAX_DIMS)
+        return err_set(e, ERR_INFEASIBLE, "n = %d: need 1 to %d dimensions",
+                       d->n, NET_MAX_DIMS);
+    for (int i = 0; i < d->n; i++) {
+        if (d->k[i] < 2)
+            return err_set(e, ERR_INFEASIBLE,
+                           "radix %d in dimension %d: need k >= 2", d->k[i], i);
+        if (d->topology == NET_HYPERCUBE && d->k[i] != 2)
+            return err_set(e, ERR_INFEASIBLE,
+                           "hypercube radix must be 2, got %d in dimension %d",
+                           d->k[i], i);
+        if ((d->topology == NET_TORUS || d->topology == NET_EXPRESS) &&
+            d->k[i] < 3)
+            return err_set(e, ERR_INFEASIBLE,
+                           "%s radix 2 in dimension %d: a 2-node ring is a "
+                           "hypercube link; use topology hypercube",
+                           topo, i);
+    }
+    if (net_nodes(d) > NET_MAX_NODES)
+        return err_set(e, ERR_INFEASIBLE, "more than %ld nodes", NET_MAX_NODES);
+    if (d->topology == NET_EXPRESS) {
+        if (d->express_m < 1)
+            return err_set(e, ERR_INFEASIBLE, "express m = %d: need m >= 1",
+                           d->express_m);
+        if (d->express_kn < 2)
+            return err_set(e, ERR_INFEASIBLE, "express kn = %d: need kn >= 2",
+                           d->express_kn);
+        for (int i = 0; i < d->n; i++)
+            if (d->k[i] % d->express_kn || d->k[i] < 2 * d->express_kn)
+                return err_set(e, ERR_INFEASIBLE,
+                               "express kn = %d must divide the radix %d of "
+                               "dimension %d into at least 2 groups",
+                               d->express_kn, d->k[i], i);
+    }
+    if (d->width < 1)
+        return err_set(e, ERR_INFEASIBLE,
+                       "channel width %d: need at least 1 wire", d->width);
+    if (d->buffer_flits < 1)
+        return err_set(e, ERR_INFEASIBLE, "buffer depth %d: need >= 1 flit",
+                       d->buffer_flits);
+    if (d->router_delay < 0)
+        return err_set(e, ERR_INFEASIBLE, "router delay %d: need >= 0",
+                       d->router_delay);
+    if (d->ejection_channels < 0)
+        return err_set(e, ERR_INFEASIBLE,
+                       "ejection channels %d: need >= 0 (0 = unlimited)",
+                       d->ejection_channels);
+    if (d->switching == NET_SWITCH_PCS && d->topology != NET_HYPERCUBE)
+        return err_set(e, ERR_INFEASIBLE,
+                       "pcs switching is supported on the hypercube only");
+    if (d->routing == NET_ROUTE_PCUBE && d->topology != NET_HYPERCUBE)
+        return err_set(e, ERR_INFEASIBLE,
+                       "pcube routing needs topology hypercube, not %s", topo);
+    if (d->routing == NET_ROUTE_MINIMAL_ADAPTIVE &&
+        d->switching == NET_SWITCH_WORMHOLE &&
+        !(d->topology == NET_TORUS && d->n == 2))
+        return err_set(e, ERR_INFEASIBLE,
+                       "minimal_adaptive wormhole routing is the 2D torus "
+                       "scheme of seed 001; not defined for a %d-D %s",
+                       d->n, topo);
+    int min_vcs = net_min_vcs(d);
+    if (min_vcs < 0)
+        return err_set(e, ERR_INFEASIBLE, "%s routing with %s switching is not "
+                       "supported on the %s",
+                       net_routing_name(d->routing),
+                       net_switching_name(d->switching), topo);
+    if (d->vcs < min_vcs)
+        return err_set(e, ERR_INFEASIBLE,
+                       "%d virtual channel%s: %s routing on the %s needs at "
+                       "least %d for deadlock freedom",
+                       d->vcs, d->vcs == 1 ? "" : "s",
+                       net_routing_name(d->routing), topo, min_vcs);
+    return 0;
+}
+
+int net_workload_check(const net_design *d, const net_workload *w, err *e)
+{
+    long nodes = net_nodes(d);
+    if (w->message_bits < 1)
+        return err_set(e, ERR_INVALID, "message size %d bits: need >= 1",
+                       w->message_bits);
+    if ((unsigned)w->length >= NET_LENGTH_COUNT ||
+        (unsigned)w->traffic >= NET_TRAFFIC_COUNT)
+        return err_set(e, ERR_INVALID, "unknown length or traffic kind");
+    switch (w->traffic) {
+    case NET_TRAFFIC_HOTSPOT:
+        if (!(w->hotspot_fraction >= 0 && w->hotspot_fraction <= 1))
+            return err_set(e, ERR_INVALID,
+                           "hot-spot fraction %g: need 0 <= theta <= 1",
+                           w->hotspot_fraction);
+        if (w->hotspot_node < -1 || w->hotspot_node >= nodes)
+            return err_set(e, ERR_INVALID,
+                           "hot-spot node %ld: need 0..%ld (or -1 for N-1)",
+                           w->hotspot_node, nodes - 1);
+        break;
+    case NET_TRAFFIC_BROADCAST:
+        if (!(w->broadcast_fraction >= 0 && w->broadcast_fraction <= 1))
+            return err_set(e, ERR_INVALID,
+                           "broadcast fraction %g: need 0 <= beta <= 1",
+                           w->broadcast_fraction);
+        break;
+    case NET_TRAFFIC_TRANSPOSE:
+        for (int i = 0; i < d->n; i++)
+            if (d->k[i] != d->k[d->n - 1 - i])
+                return err_set(e, ERR_INVALID,
+                               "transpose needs radix of dimension %d to equal "
+                               "that of dimension %d",
+                               i, d->n - 1 - i);
+        break;
+    case NET_TRAFFIC_BIT_REVERSAL:
+    case NET_TRAFFIC_SHUFFLE:
+        if (nodes & (nodes - 1))
+            return err_set(e, ERR_INVALID,
+                           "%s traffic needs a power-of-two node count, not "
+                           "%ld",
+                           net_traffic_name(w->traffic), nodes);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}

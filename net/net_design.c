@@ -1,0 +1,338 @@
+/*
+ * net_design.c — defaults, canonical text form and parsing of net_design
+ * and net_workload.
+ *
+ * The canonical text is the one serialisation that job hashing, reports and
+ * the CLI's --design option share, so its rules are strict: keys in a fixed
+ * order, integers printed as integers, doubles with %.15g (enough digits to
+ * round-trip any decimal a user typed, few enough to hide binary noise such
+ * as 0.1 -> 0.1000000000000000055), and fields that do not apply to the
+ * topology or traffic omitted so two equal designs always print the same.
+ */
+#include "net.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void net_design_init(net_design *d)
+{
+    memset(d, 0, sizeof *d);
+    d->topology = NET_TORUS;
+    net_design_set_radix(d, 2, 8);
+    d->vcs = 2;
+    d->buffer_flits = 1;
+    d->width = 1;
+    d->express_m = 1;
+    d->express_kn = 4;
+    d->routing = NET_ROUTE_DETERMINISTIC;
+    d->switching = NET_SWITCH_WORMHOLE;
+    d->router_delay = 1;
+    d->ejection_channels = 1;
+}
+
+void net_workload_init(net_workload *w)
+{
+    memset(w, 0, sizeof *w);
+    w->message_bits = 128;
+    w->length = NET_LENGTH_FIXED;
+    w->traffic = NET_TRAFFIC_UNIFORM;
+    w->hotspot_fraction = 0.0;
+    w->hotspot_node = -1;
+    w->broadcast_fraction = 0.0;
+}
+
+void net_design_set_radix(net_design *d, int n, int k)
+{
+    if (n > NET_MAX_DIMS)
+        n = NET_MAX_DIMS;
+    d->n = n;
+    for (int i = 0; i < NET_MAX_DIMS; i++)
+        d->k[i] = i < n ? k : 0;
+}
+
+/* snprintf that keeps appending after a truncation, returning the total
+ * length needed, like snprintf itself. */
+typedef struct text_buf {
+    char *buf;
+    size_t size, used;
+} text_buf;
+
+__attribute__((format(printf, 2, 3))) static void tb_add(text_buf *tb,
+                                                         const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = tb->used < tb->size ? tb->size - tb->used : 0;
+    int w = vsnprintf(room ? tb->buf + tb->used : NULL, room, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        tb->used += (size_t)w;
+}
+
+int net_design_format(const net_design *d, char *buf, size_t size)
+{
+    text_buf tb = {buf, size, 0};
+    if (size)
+        buf[0] = '\0';
+    tb_add(&tb, "topology=%s n=%d k=", net_topology_name(d->topology), d->n);
+    int k = net_uniform_radix(d);
+    if (k)
+        tb_add(&tb, "%d", k);
+    else
+        for (int i = 0; i < d->n; i++)
+            tb_add(&tb, i ? "x%d" : "%d", d->k[i]);
+    tb_add(&tb, " vcs=%d buffer=%d width=%d", d->vcs, d->buffer_flits,
+           d->width);
+    if (d->topology == NET_EXPRESS)
+        tb_add(&tb, " m=%d kn=%d", d->express_m, d->express_kn);
+    tb_add(&tb, " routing=%s switching=%s router_delay=%d ejection=%d",
+           net_routing_name(d->routing), net_switching_name(d->switching),
+           d->router_delay, d->ejection_channels);
+    return (int)tb.used;
+}
+
+int net_workload_format(const net_workload *w, char *buf, size_t size)
+{
+    text_buf tb = {buf, size, 0};
+    if (size)
+        buf[0] = '\0';
+    tb_add(&tb, "message_bits=%d length=%s traffic=%s", w->message_bits,
+           net_length_name(w->length), net_traffic_name(w->traffic));
+    if (w->traffic == NET_TRAFFIC_HOTSPOT)
+        tb_add(&tb, " theta=%.15g hotspot_node=%ld", w->hotspot_fraction,
+               w->hotspot_node);
+    if (w->traffic == NET_TRAFFIC_BROADCAST)
+        tb_add(&tb, " beta=%.15g", w->broadcast_fraction);
+    return (int)tb.used;
+}
+
+static int parse_int(const char *key, const char *value, long lo, long hi,
+                     long *out, err *e)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (errno || end == value || *end || v < lo || v > hi)
+        return err_set(e, ERR_INVALID,
+                       "%s: expected an integer in [%ld, %ld], got \"%s\"", key,
+                       lo, hi, value);
+    *out = v;
+    return 0;
+}
+
+static int parse_real(const char *key, const char *value, double lo,
+                      double hi, double *out, err *e)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (errno || end == value || *end || !(v >= lo && v <= hi))
+        return err_set(e, ERR_INVALID,
+                       "%s: expected a number in [%g, %g], got \"%s\"", key,
+                       lo, hi, value);
+    *out = v;
+    return 0;
+}
+
+/* "16" (all dimensions) or "16x8x4" (one radix per dimension). */
+static int parse_radix(net_design *d, const char *value, err *e)
+{
+    int radices[NET_MAX_DIMS], count = 0;
+    const char *p = value;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (errno || end == p || v < 1 || v > INT_MAX)
+            return err_set(e, ERR_INVALID,
+                           "k: expected a radix like 16 or 16x8, got \"%s\"",
+                           value);
+        if (count == NET_MAX_DIMS)
+            return err_set(e, ERR_INVALID, "k: more than %d dimensions",
+                           NET_MAX_DIMS);
+        radices[count++] = (int)v;
+        if (*end == '\0')
+            break;
+        if (*end != 'x')
+            return err_set(e, ERR_INVALID,
+                           "k: expected a radix like 16 or 16x8, got \"%s\"",
+                           value);
+        p = end + 1;
+    }
+    if (count == 1) {
+        if (d->n < 1)
+            d->n = 1;
+        for (int i = 0; i < NET_MAX_DIMS; i++)
+            d->k[i] = i < d->n ? radices[0] : 0;
+        return 0;
+    }
+    d->n = count;
+    for (int i = 0; i < NET_MAX_DIMS; i++)
+        d->k[i] = i < count ? radices[i] : 0;
+    return 0;
+}
+
+int net_design_set(net_design *d, const char *key, const char *value, err *e)
+{
+    long v;
+    int rc;
+    if (strcmp(key, "topology") == 0) {
+        if (net_topology_parse(value, &d->topology))
+            return err_set(e, ERR_INVALID,
+                           "topology: unknown topology \"%s\" (torus, mesh, "
+                           "hypercube, dcsh, express)",
+                           value);
+        if (d->topology == NET_HYPERCUBE)
+            net_design_set_radix(d, d->n, 2);
+        return 0;
+    }
+    if (strcmp(key, "routing") == 0) {
+        if (net_routing_parse(value, &d->routing))
+            return err_set(e, ERR_INVALID,
+                           "routing: unknown routing \"%s\" (deterministic, "
+                           "duato, pcube, hop_based, minimal_adaptive)",
+                           value);
+        return 0;
+    }
+    if (strcmp(key, "switching") == 0) {
+        if (net_switching_parse(value, &d->switching))
+            return err_set(e, ERR_INVALID,
+                           "switching: unknown switching \"%s\" (wormhole, pcs)",
+                           value);
+        return 0;
+    }
+    if (strcmp(key, "k") == 0)
+        return parse_radix(d, value, e);
+    if (strcmp(key, "n") == 0) {
+        if ((rc = parse_int(key, value, 1, NET_MAX_DIMS, &v, e)))
+            return rc;
+        int k0 = d->topology == NET_HYPERCUBE ? 2 : (d->k[0] ? d->k[0] : 2);
+        if (net_uniform_radix(d) || d->n != (int)v)
+            net_design_set_radix(d, (int)v, k0);
+        return 0;
+    }
+    struct {
+        const char *name;
+        int *field;
+        long lo, hi;
+    } const ints[] = {
+        {"vcs", &d->vcs, 1, 1024},
+        {"buffer", &d->buffer_flits, 1, 1 << 20},
+        {"width", &d->width, 1, 1 << 24},
+        {"m", &d->express_m, 1, 1024},
+        {"kn", &d->express_kn, 1, 1 << 20},
+        {"router_delay", &d->router_delay, 0, 1 << 20},
+        {"ejection", &d->ejection_channels, 0, 1024},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (strcmp(key, ints[i].name) == 0) {
+            if ((rc = parse_int(key, value, ints[i].lo, ints[i].hi, &v, e)))
+                return rc;
+            *ints[i].field = (int)v;
+            return 0;
+        }
+    return err_set(e, ERR_UNSUPPORTED, "unknown design key \"%s\"", key);
+}
+
+int net_workload_set(net_workload *w, const char *key, const char *value,
+                     err *e)
+{
+    long v;
+    double x;
+    int rc;
+    if (strcmp(key, "message_bits") == 0) {
+        if ((rc = parse_int(key, value, 1, 1L << 30, &v, e)))
+            return rc;
+        w->message_bits = (int)v;
+        return 0;
+    }
+    if (strcmp(key, "length") == 0) {
+        if (net_length_parse(value, &w->length))
+            return err_set(e, ERR_INVALID,
+                           "length: unknown distribution \"%s\" (fixed, "
+                           "exponential)",
+                           value);
+        return 0;
+    }
+    if (strcmp(key, "traffic") == 0) {
+        if (net_traffic_parse(value, &w->traffic))
+            return err_set(e, ERR_INVALID,
+                           "traffic: unknown pattern \"%s\" (uniform, hotspot, "
+                           "broadcast, transpose, bit_reversal, shuffle)",
+                           value);
+        return 0;
+    }
+    if (strcmp(key, "theta") == 0) {
+        if ((rc = parse_real(key, value, 0, 1, &x, e)))
+            return rc;
+        w->hotspot_fraction = x;
+        return 0;
+    }
+    if (strcmp(key, "beta") == 0) {
+        if ((rc = parse_real(key, value, 0, 1, &x, e)))
+            return rc;
+        w->broadcast_fraction = x;
+        return 0;
+    }
+    if (strcmp(key, "hotspot_node") == 0) {
+        if ((rc = parse_int(key, value, -1, NET_MAX_NODES, &v, e)))
+            return rc;
+        w->hotspot_node = v;
+        return 0;
+    }
+    return err_set(e, ERR_UNSUPPORTED, "unknown workload key \"%s\"", key);
+}
+
+/* Split text on whitespace into key=value tokens and hand each to set(). */
+static int parse_pairs(void *obj, const char *text,
+                       int (*set)(void *, const char *, const char *, err *),
+                       err *e)
+{
+    char token[256];
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        size_t len = strcspn(p, " \t\n,");
+        if (len >= sizeof token)
+            return err_set(e, ERR_INVALID, "token too long: \"%.40s...\"", p);
+        memcpy(token, p, len);
+        token[len] = '\0';
+        p += len;
+        char *eq = strchr(token, '=');
+        if (!eq || eq == token || !eq[1])
+            return err_set(e, ERR_INVALID, "expected key=value, got \"%s\"",
+                           token);
+        *eq = '\0';
+        int rc = set(obj, token, eq + 1, e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int design_set_(void *obj, const char *k, const char *v, err *e)
+{
+    return net_design_set(obj, k, v, e);
+}
+
+static int workload_set_(void *obj, const char *k, const char *v, err *e)
+{
+    return net_workload_set(obj, k, v, e);
+}
+
+int net_design_parse(net_design *d, const char *text, err *e)
+{
+    return parse_pairs(d, text, design_set_, e);
+}
+
+int net_workload_parse(net_workload *w, const char *text, err *e)
+{
+    return parse_pairs(w, text, workload_set_, e);
+}
