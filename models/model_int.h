@@ -1,0 +1,91 @@
+/*
+ * model_int.h — machinery shared by the analytic models (MODELS.md
+ * section 0).  Private to models/.
+ *
+ *   B1  vc_chain_probs()   VC occupancy birth-death chain (Dally)
+ *   B2  vc_multiplexing()  average multiplexing degree Vbar
+ *   B3  wait_mg1_dg()      M/G/1 with the Draper-Ghosh (S - Lm)^2 variance
+ *       wait_md1()         M/D/1 (fixed service)
+ *   B6  frac_sum()         sums over a non-integer number of hops
+ *   B7  model_solve()      damped fixed point with the saturation protocol
+ *
+ * Every helper that can fail on a rate that is too high returns
+ * MODEL_SATURATED instead of producing a NaN, a negative or an infinite
+ * number; models propagate that verdict unchanged.
+ */
+#ifndef DSE_MODEL_INT_H
+#define DSE_MODEL_INT_H
+
+#include "model.h"
+
+/* Latencies above this are saturation, not a steady state (B7). */
+#define MODEL_LATENCY_CAP 1e7
+
+/* B1: P[0..vmax] of a channel with arrival rate lam_c and mean VC holding
+ * time s.  Returns MODEL_SATURATED when rho = lam_c * s >= 1 or an input is
+ * not finite, else MODEL_CONVERGED.  p must hold vmax + 1 doubles. */
+model_status vc_chain_probs(double lam_c, double s, int vmax, double *p);
+
+/* B2: sum v^2 P[v] / sum v P[v] over v = 1..vmax (1 when the denominator
+ * is 0). */
+double vc_multiplexing(const double *p, int vmax);
+
+/* B1 + B2 in one call: Vbar of a channel; MODEL_SATURATED as above. */
+model_status vc_mux_degree(double lam_c, double s, int vmax, double *vbar);
+
+/* B3: Draper-Ghosh M/G/1 wait lam (S^2 + (S-Lm)^2) / (2 (1 - lam S)). */
+model_status wait_mg1_dg(double lam, double s, double lm, double *w);
+/* B3: M/D/1 wait lam Lm^2 / (2 (1 - lam Lm)). */
+model_status wait_md1(double lam, double lm, double *w);
+
+/* B6: sum_{h=1..x} f(h) for real x >= 0: whole terms up to floor(x) plus
+ * (x - floor(x)) f(ceil(x)). */
+double frac_sum(double x, double (*f)(double h, void *ctx), void *ctx);
+
+/* C(a, b) as a double; 0 when b < 0 or b > a. */
+double binom(int a, int b);
+
+/* Clamp a probability into [0, 1]. */
+double clamp01(double p);
+
+/* B7: one fixed-point map.  Reads x[0..nx-1], writes f(x) into fx.
+ * Returns MODEL_CONVERGED (meaning "map evaluated fine") or
+ * MODEL_SATURATED when a guard fails (utilisation >= 1, square root of a
+ * negative, probability out of range, ...). */
+typedef model_status (*model_map_fn)(void *ctx, const double *x, double *fx);
+
+/* B7: iterate x <- (1-d) x + d f(x) from the given start (the zero-load
+ * point) until every unknown moves by at most tol * max(1, |x|).
+ * MODEL_SATURATED when the map says so, a value is not finite or exceeds
+ * MODEL_LATENCY_CAP, or the cap is hit while the iterates still climb
+ * (divergence); MODEL_NOCONVERGE when the cap is hit on an oscillation.
+ * *iterations receives the count used.  nx <= MODEL_SOLVE_MAX. */
+#define MODEL_SOLVE_MAX 4096
+model_status model_solve(model_map_fn f, void *ctx, double *x, int nx,
+                         const model_opts *opts, int *iterations);
+
+/* Fill out for a failed evaluation (all latencies 0, saturated = 1) and
+ * return the matching ERR_* code. */
+int model_result_fail(model_result *out, model_status status, int iterations);
+/* Fill out for a converged evaluation; returns 0.  Checks that every value
+ * is finite and non-negative and turns anything else into saturation. */
+int model_result_ok(model_result *out, double latency, double network_latency,
+                    double source_wait, double vc_multiplexing,
+                    int iterations);
+
+/* The registered models (defined in their own files). */
+extern const model model_torus_det;
+extern const model model_torus_duato;
+extern const model model_torus2d_duato;
+extern const model model_torus2d_duato_bcast;
+extern const model model_torus2d_adaptive_meanflow;
+extern const model model_express_det;
+extern const model model_hcube_pcube;
+extern const model model_hcube_pcs_hotspot;
+extern const model model_hcube_duato;
+extern const model model_dcsh_duato;
+extern const model model_dcsh_hopbased;
+extern const model model_dcsh_det_vc;
+extern const model model_dcsh_det_novc;
+
+#endif
