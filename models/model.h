@@ -75,6 +75,10 @@ typedef struct model {
      * can check eval() against it. */
     double (*zero_load)(const net_design *d, const net_workload *w,
                         const model_opts *opts);
+    /* Fill (d, w) with one of the source's own validation set-ups, a
+     * configuration the model covers; generic tests and bench/models start
+     * from it. */
+    void (*example)(net_design *d, net_workload *w);
 } model;
 
 /* Defaults: recommended variant, tolerance 1e-9, 10000 iterations,

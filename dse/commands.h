@@ -1,0 +1,15 @@
+/*
+ * commands.h — the subcommands of the dse program.  Each takes the
+ * arguments after its name (argv[0] is the subcommand name), prints to
+ * stdout/stderr and returns the process exit status: 0 success, 1 failure
+ * of the work itself, 2 bad usage or bad input (config errors included).
+ */
+#ifndef DSE_COMMANDS_H
+#define DSE_COMMANDS_H
+
+int dse_cmd_check(int argc, char **argv);    /* dse/cmd_check.c */
+int dse_cmd_cost(int argc, char **argv);     /* dse/cmd_cost.c */
+int dse_cmd_model(int argc, char **argv);    /* dse/cmd_model.c */
+int dse_cmd_sim(int argc, char **argv);      /* dse/cmd_sim.c */
+
+#endif
