@@ -1,0 +1,43 @@
+/*
+ * progress.h — progress reporting for long phases (scoring, simulation).
+ *
+ * On a terminal: one live line redrawn in place ("simulate  37/120  31%
+ * 2.4 jobs/s  ETA 0:35").  Not a terminal (CI, a log file): a plain line
+ * every few seconds and one at the end.  Quiet: nothing.  Safe to call
+ * dse_progress_step from many threads.
+ */
+#ifndef DSE_PROGRESS_H
+#define DSE_PROGRESS_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct dse_progress {
+    FILE *out;                /* stderr by default */
+    int tty;                  /* redraw in place */
+    int quiet;                /* print nothing */
+    const char *phase;        /* borrowed */
+    size_t total, done;
+    double start_s, last_print_s;
+    double plain_interval_s;  /* non-terminal print period (5 s) */
+    char extra[128];          /* appended to the line, e.g. farm status */
+    pthread_mutex_t lock;
+} dse_progress;
+
+/* Prepare for output to `out` (NULL: stderr); quiet suppresses output. */
+void dse_progress_init(dse_progress *p, FILE *out, int quiet);
+void dse_progress_fini(dse_progress *p);
+/* Begin a phase of `total` steps. */
+void dse_progress_begin(dse_progress *p, const char *phase, size_t total);
+/* Count n finished steps; prints when due. */
+void dse_progress_step(dse_progress *p, size_t n);
+/* Replace the extra text shown after the counts. */
+void dse_progress_note(dse_progress *p, const char *text);
+/* End the phase with a final line ("score  1200/1200  done in 3.2 s"). */
+void dse_progress_end(dse_progress *p);
+
+/* Monotonic seconds. */
+double dse_now_s(void);
+
+#endif
