@@ -4,7 +4,8 @@
 # through sudo when available.
 set -eu
 PKGS="build-essential cmake pkg-config git libyaml-dev libnlopt-dev \
-libhiredis-dev libcmocka-dev libjansson-dev libxxhash-dev redis-server"
+libhiredis-dev libcmocka-dev libjansson-dev libxxhash-dev libplplot-dev \
+redis-server"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
