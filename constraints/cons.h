@@ -9,6 +9,12 @@
  * or leaving one chip (multi-chip technology, one node per chip; for the
  * express-cube the interchange chips too).  Injection and ejection channels
  * are excluded from both.
+ *
+ * Files: cons_count.c (channel counts per topology, with the derivation of
+ * every formula and the choice of the bisection cut for mixed and odd
+ * radices), cons_cost.c (costs at a width; what buffer bits count),
+ * cons_budget.c (budgets, the inverse, and why floor is the default).
+ * No function here allocates, prints or keeps state.
  */
 #ifndef DSE_CONS_H
 #define DSE_CONS_H
@@ -44,6 +50,32 @@ typedef struct cons_budget {
     cons_rounding rounding;
 } cons_budget;
 
+/* Channel counts per unit of channel width (cons_count.c explains every
+ * formula and the choice of the bisection cut).  All are exact integers
+ * (held in doubles, exact below 2^53). */
+typedef struct cons_counts {
+    double bisection_channels;   /* channels crossing the bisection cut */
+    double node_channels;        /* channels entering or leaving the
+                                    busiest node (its pins per wire) */
+    double interchange_channels; /* same for one express interchange, else 0 */
+    double channels;             /* network channels (a DCSH bus is one) */
+    double buffered_inputs;      /* channel receiving ends holding VC buffers
+                                    (a DCSH bus has k-1 of them) */
+    int cut_dim;                 /* dimension the bisection cuts across */
+    int exact_halves;            /* 1: the cut halves the nodes exactly
+                                    (k[cut_dim] even); 0: every radix is odd
+                                    and the sides differ by N/k[cut_dim] */
+} cons_counts;
+
+/* Counts of d (d->width is not used).  0, or ERR_INFEASIBLE (net_check's
+ * reason in e). */
+int cons_counts_of(const net_design *d, cons_counts *out, err *e);
+
+/* Cost of one wire of channel width under a technology: bisection channels
+ * (VLSI) or the pins per wire of the binding chip, max(node, interchange)
+ * (multi-chip). */
+double cons_unit_cost(const cons_counts *c, cons_technology t);
+
 /* Costs of d at its own width.  0, or ERR_INFEASIBLE for a design that
  * fails net_check. */
 int cons_cost_of(const net_design *d, cons_cost *out, err *e);
@@ -58,6 +90,20 @@ int cons_budget_limit(const cons_budget *b, double *limit, err *e);
 int cons_max_width(const net_design *d, const cons_budget *b, int *width,
                    err *e);
 
+/* Set d->width to cons_max_width(d, b).  On error d is unchanged. */
+int cons_design_fit(net_design *d, const cons_budget *b, err *e);
+
+/* Widest width w (rounded as asked) with w * unit_cost <= limit (floor) or
+ * the smallest with w * unit_cost >= limit (ceil); the arithmetic shared by
+ * cons_max_width and callers that already hold the counts.  0 and *width
+ * >= 1; ERR_INFEASIBLE when the result is < 1; ERR_INVALID for a negative
+ * or non-finite limit, a unit cost <= 0, or a result above CONS_MAX_WIDTH. */
+#define CONS_MAX_WIDTH (1 << 24)  /* net_design_set's upper bound on width */
+int cons_width_for(double limit, double unit_cost, cons_rounding r,
+                   int *width, err *e);
+
+/* "vlsi" or "multichip"; parse also accepts "multi-chip".  Parse returns
+ * 0, or ERR_INVALID for an unknown name. */
 const char *cons_technology_name(cons_technology t);
 int cons_technology_parse(const char *s, cons_technology *out);
 
