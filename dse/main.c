@@ -18,7 +18,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"check", "validate a study; print its design-space size and why designs are infeasible", NULL},
+    {"check", "validate a study; print its design-space size and why designs are infeasible", dse_cmd_check},
     {"cost", "cost and widest allowed channel of one design under a budget", dse_cmd_cost},
     {"model", "evaluate an analytic latency model over a range of rates", NULL},
     {"sim", "simulate one design flit by flit over a range of rates", NULL},
