@@ -1,0 +1,242 @@
+/*
+ * dcsh_common.c — what the DCSH models share (thesis 002, chapters 2, 3
+ * and 6.3.2): the distance distribution and ejection wait, the coverage
+ * checks, and the chapter 2 adaptive model itself, which serves Duato (M3,
+ * dcsh_duato.c), hop-based (M4, dcsh_hopbased.c) and, at k = 2, the
+ * hypercube (hcube_duato.c).  The three differ only in the blocking rule
+ * and in whether an input multiplexer exists, so one engine with two
+ * switches keeps them from drifting apart.
+ *
+ * The adaptive model (MODELS.md M3 section 3, thesis eqs.2.1-2.18):
+ *
+ *   p_j   = C(n,j)(k-1)^j/(N-1)                        (2.1-2.3)
+ *   d_avg = n (k-1)/k N/(N-1)                          (2.4)
+ *   m_c   = lam d_avg / n                              (2.5)
+ *   W_qd  = lam Lm^2   (0 with multiple ejection)      (2.11) [printed]
+ *   given the mean network latency L:
+ *     P[v] = B1(m_c, L, V)                             (2.9)
+ *     Duato:     Pblk(h) = P[V] (P[V] + P[V-1]/V)^(h-1)  (2.7)
+ *     hop-based: Pblk(h) = P_C^h, P_C = sum_j (j/V) P[j] (3.1)-(3.2)
+ *     B_h  = Pblk(h) L                                 (2.8)
+ *     L_i  = i (1 + Dr) + Lm + sum_{h<=i} B_h + W_qd   (2.6)
+ *     L    = sum_i p_i L_i                             (2.12)
+ *   V_avg = Vbar(B1(m_c, L, V))                        (2.14)
+ *   M_avg = Vbar(B1(m_c, L, (k-1) V))                  (2.15-2.17)
+ *   W_qs  = (lam/V) L^2                                (2.13) [printed]
+ *   Latency = (W_qs + M_avg L) V_avg                   (2.18)
+ *
+ * Resolutions (MODELS.md M3 section 4):
+ *   - (2.10)/(2.16) write the last-state factor as m_c/(V/L - m_c); the
+ *     paired (2.9)/(2.15), the chain's description and every other seed
+ *     use 1/L [fix].  We use B1's closed form P[v] = (1-rho) rho^v (v < V),
+ *     P[V] = rho^V, rho = m_c L, which is the 1/L chain.
+ *   - (2.7)/(2.8) print P_v for P_V (OCR lower-cases V) [fix].
+ *   - (2.13) prints m_s: it is m_g = lam [fix].  W_qs and W_qd have no
+ *     1/(1-rho) denominator; they are kept as printed (the thesis curves)
+ *     and the missing denominators are replaced by explicit saturation
+ *     guards: lam Lm >= 1 (ejection/injection channel overloaded) and
+ *     (lam/V) L >= 1 (source queue unstable) both mean SATURATED.
+ *   - (2.15) normalises over l = 0..v; the upper limit is (k-1)V [fix]
+ *     (B1's closed form needs no normalising sum at all).
+ *   - The blocking wait is L itself (2.8): printed, kept.
+ *   - Assumption (f)'s D_l is Dr [fix].
+ *   - "Multiple ejection channels" (002 section 4.3, MODELS.md M6 item 6)
+ *     means immediate consumption: d->ejection_channels == 0 sets W_qd = 0.
+ *     More than one but finitely many ejection channels has no equation in
+ *     the thesis, so covers() rejects it.
+ *   - Message length: the thesis assumes exponential lengths; the model
+ *     uses only the mean, so fixed-length workloads are accepted with the
+ *     same equations (an approximation the simulator will measure).
+ *
+ * Solve (MODELS.md M3 "Solve"): one unknown L, started at the zero-load
+ * value L0 = sum p_i (i(1+Dr) + Lm) + W_qd and iterated with model_solve;
+ * the map is increasing in L, so the iterates climb to the least fixed
+ * point and a guard tripping on the way is saturation.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "dcsh_common.h"
+
+void dcsh__params_init(dcsh_params *p, const net_design *d,
+                       const net_workload *w, double lam)
+{
+    p->n = d->n;
+    p->k = net_uniform_radix(d);
+    p->vcs = d->vcs;
+    p->nodes = net_nodes(d);
+    p->lam = lam;
+    p->lm = net_message_flits(d, w);
+    p->dr = d->router_delay;
+    double nn = (double)p->nodes;
+    p->d_avg = p->n * (p->k - 1.0) / p->k * nn / (nn - 1.0);
+    p->p[0] = 0;
+    for (int j = 1; j <= p->n; j++)
+        p->p[j] = binom(p->n, j) * pow(p->k - 1.0, j) / (nn - 1.0);
+    p->w_qd = d->ejection_channels == 0 ? 0.0 : lam * p->lm * p->lm;
+}
+
+int dcsh__covers_common(const net_design *d, const net_workload *w,
+                        net_topology topo, net_routing routing, char *why,
+                        size_t why_size)
+{
+    err e;
+    err_clear(&e);
+    if (d->topology != topo) {
+        snprintf(why, why_size, "needs topology %s, not %s",
+                 net_topology_name(topo), net_topology_name(d->topology));
+        return -1;
+    }
+    if (d->switching != NET_SWITCH_WORMHOLE) {
+        snprintf(why, why_size, "wormhole switching only, not %s",
+                 net_switching_name(d->switching));
+        return -1;
+    }
+    if (d->routing != routing) {
+        snprintf(why, why_size, "%s routing only, not %s",
+                 net_routing_name(routing), net_routing_name(d->routing));
+        return -1;
+    }
+    if (net_check(d, &e) != 0) {
+        snprintf(why, why_size, "%s", e.msg);
+        return -1;
+    }
+    if (net_uniform_radix(d) < 2) {
+        snprintf(why, why_size,
+                 "the equations assume the same cluster size in every "
+                 "dimension");
+        return -1;
+    }
+    if (net_workload_check(d, w, &e) != 0) {
+        snprintf(why, why_size, "%s", e.msg);
+        return -1;
+    }
+    if (w->traffic != NET_TRAFFIC_UNIFORM) {
+        snprintf(why, why_size, "uniform traffic only, not %s",
+                 net_traffic_name(w->traffic));
+        return -1;
+    }
+    if (d->ejection_channels > 1) {
+        snprintf(why, why_size,
+                 "%d ejection channels: the thesis models one (W_qd) or "
+                 "unlimited (0)",
+                 d->ejection_channels);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the chapter 2 adaptive model -------------------------------------- */
+
+typedef struct adaptive_ctx {
+    const dcsh_params *p;
+    dcsh_block block;
+    double m_c;                 /* rate on every channel (2.5) */
+} adaptive_ctx;
+
+/* Pblk(h), h = 1..n, for a channel held L cycles on average. */
+static model_status blocking_probs(const adaptive_ctx *c, double L,
+                                   double *pblk)
+{
+    const dcsh_params *p = c->p;
+    int V = p->vcs;
+    double rho = c->m_c * L;
+    if (!isfinite(rho) || rho < 0 || rho >= 1)
+        return MODEL_SATURATED;
+    double pv = pow(rho, V);
+    if (c->block == DCSH_BLOCK_DUATO) {
+        /* P[V-1] = (1-rho) rho^(V-1): V-1 < V, so the geometric branch.
+         * P_a: all V-1 adaptive VCs busy; with V-1 VCs busy only 1 of the
+         * C(V,V-1) = V combinations leaves the escape VC free (2.7). */
+        double pv1 = (1 - rho) * pow(rho, V - 1);
+        double pa = pv + pv1 / V;
+        double f = pv;
+        for (int h = 1; h <= p->n; h++) {
+            pblk[h] = clamp01(f);
+            f *= pa;
+        }
+    } else {
+        /* P_C = sum_{j=1..V} P[j] C(V-1,j-1)/C(V,j) = sum (j/V) P[j] (3.1):
+         * the mean number of busy VCs over V. */
+        double pc = 0, power = 1;
+        for (int j = 1; j < V; j++) {
+            power *= rho;
+            pc += (double)j / V * (1 - rho) * power;
+        }
+        pc += pv;
+        pc = clamp01(pc);
+        double f = pc;
+        for (int h = 1; h <= p->n; h++) {
+            pblk[h] = f;
+            f *= pc;
+        }
+    }
+    return MODEL_CONVERGED;
+}
+
+static model_status adaptive_map(void *ctx, const double *x, double *fx)
+{
+    const adaptive_ctx *c = ctx;
+    const dcsh_params *p = c->p;
+    double L = x[0];
+    double pblk[NET_MAX_DIMS + 1];
+    model_status st = blocking_probs(c, L, pblk);
+    if (st != MODEL_CONVERGED)
+        return st;
+    if (p->lam / p->vcs * L >= 1)
+        return MODEL_SATURATED;         /* source queue (2.13) unstable */
+    double blocked = 0, next = 0;
+    for (int i = 1; i <= p->n; i++) {
+        blocked += pblk[i] * L;         /* B_h = Pblk(h) L          (2.8) */
+        double li = i * (1 + p->dr) + p->lm + blocked + p->w_qd;  /* (2.6) */
+        next += p->p[i] * li;           /* (2.12) */
+    }
+    fx[0] = next;
+    return MODEL_CONVERGED;
+}
+
+int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
+                        double rate, const model_opts *opts, dcsh_block block,
+                        int input_mux, model_result *out)
+{
+    if (!(rate >= 0) || !isfinite(rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    dcsh_params p;
+    dcsh__params_init(&p, d, w, rate);
+    /* The injection (and, with one ejection channel, the ejection) channel
+     * moves one flit per cycle: lam Lm >= 1 can never be a steady state,
+     * whatever the printed W_qd without denominator says. */
+    if (p.lam * p.lm >= 1)
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    adaptive_ctx c = {&p, block, p.lam * p.d_avg / p.n};
+    double L = p.w_qd;
+    for (int i = 1; i <= p.n; i++)
+        L += p.p[i] * (i * (1 + p.dr) + p.lm);
+    int iterations = 0;
+    model_status st = model_solve(adaptive_map, &c, &L, 1, opts, &iterations);
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, iterations);
+    if (p.lam / p.vcs * L >= 1)
+        return model_result_fail(out, MODEL_SATURATED, iterations);
+    double v_avg, m_avg = 1;
+    st = vc_mux_degree(c.m_c, L, p.vcs, &v_avg);                  /* (2.14) */
+    if (st == MODEL_CONVERGED && input_mux) {
+        long states = (long)(p.k - 1) * p.vcs;
+        if (states > INT_MAX)
+            states = INT_MAX;
+        st = vc_mux_degree(c.m_c, L, (int)states, &m_avg);  /* (2.15-2.17) */
+    }
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, iterations);
+    double w_qs = p.lam / p.vcs * L * L;                          /* (2.13) */
+    double latency = (w_qs + m_avg * L) * v_avg;                  /* (2.18) */
+    return model_result_ok(out, latency, L, w_qs, m_avg * v_avg, iterations);
+}
+
+double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)
+{
+    dcsh_params p;
+    dcsh__params_init(&p, d, w, 0.0);
+    return p.d_avg * (1 + p.dr) + p.lm;
+}

@@ -1,0 +1,86 @@
+/*
+ * hcube_duato.c — `hcube-duato`: Duato's fully adaptive wormhole routing in
+ * the binary n-cube, as the chapter 2 DCSH model (M3) at k = 2.
+ *
+ * Source: 002_b244e369b49c40b8.txt, chapter 2, eqs.(2.1)-(2.18) (MODELS.md
+ * M3), applied at cluster size k = 2.  Why the equations allow it:
+ *   - A DCSH with k = 2 is the hypercube (thesis chapter 1; MODELS.md M3:
+ *     "k = 2 gives the hypercube"): each node's one channel per dimension
+ *     reaches the single other node of its 2-node cluster, i.e. it is one
+ *     direction of a hypercube link.
+ *   - (2.1)-(2.4) become the hypercube's P(i hops) = C(n,i)/(N-1) and
+ *     d_avg = n N/(2(N-1)) (MODELS.md B5); (2.5) is the balanced channel
+ *     rate of fully adaptive routing with n output channels per node.
+ *   - The blocking analysis (2.7)-(2.8) needs only "V-1 adaptive VCs on
+ *     every profitable dimension, one escape VC on the lowest remaining
+ *     dimension", which is Duato's routing with e-cube escape channels on
+ *     the hypercube (deadlock-free with V >= 2, MODELS.md section 4).
+ *   - The one term that does not carry over is the input multiplexer
+ *     (2.15)-(2.17).  At k = 2 it merges the (k-1)V = V VCs of a single
+ *     physical channel, which already deliver at most one flit per cycle;
+ *     their sharing of that channel is exactly what V_avg (2.14) counts.
+ *     The literal formula gives M_avg = V_avg (the same chain), i.e. the
+ *     same contention counted twice.  A hypercube router has no such
+ *     multiplexer, so [recommended] M_avg = 1:
+ *         Latency = (W_qs + L) V_avg.
+ *     MODEL_VARIANT_PRINTED keeps the literal k = 2 evaluation,
+ *     Latency = (W_qs + M_avg L) V_avg with M_avg = V_avg.
+ * Everything else (W_qd, W_qs, the saturation guards, the typo
+ * resolutions) is the engine in dcsh_common.c.  This model is not
+ * validated against simulation in any seed: the thesis validated the DCSH
+ * at k = 16 only.
+ *
+ * Domain: hypercube, wormhole, Duato routing, V >= 2, uniform traffic, one
+ * or unlimited (0) ejection channels, any router delay and length.
+ */
+#include "dcsh_common.h"
+
+static int covers(const net_design *d, const net_workload *w, char *why,
+                  size_t why_size)
+{
+    return dcsh__covers_common(d, w, NET_HYPERCUBE, NET_ROUTE_DUATO, why,
+                               why_size);
+}
+
+static int eval(const net_design *d, const net_workload *w, double rate,
+                const model_opts *opts, model_result *out)
+{
+    int literal = opts->variant == MODEL_VARIANT_PRINTED;
+    return dcsh__adaptive_eval(d, w, rate, opts, DCSH_BLOCK_DUATO, literal,
+                               out);
+}
+
+static double zero_load(const net_design *d, const net_workload *w,
+                        const model_opts *opts)
+{
+    return dcsh__adaptive_zero_load(d, w);
+}
+
+/* No seed validates this model; the set-up mirrors the thesis's chapter 2
+ * one at the same size: N = 256 (8-cube), V = 2, Lm = 32, Dr = 0,
+ * exponential lengths, one ejection channel. */
+static void example(net_design *d, net_workload *w)
+{
+    net_design_init(d);
+    net_workload_init(w);
+    d->topology = NET_HYPERCUBE;
+    net_design_set_radix(d, 8, 2);
+    d->vcs = 2;
+    d->routing = NET_ROUTE_DUATO;
+    d->router_delay = 0;
+    d->ejection_channels = 1;
+    d->width = 1;
+    w->message_bits = 32;
+    w->length = NET_LENGTH_EXPONENTIAL;
+}
+
+const model model_hcube_duato = {
+    .name = "hcube-duato",
+    .source = "002_b244e369b49c40b8.txt ch.2, eqs.(2.1)-(2.18) at k = 2",
+    .summary = "hypercube, wormhole, Duato adaptive routing (V >= 2), "
+               "uniform traffic",
+    .covers = covers,
+    .eval = eval,
+    .zero_load = zero_load,
+    .example = example,
+};
