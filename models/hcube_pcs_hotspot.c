@@ -273,7 +273,7 @@ static int eval(const net_design *d, const net_workload *w, double rate,
     double pl[NET_MAX_DIMS + 1];
     if (level_probs(&c, x, pl) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iterations);
-    double th = 0, vbar = 0;
+    double th = 0, vbar = 0, weights = 0;
     for (int j = 1; j <= n; j++) {
         double vb;
         if (vc_mux_degree(c.lam_r + c.lam_h[j], c.tbar_j[j], c.vcs, &vb) !=
@@ -281,7 +281,11 @@ static int eval(const net_design *d, const net_workload *w, double rate,
             return model_result_fail(out, MODEL_SATURATED, iterations);
         th += c.pr[j] * x[j];                                         /* (7) */
         vbar += c.pr[j] * vb;                                   /* (25)-(26) */
+        weights += c.pr[j];
     }
+    /* sum P_h(j) = 1; dividing by the computed sum keeps the weighted mean
+     * of values >= 1 at >= 1 despite rounding */
+    vbar /= weights;
     double tbar = (1 - theta) * x[0] + theta * th;                    /* (2) */
     double lv = c.lam / c.vcs;
     if (!(lv * tbar < 1))

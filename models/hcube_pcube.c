@@ -204,7 +204,7 @@ static int totals(pcube_ctx *c, const double *s, int iterations,
     if (channel_stats(c, s, 1) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iterations);
     double ss[NET_MAX_DIMS + 1] = {0};
-    double vbar = 0;
+    double vbar = 0, pairs = 0;
     for (int k = 0; k < l->nclasses; k++) {
         const pcube_class *pc = &l->cls[k];
         int hn = pc->n10, hp = pc->n01, ws = pc->n10 + pc->n11;
@@ -215,8 +215,11 @@ static int totals(pcube_ctx *c, const double *s, int iterations,
         for (int i = 1; i <= hp; i++)
             v += c->vb[pcube__pos(n, pc->n11 + i - 1)];
         vbar += pc->mult * v / (hn + hp);                          /* (7) */
+        pairs += pc->mult;
     }
-    vbar /= nodes * (nodes - 1);                                   /* (6) */
+    /* (6): pairs = N(N-1); the computed sum keeps the mean of values >= 1
+     * at >= 1 despite rounding */
+    vbar /= pairs;
     double sbar = 0, wbar = 0;
     for (int ws = 0; ws <= n; ws++) {
         double s_s = ss[ws] / (nodes - 1), w_s;
