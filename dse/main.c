@@ -20,7 +20,7 @@ typedef struct command {
 static const command commands[] = {
     {"check", "validate a study; print its design-space size and why designs are infeasible", dse_cmd_check},
     {"cost", "cost and widest allowed channel of one design under a budget", dse_cmd_cost},
-    {"model", "evaluate an analytic latency model over a range of rates", NULL},
+    {"model", "evaluate an analytic latency model over a range of rates", dse_cmd_model},
     {"sim", "simulate one design flit by flit over a range of rates", NULL},
     {"validate", "compare every analytic model with the simulator", NULL},
     {"optimize", "search a study's design space and write a Pareto report", NULL},

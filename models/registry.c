@@ -11,6 +11,11 @@
 
 static const model *const registry[] = {
     /* models register themselves here, most specific first */
+    &model_torus2d_duato_bcast,
+    &model_torus2d_duato,
+    &model_torus_duato,
+    &model_torus_det,
+    &model_express_det,
     NULL,
 };
 

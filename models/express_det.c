@@ -1,0 +1,314 @@
+/*
+ * express_det.c — M7 `express-det`: dimension-order wormhole routing in
+ * the bidirectional express-cube (a k-ary n-cube with an interchange after
+ * every kn nodes of each ring, neighbouring interchanges joined by m
+ * express channels per direction).
+ *
+ * Source: 002_b244e369b49c40b8.txt (Loucif's thesis), chapter 6, sections
+ * 6.2-6.3.1, eqs.(6.1)-(6.23), with (3.3)-(3.4), (2.11), (2.13);
+ * MODELS.md M7, B1, B2, B6, B7.
+ *
+ * Equations (per dimension i, backward from i = n-1):
+ *   h' = k/4;  kB = (kn+1)/2;  kE = floor(h'/kn - 1/(2kn) - 1/2)
+ *   kF = 1 + fmod_pos(h' - kn/2 - 1/2, kn);  k_avg = kB + kE + kF     (6.1)-(6.4)
+ *   p_s = 1/k;  m' = lam / 2^n;  Phi = (1-p_s) m';  G = 2^(n-1) Phi
+ *   R_L[i] = (1-p_s) p_s^i m';  R_P[i] = sum_{j<i} (1-p_s)^2 p_s^(i-j-1) m'   (3.3)-(3.4)
+ *   Rc = G k_avg;  pcl = 1/kn;  fl = Rc pcl;  fe = Rc (1-pcl)           (6.5)-(6.6)
+ *   T[i] = p_s^(n-i-1) (W_qd + Lm) + sum_{j>i} (1-p_s) p_s^(j-i-1)
+ *          [TB1[j] + (R_L[j] + sum_{l<j, l!=i} (1-p_s)^2 p_s^(j-l-1) m') TB1[j]^2]   (6.16)
+ *   inner fixed point on x = T^B_{i,2}:
+ *     ct1 = T[i] + (kE + kF - 1) Dr + (kF G + fl pcl) x^2               (6.12)
+ *     ct2 = (kE - 1) fl (1-pcl) / m                                      (6.13)
+ *     y   = T^E_{i,2} = (1 - sqrt(1 - 4 ct1 ct2)) / (2 ct2)              (6.11)
+ *     TE1 = Dr + y + fe (1-pcl)/m y^2                                     (6.9)
+ *     x   = smaller root of x = G (kB-1) x^2 + (kB-1) Dr + TE1            (6.15)
+ *   TB1 = Dr + x + (fl + (2^(n-1) - 1) Phi) x^2                           (6.14)
+ *   TF1 = T[i] + kF Dr + (kF G + fl pcl) x^2                              (6.8)
+ *   S[i] = TB1 + R_P[i] TB1^2;   L = d_avg + sum_i (1-p_s) p_s^i S[i]     (6.17)-(6.18)
+ *   V_avg: B1/B2 channel by channel along a dimension (first stage rate
+ *   G + fl, express (fl + fe)(1-pcl)/m, final G + fl), averaged over the
+ *   n k_avg channels of a path                                           (6.19)-(6.22)
+ *   Latency = ((lam/V) L^2 + L) V_avg                                    (6.23)
+ * The roots are computed as 2c / (1 + sqrt(1 - 4ac)), algebraically the
+ * "minus" root of (6.11)/(6.15) and stable (and defined) as a -> 0.
+ *
+ * Resolutions (MODELS.md M7 section 4):
+ *   1. (6.9) row j = kE prints T^F_{i,j}: it is T^F_{i,1} [fix].
+ *   2. (6.16) prints R_i^L in the bracket: the competitor is the local
+ *      injection into dimension j, R_j^L [fix].
+ *   3. (6.15) has no stated root: the smaller one, which tends to the
+ *      load-free value as lam -> 0 (the argument of (6.11)).
+ *   4. The chains' arrival rates m^{B/F/E} are not printed; taken from the
+ *      flow description of section 6.3.1 [recommended].
+ *   5. (6.19)-(6.22) garbling: B1 chain; k^N_avg, V^N read kB, V^B [fix].
+ *   6. Assumption (g) "(V-1)2 virtual channels" is garbled: V >= 2
+ *      (Dally-Seitz), enforced by net_check.
+ *   7. (6.3)/(6.4) evaluate Dally's per-distance hop counts at the mean
+ *      distance k/4 and fail for small k/kn: covers() rejects kE < 1, i.e.
+ *      k < 6 kn + 2.  (6.4)'s real "mod" is fmod_pos.
+ *   8. "D_i"/"D_t" in (6.7)-(6.16) and the figures are Dr [fix].
+ *   9. h' for odd k: (k - 1/k)/4 [recommended, B5], k/4 [printed].
+ *  10. The inner iteration starts at the zero-load value of T^B_{i,2},
+ *      T[i] + (k_avg - 1) Dr (B7), not MODELS.md's T[i] + k_avg Dr, so it
+ *      climbs to the least fixed point instead of approaching from above.
+ *  11. W_qd = lam Lm^2 per ejection channel (2.11), 0 with
+ *      ejection_channels == 0; W_qs printed (2.13); saturation when a
+ *      square-root argument is negative, the inner loop fails, a chain has
+ *      rate * T >= 1, a collision probability b * Tq_b of eq.(6.7) reaches
+ *      1, lam Lm / c >= 1 or (lam/V) L >= 1.
+ * Zero load: d_avg + (1 - p_s^n) Lm + (1 - p_s) d_avg Dr (MODELS.md A.3):
+ * the model's own hop count n k_avg, not the exact express-cube distance
+ * of net_avg_distance (which differs: (6.3)-(6.4) are Dally's mean-distance
+ * approximations).  Lengths: exponential in the thesis; only the mean is
+ * used, so fixed lengths are evaluated with the same equations.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "torus_common.h"
+
+typedef struct ex_geom {
+    double kb, ke, kf, kavg, davg;
+} ex_geom;
+
+static double fmod_pos(double x, double a)
+{
+    return x - a * floor(x / a);
+}
+
+static void ex_geometry(const net_design *d, model_variant v, ex_geom *g)
+{
+    double hp = model__ring_kavg(d->k[0], v), kn = d->express_kn;
+    g->kb = (kn + 1) / 2.0;
+    g->ke = floor(hp / kn - 1.0 / (2 * kn) - 0.5);
+    g->kf = 1 + fmod_pos(hp - kn / 2.0 - 0.5, kn);
+    g->kavg = g->kb + g->ke + g->kf;
+    g->davg = d->n * g->kavg;
+}
+
+static int ex_covers(const net_design *d, const net_workload *w, char *why,
+                     size_t why_size)
+{
+    if (model__torus_covers(d, w, NET_EXPRESS, NET_ROUTE_DETERMINISTIC,
+                            NET_TRAFFIC_UNIFORM, why, why_size))
+        return -1;
+    if (!net_uniform_radix(d)) {
+        snprintf(why, why_size,
+                 "needs the same radix in every dimension (eqs.6.2-6.4 use "
+                 "one k)");
+        return -1;
+    }
+    ex_geom g;
+    ex_geometry(d, MODEL_VARIANT_RECOMMENDED, &g);
+    ex_geom gp;
+    ex_geometry(d, MODEL_VARIANT_PRINTED, &gp);
+    if (g.ke < 1 || gp.ke < 1) {
+        snprintf(why, why_size,
+                 "k = %d < 6 kn + 2 = %d: the express-hop formula (6.3) gives "
+                 "kE = %g < 1 express hops, outside its validity",
+                 d->k[0], 6 * d->express_kn + 2, fmin(g.ke, gp.ke));
+        return -1;
+    }
+    return 0;
+}
+
+static double ex_zero_load(const net_design *d, const net_workload *w,
+                           const model_opts *opts)
+{
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    ex_geom g;
+    ex_geometry(d, o->variant, &g);
+    double ps = 1.0 / d->k[0];
+    return g.davg + (1 - pow(ps, d->n)) * net_message_flits(d, w) +
+           (1 - ps) * g.davg * d->router_delay;
+}
+
+typedef struct ex_ctx {
+    ex_geom g;
+    double dr, G, fl, fe, pcl, m_exp;
+    double t;                 /* T[i] of the dimension being solved */
+    double y, te1;            /* results of the last inner map */
+} ex_ctx;
+
+/* 2c / (1 + sqrt(1 - 4ac)): the smaller root of a z^2 - z + c = 0. */
+static model_status small_root(double a, double c, double *z)
+{
+    double disc = 1 - 4 * a * c;
+    if (!(disc >= 0))
+        return MODEL_SATURATED;
+    *z = 2 * c / (1 + sqrt(disc));
+    return MODEL_CONVERGED;
+}
+
+/* Inner map x = T^B_{i,2} -> new x, through y = T^E_{i,2} and TE1. */
+static model_status ex_inner(void *vctx, const double *xv, double *fx)
+{
+    ex_ctx *c = vctx;
+    const ex_geom *g = &c->g;
+    double x = xv[0], x2 = x * x;
+    double local_in = c->G * g->kf + c->fl * c->pcl;
+    double exp_local = c->fl * (1 - c->pcl) / c->m_exp;
+    double exp_exp = c->fe * (1 - c->pcl) / c->m_exp;
+    /* collision probabilities of eq.(6.7) must stay below 1 */
+    if (!((c->G + c->fl * c->pcl) * x < 1))
+        return MODEL_SATURATED;
+    double ct1 = c->t + (g->ke + g->kf - 1) * c->dr + local_in * x2;
+    double ct2 = (g->ke - 1) * exp_local;
+    if (small_root(ct2, ct1, &c->y) != MODEL_CONVERGED)
+        return MODEL_SATURATED;
+    if (!(exp_local * c->y < 1) || !(exp_exp * c->y < 1))
+        return MODEL_SATURATED;
+    c->te1 = c->dr + c->y + exp_exp * c->y * c->y;
+    double a = c->G * (g->kb - 1);
+    double cc = (g->kb - 1) * c->dr + c->te1;
+    return small_root(a, cc, &fx[0]);
+}
+
+/* Sum of weight * Vbar over the channels of one stage of length len
+ * (B6: whole channels weigh 1, the last partial one its fraction).
+ * t_first is the first channel's T; channel j >= 2 has
+ * t_rest + (len - j + 1) step.  *vsum accumulates. */
+static model_status ex_stage(double rate, int vcs, double len, double t_first,
+                             double t_rest, double step, double *vsum)
+{
+    double p[MODEL_TORUS_VMAX + 1];
+    int top = (int)ceil(len);
+    for (int j = 1; j <= top; j++) {
+        double wgt = j <= floor(len) ? 1.0 : len - floor(len);
+        double t = j == 1 ? t_first : t_rest + (len - j + 1) * step;
+        if (vc_chain_probs(rate, t, vcs, p) != MODEL_CONVERGED)
+            return MODEL_SATURATED;
+        *vsum += wgt * vc_multiplexing(p, vcs);
+    }
+    return MODEL_CONVERGED;
+}
+
+static int ex_eval(const net_design *d, const net_workload *w, double rate,
+                   const model_opts *opts, model_result *out)
+{
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    if (!(rate >= 0) || !isfinite(rate))
+        return model_result_fail(out, MODEL_NOCONVERGE, 0);
+    int n = d->n, V = d->vcs;
+    double lm = net_message_flits(d, w), wqd;
+    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    ex_ctx c;
+    ex_geometry(d, o->variant, &c.g);
+    double ps = 1.0 / d->k[0];
+    double half = ldexp(1.0, n - 1);          /* 2^(n-1) */
+    double mp = rate / (2 * half);            /* m' = lam / 2^n */
+    double phi = (1 - ps) * mp;
+    c.dr = d->router_delay;
+    c.G = half * phi;
+    c.pcl = 1.0 / d->express_kn;
+    double rc = c.G * c.g.kavg;
+    c.fl = rc * c.pcl;
+    c.fe = rc * (1 - c.pcl);
+    c.m_exp = d->express_m;
+
+    double rl[NET_MAX_DIMS], rp[NET_MAX_DIMS], t[NET_MAX_DIMS];
+    double tb1[NET_MAX_DIMS], tf1[NET_MAX_DIMS], te1[NET_MAX_DIMS];
+    double xs[NET_MAX_DIMS], ys[NET_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        rl[i] = (1 - ps) * pow(ps, i) * mp;
+        rp[i] = 0;
+        for (int j = 0; j < i; j++)
+            rp[i] += (1 - ps) * (1 - ps) * pow(ps, i - j - 1) * mp;
+    }
+    int iters = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        double ti = pow(ps, n - i - 1) * (wqd + lm);
+        for (int j = i + 1; j < n; j++) {
+            double comp = rl[j];  /* [fix] R_j^L, not R_i^L (item 2) */
+            for (int l = 0; l < j; l++)
+                if (l != i)
+                    comp += (1 - ps) * (1 - ps) * pow(ps, j - l - 1) * mp;
+            if (!(comp * tb1[j] < 1))
+                return model_result_fail(out, MODEL_SATURATED, iters);
+            ti += (1 - ps) * pow(ps, j - i - 1) *
+                  (tb1[j] + comp * tb1[j] * tb1[j]);
+        }
+        t[i] = ti;
+        c.t = ti;
+        double x = ti + (c.g.kavg - 1) * c.dr;   /* zero-load T^B_{i,2} */
+        int it = 0;
+        model_status st = model_solve(ex_inner, &c, &x, 1, o, &it);
+        iters += it;
+        if (st != MODEL_CONVERGED)
+            return model_result_fail(out, st, iters);
+        double fx;
+        if (ex_inner(&c, &x, &fx) != MODEL_CONVERGED)  /* y, TE1 at x */
+            return model_result_fail(out, MODEL_SATURATED, iters);
+        double first = c.fl + (half - 1) * phi;
+        if (!(first * x < 1))
+            return model_result_fail(out, MODEL_SATURATED, iters);
+        xs[i] = x;
+        ys[i] = c.y;
+        te1[i] = c.te1;
+        tb1[i] = c.dr + x + first * x * x;
+        tf1[i] = ti + c.g.kf * c.dr + (c.G * c.g.kf + c.fl * c.pcl) * x * x;
+    }
+
+    double L = c.g.davg;
+    for (int i = 0; i < n; i++) {
+        if (!(rp[i] * tb1[i] < 1))
+            return model_result_fail(out, MODEL_SATURATED, iters);
+        L += (1 - ps) * pow(ps, i) * (tb1[i] + rp[i] * tb1[i] * tb1[i]);
+    }
+
+    /* VC multiplexing along the path of each dimension (6.19)-(6.22). */
+    double m_local = c.G + c.fl;
+    double m_exp = (c.fl + c.fe) * (1 - c.pcl) / c.m_exp;
+    double vsum = 0;
+    for (int i = 0; i < n; i++) {
+        double gx2 = c.G * xs[i] * xs[i];
+        double ey2 = c.fl * (1 - c.pcl) / c.m_exp * ys[i] * ys[i];
+        if (ex_stage(m_local, V, c.g.kb, tb1[i], te1[i], c.dr + gx2, &vsum) ||
+            ex_stage(m_exp, V, c.g.ke, te1[i], tf1[i], c.dr + ey2, &vsum) ||
+            ex_stage(m_local, V, c.g.kf, tf1[i], t[i], c.dr + gx2, &vsum))
+            return model_result_fail(out, MODEL_SATURATED, iters);
+    }
+    double vavg = vsum / c.g.davg;
+    double lam_v = rate / V;
+    if (!(lam_v * L < 1))
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    double wqs = lam_v * L * L;
+    return model_result_ok(out, (wqs + L) * vavg, L, wqs, vavg, iters);
+}
+
+/* Fig.6.4a: express-cube N = 1024 (32 x 32), m = 1, Lm = 32, Dr = 0,
+ * exponential lengths; kn and V are not stated for the validation: kn = 4
+ * (the thesis's comparisons) and V = 2 (the Dally-Seitz minimum). */
+static void ex_example(net_design *d, net_workload *w)
+{
+    net_design_init(d);
+    d->topology = NET_EXPRESS;
+    net_design_set_radix(d, 2, 32);
+    d->vcs = 2;
+    d->width = 1;
+    d->express_m = 1;
+    d->express_kn = 4;
+    d->routing = NET_ROUTE_DETERMINISTIC;
+    d->router_delay = 0;
+    d->ejection_channels = 1;
+    net_workload_init(w);
+    w->message_bits = 32;
+    w->length = NET_LENGTH_EXPONENTIAL;
+    w->traffic = NET_TRAFFIC_UNIFORM;
+}
+
+const model model_express_det = {
+    .name = "express-det",
+    .source = "002 (Loucif thesis) ch.6, secs.6.2-6.3.1, eqs.(6.1)-(6.23); "
+              "MODELS.md M7",
+    .summary = "express k-ary n-cube (equal radices, k >= 6 kn + 2, m >= 1 "
+               "express channels), dimension-order wormhole (V >= 2), "
+               "uniform traffic, any Dr",
+    .covers = ex_covers,
+    .eval = ex_eval,
+    .zero_load = ex_zero_load,
+    .example = ex_example,
+};

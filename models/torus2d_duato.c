@@ -1,0 +1,185 @@
+/*
+ * torus2d_duato.c — M6 `torus2d-duato`: Duato fully adaptive wormhole
+ * routing in the bidirectional 2D torus (k x k).
+ *
+ * Source: 002_b244e369b49c40b8.txt (Loucif's thesis), chapter 4, section
+ * 4.2.1, eqs.(4.1)-(4.10), with the VC chain (2.9), the waits (2.11) and
+ * (2.13) of chapter 2; MODELS.md M6, B1, B2, B4, B5, B6, B7.
+ *
+ * Equations (one unknown, the mean network latency L):
+ *   k_avg = k/4 (odd k: see 2), d_avg = 2 k_avg           (4.1)-(4.2)
+ *   m_c   = lam d_avg / (2n), n = 2                        (4.3)
+ *   W_qd  = lam Lm^2 (0 with multiple ejection channels)   (2.11)
+ *   P     = B1(m_c, L, V)                                  (2.9)
+ *   P_a   = P[V] + 2 P[V-1]/V + P[V-2]/C(V,2)              (4.7)
+ *   P_d   = P[V] + c_d P[V-1]/V                            (4.8)
+ *   h = hops still to make:  h > k_avg: Pblk = P_a P_d;
+ *     else P_c = 2/(h+1), Pblk = (1-P_c) P_a P_d + P_c P_d  (4.6), (4.9)
+ *   L     = d_avg (1 + Dr) + Lm + sum_{h=1..d_avg} Pblk(h) L + W_qd  (4.4)-(4.5)
+ *   V_avg = Vbar(P); W_qs = (lam/V) L^2                    (2.13), (2.14)
+ *   Latency = (W_qs + L) V_avg                             (4.10)
+ *
+ * Resolutions (MODELS.md M6 section 4):
+ *   1. c_d in (4.8): 1 [recommended] — with V-1 of V VCs busy, the one
+ *      free VC must be the *other* escape VC for the message to be blocked,
+ *      1 case of V; the printed 2 also counts the case where the message's
+ *      own escape VC is free (B4).  opts->variant == PRINTED gives 2.
+ *   2. k/4 for odd k (4.1): the exact per-dimension mean is (k - 1/k)/4
+ *      (B5, from seed 004 eq.5) [recommended]; PRINTED keeps k/4.
+ *   3. A non-integer d_avg (k not a multiple of 4) is summed with B6
+ *      (frac_sum); P_c is clamped to [0, 1].
+ *   4. (4.4) "D_t" is Dr and (4.10) "W_qv" is W_qs [fix].
+ *   5. The VC chain's last-state rate is 1/L - m_c, not V/L - m_c [fix, B1].
+ *   6. W_qd = 0 with ejection_channels == 0 (section 4.3, Fig.4.6); with
+ *      c >= 1 ejection channels each takes lam/c (c = 1 is the thesis).
+ *   7. The printed W_qd and W_qs lack the 1/(1-rho) factor [printed, as
+ *      M3 item 3]; saturation is still declared when m_c L, lam Lm / c or
+ *      (lam/V) L reaches 1 (B7).
+ * Length distribution: the thesis assumes exponential lengths; its
+ * formulas use only the mean Lm, so fixed-length workloads are evaluated
+ * with the same equations (an approximation the docs point out).  The
+ * model ignores buffer depth (the thesis has one-flit VC buffers).
+ *
+ * Solve: model_solve() on L from the zero-load value; the map is
+ * L0 + c(L) L with c increasing, so the iterates climb to the least fixed
+ * point or trip the chain's guard (saturation).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "torus_common.h"
+
+typedef struct m6_ctx {
+    double mc;       /* m_c, messages/cycle per channel */
+    double base;     /* d_avg (1 + Dr) + Lm + W_qd */
+    double kavg, davg, cd;
+    double pa, pd;   /* filled per map evaluation */
+    int vcs;
+} m6_ctx;
+
+static int m6_covers(const net_design *d, const net_workload *w, char *why,
+                     size_t why_size)
+{
+    if (model__torus_covers(d, w, NET_TORUS, NET_ROUTE_DUATO,
+                            NET_TRAFFIC_UNIFORM, why, why_size))
+        return -1;
+    if (d->n != 2) {
+        snprintf(why, why_size,
+                 "the blocking analysis of eq.(4.6) is for n = 2, not %d "
+                 "(use torus-duato)",
+                 d->n);
+        return -1;
+    }
+    return model__torus_uniform(d, why, why_size);
+}
+
+static double m6_kavg(const net_design *d, const model_opts *o)
+{
+    return model__ring_kavg(d->k[0], o->variant);
+}
+
+static double m6_zero_load(const net_design *d, const net_workload *w,
+                           const model_opts *opts)
+{
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    return 2 * m6_kavg(d, o) * (1 + d->router_delay) + net_message_flits(d, w);
+}
+
+/* Pblk(h), h = hops still to make (eq.4.9). */
+static double m6_pblk(double h, void *vctx)
+{
+    const m6_ctx *c = vctx;
+    if (h > c->kavg)
+        return c->pa * c->pd;
+    double pc = clamp01(2.0 / (h + 1.0));
+    return (1 - pc) * c->pa * c->pd + pc * c->pd;
+}
+
+/* The chain at holding time L and the blocking combinatorics (B1, B4). */
+static model_status m6_chain(m6_ctx *c, double L, double *p)
+{
+    model_status st = vc_chain_probs(c->mc, L, c->vcs, p);
+    if (st != MODEL_CONVERGED)
+        return st;
+    int V = c->vcs;
+    c->pa = clamp01(p[V] + 2 * p[V - 1] / V + p[V - 2] / binom(V, 2));
+    c->pd = clamp01(p[V] + c->cd * p[V - 1] / V);
+    return MODEL_CONVERGED;
+}
+
+static model_status m6_map(void *vctx, const double *x, double *fx)
+{
+    m6_ctx *c = vctx;
+    double p[MODEL_TORUS_VMAX + 1];
+    model_status st = m6_chain(c, x[0], p);
+    if (st != MODEL_CONVERGED)
+        return st;
+    fx[0] = c->base + frac_sum(c->davg, m6_pblk, c) * x[0];
+    return MODEL_CONVERGED;
+}
+
+static int m6_eval(const net_design *d, const net_workload *w, double rate,
+                   const model_opts *opts, model_result *out)
+{
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    if (!(rate >= 0) || !isfinite(rate))
+        return model_result_fail(out, MODEL_NOCONVERGE, 0);
+    double lm = net_message_flits(d, w), wqd;
+    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    m6_ctx c;
+    c.vcs = d->vcs;
+    c.kavg = m6_kavg(d, o);
+    c.davg = 2 * c.kavg;
+    c.mc = rate * c.davg / 4.0;
+    c.cd = o->variant == MODEL_VARIANT_PRINTED ? 2.0 : 1.0;
+    c.base = c.davg * (1 + d->router_delay) + lm + wqd;
+
+    double L = c.base;
+    int iters = 0;
+    model_status st = model_solve(m6_map, &c, &L, 1, o, &iters);
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, iters);
+
+    double p[MODEL_TORUS_VMAX + 1];
+    if (m6_chain(&c, L, p) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    double vavg = vc_multiplexing(p, d->vcs);
+    double lam_v = rate / d->vcs;
+    if (!(lam_v * L < 1))
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    double wqs = lam_v * L * L;
+    return model_result_ok(out, (wqs + L) * vavg, L, wqs, vavg, iters);
+}
+
+/* Fig.4.2a: N = 256 (16 x 16), V = 3, Lm = 32 (one-bit channels carrying
+ * 32-bit messages), Dr = 0, exponential lengths, one ejection channel. */
+static void m6_example(net_design *d, net_workload *w)
+{
+    net_design_init(d);
+    d->topology = NET_TORUS;
+    net_design_set_radix(d, 2, 16);
+    d->vcs = 3;
+    d->width = 1;
+    d->routing = NET_ROUTE_DUATO;
+    d->router_delay = 0;
+    d->ejection_channels = 1;
+    net_workload_init(w);
+    w->message_bits = 32;
+    w->length = NET_LENGTH_EXPONENTIAL;
+    w->traffic = NET_TRAFFIC_UNIFORM;
+}
+
+const model model_torus2d_duato = {
+    .name = "torus2d-duato",
+    .source = "002 (Loucif thesis) ch.4, sec.4.2.1, eqs.(4.1)-(4.10); "
+              "MODELS.md M6",
+    .summary = "2D k x k torus, Duato adaptive wormhole (V >= 3, 2 escape "
+               "VCs), uniform traffic, any Dr, single or multiple ejection",
+    .covers = m6_covers,
+    .eval = m6_eval,
+    .zero_load = m6_zero_load,
+    .example = m6_example,
+};

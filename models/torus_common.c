@@ -1,0 +1,210 @@
+/*
+ * torus_common.c — helpers shared by the k-ary n-cube family of models
+ * (see torus_common.h for the contract of each).
+ *
+ * The "dimensions left" distribution of torus-duato is computed by a
+ * dynamic programme over compositions instead of the inclusion-exclusion
+ * closed form: every term is a non-negative integer below (u+1)^n <= N,
+ * so the counts are exact in doubles and nothing cancels.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/xalloc.h"
+#include "torus_common.h"
+
+int model__torus_covers(const net_design *d, const net_workload *w,
+                        net_topology topology, net_routing routing,
+                        net_traffic traffic, char *why, size_t why_size)
+{
+    err e;
+    err_clear(&e);
+    if (net_check(d, &e) != 0) {
+        snprintf(why, why_size, "invalid design: %s", e.msg);
+        return -1;
+    }
+    if (net_workload_check(d, w, &e) != 0) {
+        snprintf(why, why_size, "invalid workload: %s", e.msg);
+        return -1;
+    }
+    if (d->topology != topology) {
+        snprintf(why, why_size, "needs topology %s, not %s",
+                 net_topology_name(topology), net_topology_name(d->topology));
+        return -1;
+    }
+    if (d->routing != routing) {
+        snprintf(why, why_size, "needs %s routing, not %s",
+                 net_routing_name(routing), net_routing_name(d->routing));
+        return -1;
+    }
+    if (d->switching != NET_SWITCH_WORMHOLE) {
+        snprintf(why, why_size, "needs wormhole switching, not %s",
+                 net_switching_name(d->switching));
+        return -1;
+    }
+    if (w->traffic != traffic) {
+        snprintf(why, why_size, "needs %s traffic, not %s",
+                 net_traffic_name(traffic), net_traffic_name(w->traffic));
+        return -1;
+    }
+    if (d->vcs > MODEL_TORUS_VMAX) {
+        snprintf(why, why_size, "%d virtual channels: at most %d supported",
+                 d->vcs, MODEL_TORUS_VMAX);
+        return -1;
+    }
+    return 0;
+}
+
+int model__torus_uniform(const net_design *d, char *why, size_t why_size)
+{
+    if (net_uniform_radix(d))
+        return 0;
+    snprintf(why, why_size,
+             "needs the same radix in every dimension (mixed radices: use "
+             "torus-det)");
+    return -1;
+}
+
+double model__ring_kavg(int k, model_variant variant)
+{
+    double kk = k;
+    if (k % 2 == 0 || variant == MODEL_VARIANT_PRINTED)
+        return kk / 4.0;
+    return (kk - 1.0 / kk) / 4.0;
+}
+
+void model__ring_moments(int k, double *crossed, double *remaining)
+{
+    /* x(d) = min(d, k-d), d = 1..k-1.  Even k = 2m: x = 1..m-1 twice and
+     * m once; odd k = 2m+1: x = 1..m twice.  Sums in closed form:
+     *   sum_{x=1..p} x(x-1) = (p-1) p (p+1) / 3. */
+    double m = (double)(k / 2), sum_x, sum_pairs;
+    if (k % 2 == 0) {
+        sum_x = m * m;
+        sum_pairs = (m - 2) * (m - 1) * m / 3.0 + m * (m - 1) / 2.0;
+    } else {
+        sum_x = m * (m + 1);
+        sum_pairs = (m - 1) * m * (m + 1) / 3.0;
+    }
+    *crossed = sum_x / (k - 1.0);
+    *remaining = sum_x > 0 ? sum_pairs / sum_x : 0;
+}
+
+model_status model__wait_ejection(const net_design *d, double lam, double lm,
+                                  double *wqd)
+{
+    *wqd = 0;
+    if (d->ejection_channels == 0)
+        return MODEL_CONVERGED;
+    double lam_e = lam / d->ejection_channels;
+    if (!(lam_e * lm < 1))
+        return MODEL_SATURATED;
+    *wqd = lam_e * lm * lm;
+    return MODEL_CONVERGED;
+}
+
+const model_opts *model__opts(const model_opts *opts, model_opts *storage)
+{
+    if (opts)
+        return opts;
+    model_opts_init(storage);
+    return storage;
+}
+
+/* ---- dimensions left (torus-duato) ------------------------------------ */
+
+/* cur[s] = number of ways to write s as (previous row's sum) + one part
+ * in [0, c]: a sliding-window prefix sum over prev.  c < 0: no part fits. */
+static void compositions_step(const double *prev, double *cur, int top, int c)
+{
+    double window = 0;
+    for (int s = 0; s <= top; s++) {
+        if (c < 0) {
+            cur[s] = 0;
+            continue;
+        }
+        window += prev[s];
+        if (s - c - 1 >= 0)
+            window -= prev[s - c - 1];
+        cur[s] = window;
+    }
+}
+
+/* out[r] = sum_{h=1..top} wt[h] P(r dims left | h), r = 0..n. */
+static void dims_core(int n, int u, int top, const double *wt, double *out)
+{
+    enum { SMALL = 256 };
+    double small[4 * SMALL];
+    double *buf = top + 1 <= SMALL ? small : xmalloc(4 * (size_t)(top + 1) *
+                                                     sizeof(double));
+    double *full = buf, *prev = buf + (top + 1), *cur = buf + 2 * (top + 1),
+           *tmp = buf + 3 * (top + 1);
+    for (int r = 0; r <= n; r++)
+        out[r] = 0;
+
+    /* full[h] = A_n(h): compositions of h into n parts in [0, u]. */
+    for (int s = 0; s <= top; s++)
+        full[s] = s == 0;
+    for (int m = 1; m <= n; m++) {
+        compositions_step(full, tmp, top, u);
+        memcpy(full, tmp, (size_t)(top + 1) * sizeof(double));
+    }
+    /* Splits with exactly r non-zero parts: choose them (C(n, r)), then
+     * compositions of h into r parts in [1, u], i.e. of h - r into r
+     * parts in [0, u-1] (row r of the second table, kept in prev/cur). */
+    for (int s = 0; s <= top; s++)
+        prev[s] = s == 0;
+    for (int r = 1; r <= n; r++) {
+        compositions_step(prev, cur, top, u - 1);
+        double c = binom(n, r);
+        for (int h = r; h <= top; h++)
+            if (wt[h] != 0 && full[h] > 0)
+                out[r] += wt[h] * c * cur[h - r] / full[h];
+        double *swap = prev;
+        prev = cur;
+        cur = swap;
+    }
+    /* No split at all: every dimension still to cross (M6's h > K). */
+    for (int h = 1; h <= top; h++)
+        if (wt[h] != 0 && !(full[h] > 0))
+            out[n] += wt[h];
+    if (buf != small)
+        free(buf);
+}
+
+void model__torus_dims_left(int n, double kavg, int h, double *p)
+{
+    for (int r = 0; r <= n; r++)
+        p[r] = 0;
+    if (h < 1 || n < 1)
+        return;
+    double small[257];
+    double *wt = h + 1 <= 257 ? small : xcalloc((size_t)h + 1, sizeof(double));
+    for (int s = 0; s <= h; s++)
+        wt[s] = s == h;
+    dims_core(n, (int)floor(kavg), h, wt, p);
+    if (wt != small)
+        free(wt);
+}
+
+void model__torus_dims_weights(int n, double kavg, double *w)
+{
+    double dist = n * kavg;
+    for (int r = 0; r <= n; r++)
+        w[r] = 0;
+    if (!(dist > 0) || n < 1)
+        return;
+    /* B6: whole hops 1..floor(D), then the fraction of hop ceil(D). */
+    int whole = (int)floor(dist), top = (int)ceil(dist);
+    double small[257];
+    double *wt = top + 1 <= 257 ? small
+                                : xcalloc((size_t)top + 1, sizeof(double));
+    wt[0] = 0;
+    for (int h = 1; h <= top; h++)
+        wt[h] = h <= whole ? 1.0 : dist - whole;
+    dims_core(n, (int)floor(kavg), top, wt, w);
+    if (wt != small)
+        free(wt);
+}

@@ -1,0 +1,80 @@
+/*
+ * torus_common.h — private helpers of the k-ary n-cube family of models
+ * (torus-det, torus-duato, torus2d-duato, torus2d-duato-bcast, express-det).
+ * Private to models/ (tests may include it to check the helpers directly).
+ *
+ * What lives here and why: every one of those models needs the same
+ * coverage checks (a valid design, the right topology / routing /
+ * switching / traffic), the same per-dimension mean distance with the B5
+ * odd-radix resolution, the same ejection wait W_qd (002 eq.2.11 with the
+ * "multiple ejection channels" switch), and the torus models need exact
+ * moments of the hop count along one ring and the "dimensions still to
+ * cross" distribution of the general-n Duato model.  Keeping them here
+ * keeps each model file to its equations.
+ */
+#ifndef DSE_TORUS_COMMON_H
+#define DSE_TORUS_COMMON_H
+
+#include "model_int.h"
+
+/* Largest V the torus-family models accept: their B1 chains live in stack
+ * buffers of MODEL_TORUS_VMAX + 1 doubles (net_design_set caps vcs at
+ * 1024 too). */
+#define MODEL_TORUS_VMAX 1024
+
+/* Coverage checks shared by the family: the design passes net_check, the
+ * workload passes net_workload_check, and topology, routing, switching
+ * (always wormhole) and traffic are the given ones; also V <=
+ * MODEL_TORUS_VMAX.  0, or -1 with the reason in why. */
+int model__torus_covers(const net_design *d, const net_workload *w,
+                        net_topology topology, net_routing routing,
+                        net_traffic traffic, char *why, size_t why_size);
+
+/* -1 with a reason unless every dimension has the same radix. */
+int model__torus_uniform(const net_design *d, char *why, size_t why_size);
+
+/* Mean hops in one dimension of a bidirectional ring of radix k,
+ * coordinates independent and uniform (self included), MODELS.md B5:
+ * k/4 for even k; for odd k the exact (k - 1/k)/4 [recommended] or the
+ * thesis's k/4 for every k (002 eq.4.1) [printed]. */
+double model__ring_kavg(int k, model_variant variant);
+
+/* Exact hop-count moments of one bidirectional ring of radix k, the
+ * destination offset d uniform over 1..k-1, x(d) = min(d, k-d) hops:
+ *   crossed   = E[x]                    (mean hops given the ring is used)
+ *   remaining = E[x(x-1)/2] / E[x]      (mean hops still to make in the
+ *                                        ring after a channel, averaged
+ *                                        over channel visits)
+ * Closed forms, O(1). */
+void model__ring_moments(int k, double *crossed, double *remaining);
+
+/* W_qd, the wait for the ejection channel (002 eq.2.11, [printed]):
+ * lam Lm^2 per ejection channel; with c >= 1 channels each takes lam / c
+ * (our extension; c = 1 is the thesis).  0 when ejection_channels == 0
+ * ("multiple ejection channels", 002 section 4.3: immediate consumption).
+ * MODEL_SATURATED when (lam / c) Lm >= 1. */
+model_status model__wait_ejection(const net_design *d, double lam, double lm,
+                                  double *wqd);
+
+/* Which model_opts to use: opts itself, or the defaults when it is NULL
+ * (storage provided by the caller). */
+const model_opts *model__opts(const model_opts *opts, model_opts *storage);
+
+/* torus-duato: distribution of the number of dimensions still to cross.
+ *
+ * A message of the "average" path makes K = kavg hops in each of the n
+ * dimensions (n K in all).  With h hops left, the remaining hops are
+ * split (r_1..r_n), sum h, 0 <= r_i <= u = floor(K), all splits equally
+ * likely (the thesis's counting argument, 002 section 4.2.1, written over
+ * the hops still to make).  A dimension is finished when r_i = 0.  When no
+ * split exists (h > n u, only on the fractional last hop or for K < 1)
+ * every dimension counts as unfinished, which is what M6 does for h > K.
+ *
+ * model__torus_dims_left fills p[0..n] with P(r dimensions left | h) for
+ * one h >= 1 (p[0] = 0).  model__torus_dims_weights fills w[0..n] with
+ * sum_{h=1..D} P(r | h) over the B6 fractional sum up to D = n K — the
+ * load-independent weights of the blocking sum.  Both O(n * D) time. */
+void model__torus_dims_left(int n, double kavg, int h, double *p);
+void model__torus_dims_weights(int n, double kavg, double *w);
+
+#endif

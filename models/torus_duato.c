@@ -1,0 +1,164 @@
+/*
+ * torus_duato.c — `torus-duato`: Duato fully adaptive wormhole routing in
+ * the bidirectional k-ary n-cube, any n >= 1 (same radix k in every
+ * dimension).  The generalisation of M6 (torus2d-duato) to n dimensions.
+ *
+ * Source: 002_b244e369b49c40b8.txt, chapter 4, section 4.2.1, eqs.(4.1)-
+ * (4.10) (the 2D model), chapter 2 eq.(2.7) (blocking with h dimensions
+ * left in the DCSH), MODELS.md M6; the n-dimensional step is ours and is
+ * derived in docs/models.md ("torus-duato: any n").
+ *
+ * What changes from M6: the thesis gives P_c (the probability that one
+ * dimension is left) only for n = 2.  For any n we need P(r | h), the
+ * probability that r dimensions are still to be crossed when h hops
+ * remain.  Same counting argument as the thesis: the average message makes
+ * K = k_avg hops in every dimension; with h hops left the remaining hops
+ * (r_1..r_n), sum h, 0 <= r_i <= floor(K), are equally likely; r is the
+ * number of non-zero r_i:
+ *     P(r | h) = C(n, r) A+(r, h) / A(n, h)
+ * with A(n, h) the number of compositions of h into n parts in [0, floor K]
+ * and A+(r, h) the number into r parts in [1, floor K] (torus_common.c).
+ * For n = 2 this is exactly the thesis's P_c = 2/(h+1) for h <= K and 0
+ * for h > K.  A blocked header needs every adaptive VC of the r remaining
+ * dimensions and the escape VC of the lowest one busy (as eq.2.7 of the
+ * DCSH model, with P_d for the escape class of the torus):
+ *     Pblk(r) = P_a^(r-1) P_d,     r = 1: P_d;  r = 2: P_a P_d (eq.4.9)
+ * The blocking sum sum_h sum_r P(r | h) Pblk(r) = sum_r w_r P_a^(r-1) P_d
+ * with load-independent weights w_r = sum_h P(r | h) (B6 over h), so one
+ * map evaluation costs O(n), not O(n d_avg).
+ *
+ * Everything else is M6: m_c = lam d_avg / (2n) (4.3), P_a and P_d (4.7),
+ * (4.8), L = d_avg (1 + Dr) + Lm + sum B_h + W_qd (4.4), B_h = Pblk L
+ * (4.5), Latency = ((lam/V) L^2 + L) Vbar(P) (4.10).  The resolutions of
+ * M6 apply unchanged (see torus2d_duato.c): c_d = 1 [recommended] or 2
+ * [printed]; odd k uses (k - 1/k)/4 [recommended] or k/4 [printed]; B6
+ * for a fractional d_avg; W_qd = 0 with ejection_channels == 0.
+ * At n = 2 the model reproduces torus2d-duato (tests/test_models_torus.c
+ * checks 1e-9 agreement over a grid of rates).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "torus_common.h"
+
+typedef struct td_ctx {
+    double mc, base, cd;
+    double wr[NET_MAX_DIMS + 1];   /* w_r, r = 0..n */
+    int vcs, n;
+    double pa, pd;
+} td_ctx;
+
+static int td_covers(const net_design *d, const net_workload *w, char *why,
+                     size_t why_size)
+{
+    if (model__torus_covers(d, w, NET_TORUS, NET_ROUTE_DUATO,
+                            NET_TRAFFIC_UNIFORM, why, why_size))
+        return -1;
+    return model__torus_uniform(d, why, why_size);
+}
+
+static double td_zero_load(const net_design *d, const net_workload *w,
+                           const model_opts *opts)
+{
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    return d->n * model__ring_kavg(d->k[0], o->variant) *
+               (1 + d->router_delay) +
+           net_message_flits(d, w);
+}
+
+static model_status td_chain(td_ctx *c, double L, double *p)
+{
+    model_status st = vc_chain_probs(c->mc, L, c->vcs, p);
+    if (st != MODEL_CONVERGED)
+        return st;
+    int V = c->vcs;
+    c->pa = clamp01(p[V] + 2 * p[V - 1] / V + p[V - 2] / binom(V, 2));
+    c->pd = clamp01(p[V] + c->cd * p[V - 1] / V);
+    return MODEL_CONVERGED;
+}
+
+static model_status td_map(void *vctx, const double *x, double *fx)
+{
+    td_ctx *c = vctx;
+    double p[MODEL_TORUS_VMAX + 1];
+    model_status st = td_chain(c, x[0], p);
+    if (st != MODEL_CONVERGED)
+        return st;
+    double blocking = 0, pa_power = 1;
+    for (int r = 1; r <= c->n; r++) {
+        blocking += c->wr[r] * pa_power * c->pd;
+        pa_power *= c->pa;
+    }
+    fx[0] = c->base + blocking * x[0];
+    return MODEL_CONVERGED;
+}
+
+static int td_eval(const net_design *d, const net_workload *w, double rate,
+                   const model_opts *opts, model_result *out)
+{
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    if (!(rate >= 0) || !isfinite(rate))
+        return model_result_fail(out, MODEL_NOCONVERGE, 0);
+    double lm = net_message_flits(d, w), wqd;
+    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    td_ctx c;
+    double kavg = model__ring_kavg(d->k[0], o->variant);
+    double davg = d->n * kavg;
+    c.vcs = d->vcs;
+    c.n = d->n;
+    c.mc = rate * davg / (2.0 * d->n);
+    c.cd = o->variant == MODEL_VARIANT_PRINTED ? 2.0 : 1.0;
+    c.base = davg * (1 + d->router_delay) + lm + wqd;
+    model__torus_dims_weights(d->n, kavg, c.wr);
+
+    double L = c.base;
+    int iters = 0;
+    model_status st = model_solve(td_map, &c, &L, 1, o, &iters);
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, iters);
+    double p[MODEL_TORUS_VMAX + 1];
+    if (td_chain(&c, L, p) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    double vavg = vc_multiplexing(p, d->vcs);
+    double lam_v = rate / d->vcs;
+    if (!(lam_v * L < 1))
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    double wqs = lam_v * L * L;
+    return model_result_ok(out, (wqs + L) * vavg, L, wqs, vavg, iters);
+}
+
+/* The thesis validates only 2D tori, where torus2d-duato takes priority.
+ * The example takes the parameters of Fig.4.3b (V = 5, Lm = 16, Dr = 2,
+ * exponential lengths, one ejection channel) onto an 8 x 8 x 8 torus
+ * (N = 512), so that the general-n counting is exercised; it is not a
+ * set-up the thesis simulated. */
+static void td_example(net_design *d, net_workload *w)
+{
+    net_design_init(d);
+    d->topology = NET_TORUS;
+    net_design_set_radix(d, 3, 8);
+    d->vcs = 5;
+    d->width = 1;
+    d->routing = NET_ROUTE_DUATO;
+    d->router_delay = 2;
+    d->ejection_channels = 1;
+    net_workload_init(w);
+    w->message_bits = 16;
+    w->length = NET_LENGTH_EXPONENTIAL;
+    w->traffic = NET_TRAFFIC_UNIFORM;
+}
+
+const model model_torus_duato = {
+    .name = "torus-duato",
+    .source = "002 (Loucif thesis) ch.4 eqs.(4.1)-(4.10) generalised to any n "
+              "(docs/models.md); MODELS.md M6",
+    .summary = "k-ary n-cube (any n, equal radices), Duato adaptive wormhole "
+               "(V >= 3), uniform traffic, any Dr",
+    .covers = td_covers,
+    .eval = td_eval,
+    .zero_load = td_zero_load,
+    .example = td_example,
+};
