@@ -203,6 +203,7 @@ void cfg_study_init(cfg_study *s)
     s->sim.ci_half_width = 0.02;
     s->sim.max_cycles = 10000000;
     s->sim.threads = 0;
+    s->sim.tolerance_pct = 10;
     model_opts_init(&s->model);
     for (int f = 0; f < CFG_FORMAT_COUNT; f++)
         s->formats[f] = 1;
@@ -529,7 +530,7 @@ static int read_budget(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     s->budget.has_reference = 0;
     return cfg__get_real(c, val, path, given == 0 ? "a number of wires"
                                                   : "a number of pins",
-                         0, 1e15, 1, &s->budget.limit);
+                         0, INFINITY, 1, &s->budget.limit);
 }
 
 static int read_message(cfg_doc *c, yaml_node_t *root, cfg_study *s)
@@ -726,17 +727,21 @@ static int read_space(cfg_doc *c, yaml_node_t *root, cfg_study *s)
                                  "a hypercube needs a power-of-two node "
                                  "count, not %ld",
                                  s->nodes);
+            if (q->mixed_radices)
+                return cfg__fail(c, item, sub,
+                                 "no dimension in space.dimensions splits "
+                                 "%ld nodes into radices >= %d for the %s",
+                                 s->nodes,
+                                 (t == NET_TORUS || t == NET_EXPRESS) ? 3 : 2,
+                                 topology_names[t]);
             return cfg__fail(c, item, sub,
-                             "no dimension in space.dimensions gives %ld "
-                             "nodes %s radices >= %d for the %s%s",
+                             "no dimension n in space.dimensions gives %ld "
+                             "nodes a whole radix k = N^(1/n) >= %d for the "
+                             "%s (try other dimensions or mixed_radices: "
+                             "true)",
                              s->nodes,
-                             q->mixed_radices ? "whole" : "a whole uniform",
                              (t == NET_TORUS || t == NET_EXPRESS) ? 3 : 2,
-                             topology_names[t],
-                             q->mixed_radices
-                                 ? ""
-                                 : " (try other dimensions or "
-                                   "mixed_radices: true)");
+                             topology_names[t]);
         }
     }
     yaml_node_t *nr = cfg__map_get(c, sp, "routings");
@@ -808,8 +813,9 @@ static int read_objectives(cfg_doc *c, yaml_node_t *root, cfg_study *s)
                                         : v;
                 cfg__path_index(path, "objectives", i);
                 return cfg__fail(c, item, path,
-                                 "duplicate objective: '%s' is %s",
-                                 objective_names[idx[i]],
+                                 "duplicate objective: '%s' repeats "
+                                 "objectives[%zu] (%s)",
+                                 objective_names[idx[i]], j,
                                  cfg_objective_name(&o));
             }
         }
@@ -822,7 +828,8 @@ static int read_simulation(cfg_doc *c, yaml_node_t *root, cfg_study *s)
 {
     static const char *const keys[] = {
         "seeds",         "warmup_messages", "measured_messages",
-        "ci_half_width", "max_cycles",      "threads", NULL};
+        "ci_half_width", "max_cycles",      "threads",
+        "tolerance_pct", NULL};
     yaml_node_t *m = cfg__map_get(c, root, "simulation");
     cfg_sim *q = &s->sim;
     if (!m)
@@ -841,6 +848,10 @@ static int read_simulation(cfg_doc *c, yaml_node_t *root, cfg_study *s)
         TRY(cfg__get_real(c, v, "simulation.ci_half_width",
                           "a relative half-width", 0, 1, 1,
                           &q->ci_half_width));
+    v = cfg__map_get(c, m, "tolerance_pct");
+    if (v)
+        TRY(cfg__get_real(c, v, "simulation.tolerance_pct", "a percentage",
+                          0, 1000, 1, &q->tolerance_pct));
     return 0;
 }
 

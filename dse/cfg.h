@@ -140,6 +140,9 @@ typedef struct cfg_sim {
     double ci_half_width;    /* target relative 95% CI half-width */
     long max_cycles;         /* hard cap per replication */
     int threads;             /* 0 = all cores */
+    double tolerance_pct;    /* model-vs-simulation disagreement (max
+                                |error| over the target rates, percent)
+                                above which a finalist is flagged */
 } cfg_sim;
 
 #define CFG_NAME_MAX 128

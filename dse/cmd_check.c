@@ -166,9 +166,10 @@ static void print_study(const cfg_study *s, const dse_space *sp)
            "simulation", s->sim.seeds, s->sim.warmup_messages,
            s->sim.measured_messages, s->sim.ci_half_width, s->sim.max_cycles);
     if (s->sim.threads)
-        printf("%d threads\n", s->sim.threads);
+        printf("%d threads", s->sim.threads);
     else
-        printf("all cores\n");
+        printf("all cores");
+    printf(", flag model errors > %g%%\n", s->sim.tolerance_pct);
     printf("  %-18s%s variant, tolerance %g\n", "model",
            s->model.variant == MODEL_VARIANT_PRINTED ? "printed"
                                                      : "recommended",

@@ -157,7 +157,7 @@ static void visit(walk *w, net_design *d, cfg_routing r)
         for (int i = 0; i < d->n; i++)
             if (d->k[i] < 3) {
                 snprintf(why.msg, sizeof why.msg,
-                         "radix %d in dimension %d: a %s ring needs k >= 3",
+                         "radix %d in dimension %d: %s rings need k >= 3",
                          d->k[i], i, net_topology_name(d->topology));
                 drop(sp, DSE_DROP_RADIX, text, why.msg);
                 return;
