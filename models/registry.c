@@ -16,6 +16,13 @@ static const model *const registry[] = {
     &model_torus_duato,
     &model_torus_det,
     &model_express_det,
+    &model_hcube_pcube,
+    &model_hcube_pcs_hotspot,
+    &model_hcube_duato,
+    &model_dcsh_duato,
+    &model_dcsh_hopbased,
+    &model_dcsh_det_novc,   /* V = 1: before dcsh-det-vc (see its header) */
+    &model_dcsh_det_vc,
     NULL,
 };
 
