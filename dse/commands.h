@@ -11,5 +11,6 @@ int dse_cmd_check(int argc, char **argv);    /* dse/cmd_check.c */
 int dse_cmd_cost(int argc, char **argv);     /* dse/cmd_cost.c */
 int dse_cmd_model(int argc, char **argv);    /* dse/cmd_model.c */
 int dse_cmd_sim(int argc, char **argv);      /* dse/cmd_sim.c */
+int dse_cmd_optimize(int argc, char **argv); /* dse/cmd_optimize.c */
 
 #endif

@@ -23,7 +23,7 @@ static const command commands[] = {
     {"model", "evaluate an analytic latency model over a range of rates", dse_cmd_model},
     {"sim", "simulate one design flit by flit over a range of rates", NULL},
     {"validate", "compare every analytic model with the simulator", NULL},
-    {"optimize", "search a study's design space and write a Pareto report", NULL},
+    {"optimize", "search a study's design space and write a Pareto report", dse_cmd_optimize},
     {"worker", "serve scoring and simulation jobs from a Redis farm", NULL},
     {"serve", "the daemon: run submitted studies on the farm", NULL},
     {"submit", "submit a study to the daemon", NULL},

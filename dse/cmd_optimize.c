@@ -1,0 +1,161 @@
+/*
+ * cmd_optimize.c — `dse optimize STUDY`: the main job.  Reads the study,
+ * runs the search (dse/optimize.c), writes the report directory
+ * atomically (dse/report.c) and prints where it went and what won.
+ *
+ * SIGINT/SIGTERM: the first signal sets a flag that the executors and the
+ * simulator poll; the run stops, no report is written (an older one is left
+ * untouched) and the exit status is 130.  A second signal kills at once.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "optimize.h"
+#include "report.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    if (stop_requested) { /* second signal: stop now */
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dse optimize [OPTIONS] STUDY.yaml\n\n"
+            "Search the study's design space: score every design with its\n"
+            "analytic model, rank on the study's objectives, confirm the\n"
+            "finalists with the flit-level simulator, and write the report\n"
+            "(index.html, report.md, candidates.csv, results.json) to the\n"
+            "study's report directory.\n\n"
+            "options:\n"
+            "  -j, --jobs N       threads for scoring and simulation (default: all cores)\n"
+            "  -o, --output DIR   write the report here instead of the study's report.dir\n"
+            "      --no-sim       rank on the models only; skip the simulation step\n"
+            "  -q, --quiet        no progress output\n"
+            "      --redis URL    run the jobs on a Redis worker farm (not implemented yet)\n"
+            "  -h, --help         this text\n\n"
+            "Exit status: 0 report written, 1 the run failed, 2 bad usage or\n"
+            "study, 130 interrupted (no report written).\n");
+}
+
+static void print_summary(const dse_run *r, const char *dir)
+{
+    const cfg_study *s = r->study;
+    printf("study %s: %zu designs enumerated, %zu feasible, %zu ranked, "
+           "%zu finalists (%.1f s)\n",
+           s->name, r->space.enumerated, r->space.count, r->nranked,
+           r->nfinalists, r->seconds_total);
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        char label[200];
+        dse_design_label(&c->design, label, sizeof label);
+        printf("  #%d %-48s sat %.5f", c->finalist, label, c->saturation_rate);
+        for (size_t ri = 0; ri < s->rates.n; ri++) {
+            const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
+            if (p && isfinite(p->latency))
+                printf("  @%g model %.1f sim %.1f", s->rates.v[ri],
+                       c->latency[ri], p->latency);
+            else
+                printf("  @%g model %.1f", s->rates.v[ri], c->latency[ri]);
+        }
+        printf("%s\n", c->disagrees ? "  (model/sim disagree)" : "");
+    }
+    printf("report: %s/\n", dir);
+}
+
+int dse_cmd_optimize(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"jobs", required_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},
+        {"no-sim", no_argument, NULL, 'S'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"redis", required_argument, NULL, 'R'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    dse_optimize_opts o = {0};
+    const char *output = NULL;
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "j:o:qh", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'j': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 4096) {
+                fprintf(stderr, "dse optimize: --jobs: expected 1..4096, got '%s'\n", optarg);
+                return 2;
+            }
+            o.threads = (int)v;
+            break;
+        }
+        case 'o': output = optarg; break;
+        case 'S': o.skip_sim = 1; break;
+        case 'q': o.quiet = 1; break;
+        case 'R':
+            fprintf(stderr, "dse optimize: --redis: the Redis farm is not implemented yet\n");
+            return 2;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "dse optimize: expected one study file\n");
+        usage(stderr);
+        return 2;
+    }
+    cfg_study study;
+    err e;
+    int rc = cfg_study_load(argv[optind], &study, &e);
+    if (rc) {
+        dse_cli_print_error(&e);
+        cfg_study_fini(&study);
+        return 2;
+    }
+    const char *dir = output ? output : study.report_dir;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    stop_requested = 0;
+
+    dse_progress progress;
+    dse_progress_init(&progress, stderr, o.quiet);
+    o.progress = &progress;
+    o.stop = &stop_requested;
+    dse_run run;
+    rc = dse_optimize(&study, &o, &run, &e);
+    int status = 0;
+    if (rc == ERR_INTERRUPTED || stop_requested) {
+        fprintf(stderr, "dse optimize: interrupted; no report written\n");
+        status = 130;
+    } else if (rc) {
+        dse_cli_print_error(&e);
+        status = rc == ERR_CONFIG ? 2 : 1;
+    } else if ((rc = dse_report_write(&run, dir, &e)) != 0) {
+        dse_cli_print_error(&e);
+        status = 1;
+    } else {
+        print_summary(&run, dir);
+    }
+    dse_run_fini(&run);
+    dse_progress_fini(&progress);
+    cfg_study_fini(&study);
+    return status;
+}

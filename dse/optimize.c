@@ -1,0 +1,410 @@
+/*
+ * optimize.c — see optimize.h.
+ *
+ * Ranking rules (the report states them too):
+ *   - a design that saturates at or below the highest target rate (by its
+ *     model) cannot serve the study's load; it is kept in candidates.csv
+ *     but takes no part in the ranking (rank -1);
+ *   - the latency objective is the mean model latency over the target rates;
+ *     saturation rate is maximised (negated for the minimising sort); costs
+ *     are minimised;
+ *   - finalists: whole Pareto fronts in rank order, the last one cut by
+ *     crowding distance (pareto_select), up to study->finalists;
+ *   - after simulation, finalists are re-ranked among themselves with the
+ *     simulated mean latency in place of the model's.
+ *
+ * Determinism: every job writes only its own slot, and aggregation runs in
+ * index order after the pool has finished, so the same study gives the same
+ * numbers with any thread count.
+ */
+#include "optimize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse/pareto.h"
+#include "dse/pool.h"
+#include "net/xalloc.h"
+#include "sim/sim.h"
+
+double dse_study_tolerance_pct(const cfg_study *s)
+{
+    return s->sim.tolerance_pct;
+}
+
+static double cost_metric(const cons_cost *c, cfg_cost_metric m)
+{
+    switch (m) {
+    case CFG_COST_BISECTION: return c->bisection_wires;
+    case CFG_COST_PINS: return c->max_pins;
+    case CFG_COST_WIRES: return c->total_wires;
+    case CFG_COST_BUFFER_BITS: return c->buffer_bits;
+    default: return NAN;
+    }
+}
+
+static double max_rate(const cfg_study *s)
+{
+    double top = 0;
+    for (size_t i = 0; i < s->rates.n; i++)
+        top = fmax(top, s->rates.v[i]);
+    return top;
+}
+
+/* Objectives in minimisation form from a latency figure (model or
+ * simulated mean over the target rates). */
+static void fill_objectives(const cfg_study *s, dse_candidate *c,
+                            double mean_latency)
+{
+    for (size_t j = 0; j < s->nobjectives; j++) {
+        const cfg_objective *o = &s->objectives[j];
+        switch (o->kind) {
+        case CFG_OBJ_LATENCY:
+            c->objectives[j] = mean_latency;
+            break;
+        case CFG_OBJ_SATURATION:
+            c->objectives[j] = -c->saturation_rate;
+            break;
+        case CFG_OBJ_COST:
+            c->objectives[j] = cost_metric(&c->cost, o->cost);
+            break;
+        }
+    }
+}
+
+int dse_score_design(const cfg_study *s, const net_design *d, const model *m,
+                     dse_candidate *c, size_t *evaluations)
+{
+    err e;
+    size_t evals = 0;
+    c->design = *d;
+    c->model = m;
+    c->flits = net_message_flits(d, &s->workload);
+    c->rank = -1;
+    c->sim_rank = -1;
+    c->max_abs_error_pct = NAN;
+    for (size_t j = 0; j < CFG_MAX_OBJECTIVES; j++)
+        c->objectives[j] = NAN;
+    for (size_t i = 0; i < s->rates.n; i++)
+        c->latency[i] = NAN;
+    c->saturated_at_target = 1;
+    c->score_rc = cons_cost_of(d, &c->cost, &e);
+    if (c->score_rc)
+        goto done;
+    if (!m) {
+        c->score_rc = ERR_UNSUPPORTED;
+        goto done;
+    }
+    c->zero_load = m->zero_load(d, &s->workload, &s->model);
+    c->score_rc = model_saturation_rate(m, d, &s->workload, &s->model,
+                                        &c->saturation_rate, &e);
+    evals++;
+    if (c->score_rc)
+        goto done;
+    double sum = 0;
+    int all_finite = 1;
+    for (size_t i = 0; i < s->rates.n; i++) {
+        model_result r;
+        evals++;
+        if (m->eval(d, &s->workload, s->rates.v[i], &s->model, &r) == 0)
+            c->latency[i] = r.latency;
+        else
+            all_finite = 0;
+        sum += c->latency[i];
+    }
+    c->saturated_at_target = !all_finite || c->saturation_rate <= max_rate(s);
+    if (!c->saturated_at_target)
+        fill_objectives(s, c, sum / (double)s->rates.n);
+done:
+    if (evaluations)
+        *evaluations = evals;
+    return c->score_rc;
+}
+
+/* ---- scoring on the pool ---------------------------------------------- */
+
+typedef struct score_ctx {
+    const cfg_study *s;
+    dse_run *r;
+    size_t *evals;           /* per candidate */
+} score_ctx;
+
+static int score_job(void *arg, size_t i)
+{
+    score_ctx *x = arg;
+    dse_score_design(x->s, &x->r->space.designs[i], x->r->space.models[i],
+                     &x->r->cand[i], &x->evals[i]);
+    return 0; /* a design that fails to score is unranked, not an error */
+}
+
+/* Rank the candidates listed in idx (count of them) on their objectives;
+ * writes rank (and crowding) through the setter. */
+static void rank_subset(const cfg_study *s, dse_candidate *cand,
+                        const size_t *idx, size_t count, int simulated)
+{
+    int nobj = (int)s->nobjectives;
+    double *pts = xmalloc((count + 1) * (size_t)nobj * sizeof *pts);
+    int *rank = xmalloc((count + 1) * sizeof *rank);
+    double *crowd = xmalloc((count + 1) * sizeof *crowd);
+    for (size_t q = 0; q < count; q++)
+        memcpy(pts + q * nobj, cand[idx[q]].objectives, nobj * sizeof *pts);
+    pareto_rank(pts, count, nobj, rank);
+    pareto_crowding(pts, count, nobj, rank, crowd);
+    for (size_t q = 0; q < count; q++) {
+        if (simulated) {
+            cand[idx[q]].sim_rank = rank[q];
+        } else {
+            cand[idx[q]].rank = rank[q];
+            cand[idx[q]].crowding = crowd[q];
+        }
+    }
+    free(pts);
+    free(rank);
+    free(crowd);
+}
+
+static void select_finalists(const cfg_study *s, dse_run *r)
+{
+    size_t *ranked = xmalloc((r->ncand + 1) * sizeof *ranked);
+    size_t m = 0;
+    for (size_t i = 0; i < r->ncand; i++)
+        if (!r->cand[i].saturated_at_target && !isnan(r->cand[i].objectives[0]))
+            ranked[m++] = i;
+    r->nranked = m;
+    r->nsaturated_at_target = r->ncand - m;
+    rank_subset(s, r->cand, ranked, m, 0);
+    int nobj = (int)s->nobjectives;
+    double *pts = xmalloc((m + 1) * (size_t)nobj * sizeof *pts);
+    for (size_t q = 0; q < m; q++)
+        memcpy(pts + q * nobj, r->cand[ranked[q]].objectives,
+               nobj * sizeof *pts);
+    size_t want = (size_t)s->finalists;
+    size_t *pick = xmalloc((want + 1) * sizeof *pick);
+    size_t got = pareto_select(pts, m, nobj, want, pick);
+    r->finalists = xmalloc((got + 1) * sizeof *r->finalists);
+    r->nfinalists = got;
+    for (size_t q = 0; q < got; q++) {
+        r->finalists[q] = ranked[pick[q]];
+        r->cand[ranked[pick[q]]].finalist = (int)q + 1;
+    }
+    free(pts);
+    free(pick);
+    free(ranked);
+}
+
+/* ---- confirmation by simulation ---------------------------------------- */
+
+typedef struct sim_ctx {
+    const cfg_study *s;
+    dse_run *r;
+    const dse_optimize_opts *o;
+    sim_result *results;     /* [finalist][rate][seed] */
+    int *codes;
+    int *supported;          /* per finalist */
+} sim_ctx;
+
+static void sim_job_params(const sim_ctx *x, size_t job, sim_params *p,
+                           size_t *f, size_t *ri)
+{
+    const cfg_study *s = x->s;
+    size_t seeds = (size_t)s->sim.seeds;
+    *f = job / (s->rates.n * seeds);
+    *ri = (job / seeds) % s->rates.n;
+    size_t seed = job % seeds;
+    sim_params_init(p);
+    p->design = x->r->cand[x->r->finalists[*f]].design;
+    p->workload = s->workload;
+    p->rate = s->rates.v[*ri];
+    p->seed = 1 + seed; /* replication seeds 1, 2, ... for every design */
+    p->warmup_messages = s->sim.warmup_messages;
+    if (s->sim.ci_half_width > 0) {
+        p->stop = SIM_STOP_CI;
+        p->ci_target = s->sim.ci_half_width;
+        p->min_messages = s->sim.measured_messages;
+        p->max_messages = 10 * s->sim.measured_messages;
+    } else {
+        p->stop = SIM_STOP_MESSAGES;
+        p->messages = s->sim.measured_messages;
+    }
+    p->max_cycles = s->sim.max_cycles;
+    p->stop_flag = x->o->stop;
+}
+
+static int sim_job(void *arg, size_t job)
+{
+    sim_ctx *x = arg;
+    sim_params p;
+    size_t f, ri;
+    sim_job_params(x, job, &p, &f, &ri);
+    if (!x->supported[f]) {
+        x->codes[job] = ERR_UNSUPPORTED;
+        return 0;
+    }
+    err e;
+    x->codes[job] = sim_run(&p, &x->results[job], &e);
+    return 0;
+}
+
+static void aggregate_sim(const cfg_study *s, dse_run *r, const sim_ctx *x)
+{
+    size_t seeds = (size_t)s->sim.seeds, nr = s->rates.n;
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        dse_candidate *c = &r->cand[r->finalists[f]];
+        c->sim = xcalloc(nr, sizeof *c->sim);
+        double max_err = NAN, sum = 0;
+        int all_ok = x->supported[f];
+        for (size_t ri = 0; ri < nr; ri++) {
+            dse_sim_point *pt = &c->sim[ri];
+            size_t base = (f * nr + ri) * seeds;
+            pt->rate = s->rates.v[ri];
+            pt->model_latency = c->latency[ri];
+            pt->latency = pt->half_width = pt->error_pct = NAN;
+            pt->network_latency = pt->source_wait = pt->accepted = NAN;
+            pt->mean_hops = NAN;
+            int ok = x->supported[f];
+            for (size_t q = 0; q < seeds && ok; q++)
+                if (x->codes[base + q] != 0)
+                    ok = 0;
+            if (!ok) {
+                all_ok = 0;
+                continue;
+            }
+            sim_result merged;
+            sim_result_merge(&x->results[base], (int)seeds, &merged);
+            pt->seeds = (int)seeds;
+            pt->messages = merged.messages;
+            pt->saturated = merged.status != SIM_OK;
+            if (pt->saturated) {
+                all_ok = 0;
+                continue;
+            }
+            pt->latency = merged.latency;
+            pt->half_width = merged.latency_ci95;
+            pt->network_latency = merged.network_latency;
+            pt->source_wait = merged.source_wait;
+            pt->accepted = merged.accepted_messages;
+            pt->mean_hops = merged.hops;
+            sum += pt->latency;
+            if (isfinite(pt->model_latency)) {
+                pt->error_pct =
+                    100.0 * (pt->model_latency - pt->latency) / pt->latency;
+                if (isnan(max_err) || fabs(pt->error_pct) > max_err)
+                    max_err = fabs(pt->error_pct);
+            }
+        }
+        c->max_abs_error_pct = max_err;
+        c->disagrees = isfinite(max_err) && max_err > dse_study_tolerance_pct(s);
+        if (all_ok)
+            fill_objectives(s, c, sum / (double)nr);
+        else
+            for (size_t j = 0; j < CFG_MAX_OBJECTIVES; j++)
+                c->objectives[j] = NAN; /* not re-ranked */
+    }
+    /* re-rank the fully simulated finalists among themselves */
+    size_t *idx = xmalloc((r->nfinalists + 1) * sizeof *idx);
+    size_t m = 0;
+    for (size_t f = 0; f < r->nfinalists; f++)
+        if (!isnan(r->cand[r->finalists[f]].objectives[0]))
+            idx[m++] = r->finalists[f];
+    rank_subset(s, r->cand, idx, m, 1);
+    free(idx);
+}
+
+static int confirm_by_simulation(const cfg_study *s,
+                                 const dse_optimize_opts *o, dse_run *r)
+{
+    size_t seeds = (size_t)s->sim.seeds;
+    size_t njobs = r->nfinalists * s->rates.n * seeds;
+    sim_ctx x = {.s = s, .r = r, .o = o};
+    x.results = xcalloc(njobs + 1, sizeof *x.results);
+    x.codes = xcalloc(njobs + 1, sizeof *x.codes);
+    x.supported = xcalloc(r->nfinalists + 1, sizeof *x.supported);
+    for (size_t f = 0; f < r->nfinalists; f++)
+        x.supported[f] = sim_supports(&r->cand[r->finalists[f]].design,
+                                      &s->workload, NULL) == 0;
+    if (o->progress)
+        dse_progress_begin(o->progress, "simulate", njobs);
+    int threads = o->threads > 0 ? o->threads
+                                 : (s->sim.threads > 0 ? s->sim.threads : 0);
+    int rc = dse_pool_run(njobs, threads, sim_job, &x, o->progress, o->stop);
+    if (o->progress)
+        dse_progress_end(o->progress);
+    if (rc == 0 && o->stop && *o->stop)
+        rc = ERR_INTERRUPTED;
+    if (rc == 0)
+        aggregate_sim(s, r, &x);
+    free(x.results);
+    free(x.codes);
+    free(x.supported);
+    return rc;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
+                 err *e)
+{
+    memset(r, 0, sizeof *r);
+    r->study = s;
+    r->strategy = "exhaustive";
+    double t0 = dse_now_s();
+    int rc = dse_space_build(s, &r->space, e);
+    r->seconds_space = dse_now_s() - t0;
+    if (rc)
+        return rc;
+    if (r->space.count == 0)
+        return err_set(e, ERR_INFEASIBLE,
+                       "no feasible design in the study's space (run 'dse "
+                       "check' for the reasons)");
+
+    r->ncand = r->space.count;
+    r->cand = xcalloc(r->ncand, sizeof *r->cand);
+    for (size_t i = 0; i < r->ncand; i++)
+        r->cand[i].latency = xcalloc(s->rates.n + 1, sizeof(double));
+    score_ctx sc = {.s = s, .r = r};
+    sc.evals = xcalloc(r->ncand + 1, sizeof *sc.evals);
+    double t1 = dse_now_s();
+    if (o->progress)
+        dse_progress_begin(o->progress, "score", r->ncand);
+    rc = dse_pool_run(r->ncand, o->threads, score_job, &sc, o->progress,
+                      o->stop);
+    if (o->progress)
+        dse_progress_end(o->progress);
+    for (size_t i = 0; i < r->ncand; i++)
+        r->evaluations += sc.evals[i];
+    free(sc.evals);
+    r->seconds_score = dse_now_s() - t1;
+    if (rc == ERR_INTERRUPTED || (o->stop && *o->stop)) {
+        r->interrupted = 1;
+        return err_set(e, ERR_INTERRUPTED, "interrupted while scoring");
+    }
+
+    select_finalists(s, r);
+
+    double t2 = dse_now_s();
+    if (!o->skip_sim && r->nfinalists > 0) {
+        rc = confirm_by_simulation(s, o, r);
+        if (rc == ERR_INTERRUPTED) {
+            r->interrupted = 1;
+            return err_set(e, ERR_INTERRUPTED, "interrupted while simulating");
+        }
+    }
+    r->seconds_sim = dse_now_s() - t2;
+    r->seconds_total = dse_now_s() - t0;
+    return 0;
+}
+
+void dse_run_fini(dse_run *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->ncand; i++) {
+        free(r->cand[i].latency);
+        free(r->cand[i].sim);
+    }
+    free(r->cand);
+    free(r->finalists);
+    dse_space_fini(&r->space);
+    memset(r, 0, sizeof *r);
+}

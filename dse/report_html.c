@@ -1,0 +1,248 @@
+/*
+ * report_html.c — index.html: one self-contained page (inline CSS, inline
+ * SVG charts from PLplot, no scripts, no network access) with the findings,
+ * the Pareto charts, the finalists' latency curves (model lines, simulated
+ * points with 95% CI bars), and the tables shared with report.md.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart.h"
+#include "dse.h"
+#include "net/xalloc.h"
+#include "report_table.h"
+
+#define CURVE_POINTS 24
+#define FINALISTS_PER_CHART 5
+
+static double cost_axis(const dse_run *r, const dse_candidate *c,
+                        const char **label)
+{
+    const cfg_study *s = r->study;
+    for (size_t j = 0; j < s->nobjectives; j++)
+        if (s->objectives[j].kind == CFG_OBJ_COST) {
+            *label = cfg_objective_name(&s->objectives[j]);
+            return c->objectives[j];
+        }
+    *label = s->budget.technology == CONS_VLSI ? "cost(bisection)" : "cost(pins)";
+    return s->budget.technology == CONS_VLSI ? c->cost.bisection_wires
+                                             : c->cost.max_pins;
+}
+
+static void emit_svg(FILE *out, const chart *c)
+{
+    err e;
+    char *svg = chart_svg(c, &e);
+    fputs("<figure>", out);
+    if (svg) {
+        fputs(svg, out);
+        free(svg);
+    } else {
+        fputs("<p>chart unavailable: ", out);
+        html_text(out, e.msg);
+        fputs("</p>", out);
+    }
+    fputs("</figure>\n", out);
+}
+
+/* Ranked candidates per topology: x = cost, y = saturation rate or latency
+ * at the highest target rate. */
+static void pareto_charts(const dse_run *r, FILE *out)
+{
+    const cfg_study *s = r->study;
+    size_t hi = 0;
+    for (size_t ri = 1; ri < s->rates.n; ri++)
+        if (s->rates.v[ri] > s->rates.v[hi])
+            hi = ri;
+    const char *cost_label = "cost";
+    double *x = xcalloc(r->ncand + 1, sizeof *x);
+    double *ysat = xcalloc(r->ncand + 1, sizeof *ysat);
+    double *ylat = xcalloc(r->ncand + 1, sizeof *ylat);
+    chart_series sat[NET_TOPOLOGY_COUNT + 1], lat[NET_TOPOLOGY_COUNT + 1];
+    size_t nser = 0, at = 0;
+    for (int t = 0; t < NET_TOPOLOGY_COUNT; t++) {
+        size_t start = at;
+        for (size_t i = 0; i < r->ncand; i++) {
+            const dse_candidate *c = &r->cand[i];
+            if (c->design.topology != (net_topology)t || c->rank < 0)
+                continue;
+            x[at] = cost_axis(r, c, &cost_label);
+            ysat[at] = c->saturation_rate;
+            ylat[at] = c->latency[hi];
+            at++;
+        }
+        if (at == start)
+            continue;
+        sat[nser] = (chart_series){.label = net_topology_name(t), .x = x + start,
+                                   .y = ysat + start, .n = at - start,
+                                   .style = CHART_POINTS, .color = t,
+                                   .marker = t % 4};
+        lat[nser] = sat[nser];
+        lat[nser].y = ylat + start;
+        nser++;
+    }
+    /* the finalists, marked on top */
+    double fx[64], fs[64], fl[64];
+    size_t nf = 0;
+    for (size_t f = 0; f < r->nfinalists && nf < 64; f++, nf++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        fx[nf] = cost_axis(r, c, &cost_label);
+        fs[nf] = c->saturation_rate;
+        fl[nf] = c->latency[hi];
+    }
+    sat[nser] = (chart_series){.label = "finalists", .x = fx, .y = fs, .n = nf,
+                               .style = CHART_POINTS, .color = 6, .marker = 3};
+    lat[nser] = sat[nser];
+    lat[nser].y = fl;
+    char title[128], ylabel[128];
+    chart c = {.title = "Saturation rate vs cost (ranked designs)",
+               .xlabel = cost_label, .ylabel = "saturation rate (msgs/node/cycle)",
+               .series = sat, .nseries = nser + 1};
+    emit_svg(out, &c);
+    snprintf(title, sizeof title, "Latency at rate %g vs cost", s->rates.v[hi]);
+    snprintf(ylabel, sizeof ylabel, "model latency (cycles)");
+    chart c2 = {.title = title, .xlabel = cost_label, .ylabel = ylabel,
+                .log_y = 1, .series = lat, .nseries = nser + 1};
+    emit_svg(out, &c2);
+    free(x);
+    free(ysat);
+    free(ylat);
+}
+
+/* Model curve of one finalist: CURVE_POINTS rates up to 97% of its
+ * saturation rate. */
+static size_t model_curve(const dse_run *r, const dse_candidate *c, double *x,
+                          double *y)
+{
+    size_t m = 0;
+    if (!c->model || !(c->saturation_rate > 0))
+        return 0;
+    for (int q = 1; q <= CURVE_POINTS; q++) {
+        double rate = c->saturation_rate * 0.97 * q / CURVE_POINTS;
+        model_result res;
+        if (c->model->eval(&c->design, &r->study->workload, rate,
+                           &r->study->model, &res) != 0)
+            continue;
+        x[m] = rate;
+        y[m] = res.latency;
+        m++;
+    }
+    return m;
+}
+
+static void latency_charts(const dse_run *r, FILE *out)
+{
+    const cfg_study *s = r->study;
+    size_t nr = s->rates.n;
+    for (size_t first = 0; first < r->nfinalists; first += FINALISTS_PER_CHART) {
+        size_t last = first + FINALISTS_PER_CHART;
+        if (last > r->nfinalists)
+            last = r->nfinalists;
+        size_t count = last - first;
+        chart_series ser[2 * FINALISTS_PER_CHART];
+        double mx[FINALISTS_PER_CHART][CURVE_POINTS], my[FINALISTS_PER_CHART][CURVE_POINTS];
+        double *sx = xcalloc(count * nr + 1, sizeof *sx);
+        double *sy = xcalloc(count * nr + 1, sizeof *sy);
+        double *lo = xcalloc(count * nr + 1, sizeof *lo);
+        double *hi = xcalloc(count * nr + 1, sizeof *hi);
+        char labels[2 * FINALISTS_PER_CHART][96];
+        size_t ns = 0;
+        for (size_t q = 0; q < count; q++) {
+            const dse_candidate *c = &r->cand[r->finalists[first + q]];
+            size_t m = model_curve(r, c, mx[q], my[q]);
+            snprintf(labels[2 * q], sizeof labels[0], "#%d model (%s)", c->finalist,
+                     net_topology_name(c->design.topology));
+            ser[ns++] = (chart_series){.label = labels[2 * q], .x = mx[q],
+                                       .y = my[q], .n = m, .style = CHART_LINE,
+                                       .color = (int)q, .marker = (int)q % 4};
+            size_t base = q * nr, k = 0;
+            for (size_t ri = 0; c->sim && ri < nr; ri++) {
+                const dse_sim_point *p = &c->sim[ri];
+                if (!isfinite(p->latency))
+                    continue;
+                sx[base + k] = p->rate;
+                sy[base + k] = p->latency;
+                lo[base + k] = p->latency - p->half_width;
+                hi[base + k] = p->latency + p->half_width;
+                k++;
+            }
+            if (k) {
+                snprintf(labels[2 * q + 1], sizeof labels[0], "#%d simulated",
+                         c->finalist);
+                ser[ns++] = (chart_series){.label = labels[2 * q + 1],
+                                           .x = sx + base, .y = sy + base,
+                                           .y_lo = lo + base, .y_hi = hi + base,
+                                           .n = k, .style = CHART_POINTS,
+                                           .color = (int)q, .marker = (int)q % 4};
+            }
+        }
+        char title[96];
+        snprintf(title, sizeof title, "Latency vs rate, finalists %zu-%zu",
+                 first + 1, last);
+        chart c = {.title = title, .xlabel = "injection rate (msgs/node/cycle)",
+                   .ylabel = "latency (cycles)", .series = ser, .nseries = ns};
+        emit_svg(out, &c);
+        free(sx);
+        free(sy);
+        free(lo);
+        free(hi);
+    }
+}
+
+static void table_section(FILE *out, const char *title,
+                          void (*build)(const dse_run *, rtable *),
+                          const dse_run *r)
+{
+    rtable t;
+    fprintf(out, "<h2>%s</h2>\n", title);
+    build(r, &t);
+    rtable_html(&t, out);
+    rtable_fini(&t);
+}
+
+int dse_report_html(const dse_run *r, FILE *out, err *e)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<title>dse report: ", out);
+    html_text(out, r->study->name);
+    fputs("</title>\n<style>\n"
+          "body{font-family:sans-serif;margin:2em auto;max-width:1200px;"
+          "color:#222;line-height:1.4}\n"
+          "table{border-collapse:collapse;margin:1em 0;font-size:90%}\n"
+          "th,td{border:1px solid #bbb;padding:3px 7px;text-align:left}\n"
+          "th{background:#eee}\ntr:nth-child(even) td{background:#fafafa}\n"
+          "figure{margin:1em 0}\nfigure svg{max-width:100%;height:auto;"
+          "border:1px solid #ddd}\n.note{color:#555}\n"
+          "</style>\n</head>\n<body>\n<h1>dse report: ", out);
+    html_text(out, r->study->name);
+    fputs("</h1>\n<p class=\"note\">Generated by ", out);
+    html_text(out, dse_version_string());
+    fputs(". Latencies in cycles, from message generation to the last flit "
+          "consumed; rates in messages per node per cycle.</p>\n"
+          "<h2>Findings</h2>\n<ul>\n", out);
+    size_t n;
+    char **notes = dse_report_notes(r, &n);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<li>", out);
+        html_text(out, notes[i]);
+        fputs("</li>\n", out);
+        free(notes[i]);
+    }
+    free(notes);
+    fputs("</ul>\n<h2>Pareto front</h2>\n", out);
+    pareto_charts(r, out);
+    table_section(out, "Finalists", report_table_finalists, r);
+    fputs("<p class=\"note\">Error = (model - simulation) / simulation. Sim "
+          "rank: Pareto rank among the finalists with the simulated latency in "
+          "place of the model's. DISAGREES: model and simulation differ by more "
+          "than the study's tolerance.</p>\n<h2>Latency curves</h2>\n", out);
+    latency_charts(r, out);
+    table_section(out, "Best design of each topology by target rate (models)",
+                  report_table_best, r);
+    table_section(out, "Design space and infeasibility", report_table_space, r);
+    table_section(out, "Study settings", report_table_settings, r);
+    fputs("</body>\n</html>\n", out);
+    return ferror(out) ? err_set(e, ERR_IO, "cannot write index.html") : 0;
+}
