@@ -21,7 +21,7 @@ static const command commands[] = {
     {"check", "validate a study; print its design-space size and why designs are infeasible", dse_cmd_check},
     {"cost", "cost and widest allowed channel of one design under a budget", dse_cmd_cost},
     {"model", "evaluate an analytic latency model over a range of rates", dse_cmd_model},
-    {"sim", "simulate one design flit by flit over a range of rates", NULL},
+    {"sim", "simulate one design flit by flit over a range of rates", dse_cmd_sim},
     {"validate", "compare every analytic model with the simulator", NULL},
     {"optimize", "search a study's design space and write a Pareto report", dse_cmd_optimize},
     {"worker", "serve scoring and simulation jobs from a Redis farm", NULL},

@@ -1,0 +1,177 @@
+/*
+ * check.c — sim_check_invariants: flit, message and credit conservation
+ * and the consistency of VC ownership (the invariants listed in engine.c).
+ *
+ * It walks every VC and every live message, so it costs O(VCs + messages):
+ * cheap next to a run, meant for the end of every test and run (sim_run
+ * calls it) and for debugging, not for every cycle.
+ */
+#include <stdlib.h>
+
+#include "net/xalloc.h"
+#include "sim_int.h"
+
+#define FAIL(...)                                                             \
+    do {                                                                      \
+        rc = err_set(e, ERR_INVALID, "invariant: " __VA_ARGS__);              \
+        goto out;                                                             \
+    } while (0)
+
+int sim_check_invariants(const sim_net *net, err *e)
+{
+    int rc = 0;
+    const int V = net->V, B = net->B;
+    long *buffered = xcalloc((size_t)(net->msg_cap ? net->msg_cap : 1),
+                             sizeof *buffered);
+    int32_t *ejecting = xcalloc((size_t)net->topo.routers, sizeof *ejecting);
+    int32_t *inflight = NULL;
+    uint8_t *state = xcalloc((size_t)(net->msg_cap ? net->msg_cap : 1), 1);
+    long flits_buffered = 0, headers_waiting = 0;
+
+    if (net->cd) {
+        inflight = xcalloc((size_t)net->nvc, sizeof *inflight);
+        for (int s = 0; s <= net->cd; s++)
+            for (int i = 0; i < net->cw_n[s]; i++)
+                inflight[net->cw[s][i]]++;
+    }
+
+    for (int32_t x = 0; x < net->nvc; x++) {
+        const sim_vc *v = &net->vc[x];
+        if (v->ch != x / V)
+            FAIL("VC %d belongs to channel %d", x, v->ch);
+        if (v->occ < 0 || v->occ > B)
+            FAIL("VC %d holds %d flits, depth %d", x, v->occ, B);
+        if (net->cd && v->credits + v->occ + inflight[x] != B)
+            FAIL("VC %d: credits %d + occupancy %d + in flight %d != %d", x,
+                 v->credits, v->occ, inflight[x], B);
+        if (v->owner == SIM_NONE) {
+            if (v->occ || v->msg != SIM_NONE || v->out != SIM_NONE)
+                FAIL("free VC %d holds message %d (%d flits, out %d)", x,
+                     v->msg, v->occ, v->out);
+            continue;
+        }
+        if (v->msg < 0 || v->msg >= net->msg_cap)
+            FAIL("held VC %d has no message", x);
+        const sim_msg *m = &net->msg[v->msg];
+        if (v->owner >= 0) {
+            const sim_vc *u = &net->vc[v->owner];
+            if (u->out != x || u->msg != v->msg)
+                FAIL("VC %d's owner %d does not point at it", x, v->owner);
+        } else if (v->owner == SIM_PE) {
+            if (v->ch < net->topo.nnet)
+                FAIL("network VC %d owned by a PE", x);
+        } else if (v->owner != SIM_HELD) {
+            FAIL("VC %d has owner code %d", x, v->owner);
+        }
+        if (v->occ > 0) {
+            if (v->first < m->consumed || v->first + v->occ > m->len)
+                FAIL("VC %d holds flits %d..%d of a %d-flit message with %d "
+                     "consumed",
+                     x, v->first, v->first + v->occ - 1, m->len,
+                     m->consumed);
+            buffered[v->msg] += v->occ;
+            flits_buffered += v->occ;
+            if (v->first == 0 && v->out == SIM_NONE)
+                headers_waiting++;
+        }
+        if (v->out >= 0) {
+            const sim_vc *w = &net->vc[v->out];
+            if (w->owner != x || w->msg != v->msg)
+                FAIL("VC %d's output %d is not held for it", x, v->out);
+        }
+        if (v->out == SIM_EJECT) {
+            int32_t r = net->topo.chan[v->ch].dst;
+            if (m->dst != r)
+                FAIL("VC %d ejects message %d at router %d, not at its "
+                     "destination %d",
+                     x, v->msg, r, m->dst);
+            ejecting[r]++;
+        }
+        if ((v->out != SIM_NONE) != (v->active != SIM_NONE) ||
+            (v->active != SIM_NONE && net->active[v->active] != x))
+            FAIL("VC %d: active list out of step", x);
+    }
+    if (headers_waiting != net->nwaiting)
+        FAIL("%ld unrouted headers but %d on the waiting list",
+             headers_waiting, net->nwaiting);
+    for (int i = 0; i < net->nwaiting; i++) {
+        const sim_vc *v = &net->vc[net->waiting[i]];
+        if (v->occ == 0 || v->first != 0 || v->out != SIM_NONE)
+            FAIL("waiting-list entry %d is not an unrouted header",
+                 net->waiting[i]);
+    }
+    for (int r = 0; r < net->topo.routers; r++) {
+        if (ejecting[r] != net->eject_busy[r])
+            FAIL("router %d: %d ejecting VCs, counter says %d", r,
+                 ejecting[r], net->eject_busy[r]);
+        if (net->E > 0 && ejecting[r] > net->E)
+            FAIL("router %d uses %d ejection channels of %d", r, ejecting[r],
+                 net->E);
+    }
+
+    /* Messages: each live one is queued (nothing sent), being sent by its
+     * PE (pe_next sent), or fully sent; sent = buffered + consumed. */
+    long queued = 0, at_pe = 0;
+    for (int u = 0; u < net->nodes; u++) {
+        const sim_source *s = &net->src[u];
+        long n = 0;
+        for (int32_t m = s->q_head; n < s->q_len; m = net->msg[m].next, n++) {
+            if (buffered[m] || net->msg[m].consumed ||
+                net->msg[m].t_inject >= 0)
+                FAIL("queued message %d has flits out", m);
+            at_pe += net->msg[m].len;
+            state[m] = 2;
+        }
+        queued += n;
+        for (int v = 0; v < V; v++) {
+            int32_t m = net->pe_msg[(long)u * V + v];
+            if (m == SIM_NONE)
+                continue;
+            int32_t sent = net->pe_next[(long)u * V + v];
+            if (buffered[m] + net->msg[m].consumed != sent)
+                FAIL("message %d: %d sent by the PE, %ld buffered + %d "
+                     "consumed",
+                     m, sent, buffered[m], net->msg[m].consumed);
+            at_pe += net->msg[m].len - sent;
+            state[m] = 3;
+        }
+    }
+    if (queued != net->queued)
+        FAIL("%ld messages in source queues, counter says %ld", queued,
+             net->queued);
+    long nfree = 0;
+    for (int32_t m = net->msg_free; m != SIM_NONE; m = net->msg[m].next) {
+        if (state[m] || ++nfree > net->msg_cap)
+            FAIL("message pool free list is corrupt at %d", m);
+        state[m] = 1;
+    }
+    if (nfree + net->msgs_live != net->msg_cap)
+        FAIL("pool: %ld free + %ld live != %d", nfree, net->msgs_live,
+             net->msg_cap);
+    for (int32_t m = 0; m < net->msg_cap; m++) {
+        if (state[m])
+            continue;            /* free, queued or at its PE: done */
+        if (buffered[m] + net->msg[m].consumed != net->msg[m].len ||
+            buffered[m] == 0)
+            FAIL("message %d (sent in full): %ld buffered + %d consumed, "
+                 "%d flits",
+                 m, buffered[m], net->msg[m].consumed, net->msg[m].len);
+    }
+    if (net->flits_injected != flits_buffered + net->flits_consumed)
+        FAIL("%ld flits injected != %ld buffered + %ld consumed",
+             net->flits_injected, flits_buffered, net->flits_consumed);
+    if (net->flits_generated != at_pe + net->flits_injected)
+        FAIL("%ld flits generated != %ld at the PEs + %ld injected",
+             net->flits_generated, at_pe, net->flits_injected);
+    if (net->generated != net->delivered + net->msgs_live)
+        FAIL("%ld generated != %ld delivered + %ld live", net->generated,
+             net->delivered, net->msgs_live);
+    if (net->duplicates)
+        FAIL("%ld messages delivered twice", net->duplicates);
+out:
+    free(buffered);
+    free(ejecting);
+    free(inflight);
+    free(state);
+    return rc;
+}

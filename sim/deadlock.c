@@ -1,0 +1,227 @@
+/*
+ * deadlock.c — the watchdog's verdict: which VCs can never move again.
+ *
+ * A VC's head flit waits on other VCs:
+ *   - allocated to downstream VC y and y is full: it waits for y's head;
+ *   - an unrouted header (not at its destination): it waits for one of the
+ *     VCs its routing function permits, all held by other messages; each
+ *     held VC z is freed only after z's head moves on.
+ * A VC cannot progress if it waits only on VCs that cannot progress.  We
+ * compute the largest such set D (a greatest fixed point) among the VCs
+ * whose head flit has not moved for at least min_stuck cycles:
+ *   start with every stuck VC; drop a VC as soon as one thing it waits on
+ *   is not in D (a free or empty VC, a downstream buffer with room, an
+ *   ejection channel, a VC not stuck long) — worklist over reverse edges.
+ * What is left waits only on itself: nothing in it can ever move, whatever
+ * the arbitration does.  This is sound (no false alarm from a slow but live
+ * network: a member could only move after another member moved first) and
+ * catches partial deadlocks while the rest of the network still runs.
+ *
+ * The description names one dependency cycle inside D (following, from
+ * some member, the first dependency that is also in D).
+ *
+ * Scratch arrays are allocated per call: the check runs once every
+ * deadlock_cycles cycles, not per flit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/xalloc.h"
+#include "sim_int.h"
+
+typedef struct edges {
+    int32_t *a;
+    long n, cap;
+} edges;
+
+static void edges_push(edges *e, int32_t v)
+{
+    if (e->n == e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 1024;
+        e->a = xrealloc(e->a, sizeof *e->a * (size_t)e->cap);
+    }
+    e->a[e->n++] = v;
+}
+
+/* The VCs the head of x waits on (appended to out); returns 0 when x can
+ * progress without any of them (room, ejection, a free or empty VC). */
+static int waits_on(const sim_net *net, int32_t x, edges *out)
+{
+    const sim_vc *vx = &net->vc[x];
+    if (vx->out == SIM_EJECT)
+        return 0;
+    if (vx->out >= 0) {
+        const sim_vc *vy = &net->vc[vx->out];
+        if (vy->occ < net->B)
+            return 0;            /* room (credits are on their way) */
+        edges_push(out, vx->out);
+        return 1;
+    }
+    int32_t r = net->topo.chan[vx->ch].dst;
+    const sim_msg *m = &net->msg[vx->msg];
+    if (m->dst == r)
+        return 0;                /* ejection channels always drain */
+    if (vx->ready > net->now)
+        return 0;                /* still in its routing delay */
+    sim_route rt;
+    net->routing->route(net, r, m, x, &rt);
+    int any = 0;
+    for (int i = 0; i < (rt.ntiers ? rt.end[rt.ntiers - 1] : 0); i++) {
+        uint64_t mask = rt.vcs[i];
+        while (mask) {
+            int v = __builtin_ctzll(mask);
+            mask &= mask - 1;
+            int32_t z = rt.ch[i] * net->V + v;
+            const sim_vc *vz = &net->vc[z];
+            if (vz->owner == SIM_NONE || vz->occ == 0)
+                return 0;
+            edges_push(out, z);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* The first dependency of member x that is still in the set, or -1.
+ * members is sorted (built by a scan over VC ids). */
+static int32_t next_in_set(const int32_t *members, long nmem,
+                           const long *start, const edges *dep,
+                           const uint8_t *in, int32_t x)
+{
+    long lo = 0, hi = nmem - 1;
+    while (lo <= hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (members[mid] < x) {
+            lo = mid + 1;
+        } else if (members[mid] > x) {
+            hi = mid - 1;
+        } else {
+            for (long i = start[mid]; i < start[mid + 1]; i++)
+                if (in[dep->a[i]])
+                    return dep->a[i];
+            return -1;
+        }
+    }
+    return -1;
+}
+
+long sim__deadlock_find(sim_net *net, long min_stuck)
+{
+    const int32_t nvc = net->nvc;
+    uint8_t *in = xcalloc((size_t)nvc, 1);
+    int32_t *members = NULL;
+    long nmem = 0;
+    net->deadlock_desc[0] = '\0';
+
+    /* 1. stuck VCs */
+    for (int32_t x = 0; x < nvc; x++) {
+        const sim_vc *vx = &net->vc[x];
+        if (vx->occ > 0 && vx->out != SIM_EJECT &&
+            net->now - vx->since >= min_stuck)
+            in[x] = 1, nmem++;
+    }
+    if (nmem == 0) {
+        free(in);
+        return 0;
+    }
+    members = xmalloc(sizeof *members * (size_t)nmem);
+    nmem = 0;
+    for (int32_t x = 0; x < nvc; x++)
+        if (in[x])
+            members[nmem++] = x;
+
+    /* 2. dependencies: dep[start[j] .. start[j+1]) of members[j] */
+    edges dep = {0}, queue = {0};
+    long *start = xmalloc(sizeof *start * (size_t)(nmem + 1));
+    for (long j = 0; j < nmem; j++) {
+        start[j] = dep.n;
+        int32_t x = members[j];
+        long before = dep.n;
+        int blocked = waits_on(net, x, &dep);
+        int escape = !blocked;
+        for (long i = before; i < dep.n && !escape; i++)
+            if (!in[dep.a[i]])
+                escape = 1;
+        if (escape)
+            edges_push(&queue, x);
+    }
+    start[nmem] = dep.n;
+
+    /* reverse edges by counting sort on the target VC */
+    int32_t *rcount = xcalloc((size_t)nvc + 1, sizeof *rcount);
+    for (long i = 0; i < dep.n; i++)
+        rcount[dep.a[i] + 1]++;
+    for (int32_t z = 0; z < nvc; z++)
+        rcount[z + 1] += rcount[z];
+    int32_t *rev = xmalloc(sizeof *rev * (size_t)(dep.n ? dep.n : 1));
+    int32_t *fill = xmalloc(sizeof *fill * (size_t)nvc);
+    memcpy(fill, rcount, sizeof *fill * (size_t)nvc);
+    for (long j = 0; j < nmem; j++)
+        for (long i = start[j]; i < start[j + 1]; i++)
+            rev[fill[dep.a[i]]++] = members[j];
+
+    /* 3. drop everything that can reach an escape */
+    for (long q = 0; q < queue.n; q++) {
+        int32_t x = queue.a[q];
+        if (!in[x])
+            continue;
+        in[x] = 0;
+        for (int32_t i = rcount[x]; i < rcount[x + 1]; i++)
+            if (in[rev[i]])
+                edges_push(&queue, rev[i]);
+    }
+
+    long dead = 0;
+    long first = -1;
+    for (long j = 0; j < nmem; j++)
+        if (in[members[j]]) {
+            dead++;
+            if (first < 0)
+                first = j;
+        }
+
+    /* 4. describe one cycle inside D */
+    if (dead > 0) {
+        char *d = net->deadlock_desc;
+        size_t size = sizeof net->deadlock_desc, used = 0;
+        int n = snprintf(d, size, "%ld VCs can never move; cycle:", dead);
+        used = n > 0 ? (size_t)n : 0;
+        uint8_t *seen = xcalloc((size_t)nvc, 1);
+        /* walk from a member until a VC repeats: that VC is on a cycle */
+        int32_t x = members[first];
+        while (!seen[x]) {
+            seen[x] = 1;
+            int32_t next = next_in_set(members, nmem, start, &dep, in, x);
+            if (next < 0)
+                break;
+            x = next;
+        }
+        int32_t c0 = x;
+        int count = 0;
+        do {
+            char buf[160];
+            sim__vc_describe(net, x, buf, sizeof buf);
+            if (used < size) {
+                n = snprintf(d + used, size - used, "%s %s",
+                             count ? " ->" : "", buf);
+                used += n > 0 ? (size_t)n : 0;
+            }
+            count++;
+            x = next_in_set(members, nmem, start, &dep, in, x);
+        } while (x >= 0 && x != c0 && count < 64);
+        if (used >= size && size > 4)
+            memcpy(d + size - 4, "...", 4);
+        free(seen);
+    }
+
+    free(in);
+    free(members);
+    free(dep.a);
+    free(queue.a);
+    free(start);
+    free(rcount);
+    free(rev);
+    free(fill);
+    return dead;
+}

@@ -1,0 +1,432 @@
+/*
+ * engine.c — one simulated cycle: injection, VC allocation, switch
+ * resolution and flit movement.
+ *
+ * EVENT-ORDERING RULE.  Cycle t runs these phases, in this order:
+ *
+ *   1. credits    (credit delay c > 0 only) credits sent back c cycles ago
+ *                 arrive upstream and are usable in this cycle.
+ *   2. generate   messages whose arrival falls in cycle t join their source
+ *                 queue (source.c; calendar order: cycle, then node id).
+ *   3. inject     per sending node (in the order nodes became busy): queued
+ *                 messages take free injection VCs (lowest free VC first,
+ *                 FIFO), then the injection channel moves one flit, round
+ *                 robin over the injection VCs with room, from the PE into
+ *                 the router's injection buffer.  Injection costs no cycle:
+ *                 a header that enters in cycle t is at the source router in
+ *                 cycle t (so it can leave in cycle t + D_r).
+ *   4. allocate   headers whose routing delay has elapsed (ready <= t), oldest
+ *                 first, take a VC: at their destination an ejection channel
+ *                 (if one of design.ejection_channels is free; 0 = unlimited),
+ *                 elsewhere a free VC from the first tier of the routing
+ *                 function's candidates that has one, uniformly at random
+ *                 (allocator stream).  A header that fails retries every
+ *                 cycle.  A header allocated in cycle t may cross in cycle t.
+ *   5. traverse   every physical channel grants one flit, round robin over its
+ *                 VCs starting after the last winner, to the first VC whose
+ *                 head flit is allocated to it and whose downstream VC has
+ *                 room.  "Room" with credit delay 0 includes a full buffer
+ *                 whose head flit itself moves in this cycle (a flit may move
+ *                 into a slot vacated in the same cycle), resolved by a
+ *                 depth-first search along the downstream VCs (iterative,
+ *                 memoised per channel).  If that search meets a channel
+ *                 whose resolution is still in progress (a cycle of full
+ *                 buffers), the answer is "no room": conservative, as real
+ *                 credit hardware would be.  Ejecting VCs consume one flit
+ *                 per cycle each.  With credit delay c > 0, room means a
+ *                 credit in hand.
+ *   6. apply      all granted flits move at once: a flit that crosses a
+ *                 channel in cycle t is in the downstream buffer from cycle
+ *                 t + 1 (a header's routing delay starts then), and a flit
+ *                 ejected in cycle t is consumed at time t + 1.  A VC whose
+ *                 tail left is released (free for allocation from t + 1).
+ *
+ * Hence, at zero load, a message generated in cycle t0 has its header at the
+ * source router in t0, leaves it at t0 + D_r, reaches router i at
+ * t0 + i (1 + D_r), is at its destination at t0 + h (1 + D_r), and its
+ * L-th flit is consumed at t0 + h (1 + D_r) + L: latency h (1 + D_r) + L.
+ * D_r is not charged at the destination (the models charge it per hop).
+ *
+ * CONSERVATION INVARIANTS (checked by sim_check_invariants, check.c):
+ *   flits generated = flits still at the PE + flits in VC buffers + flits
+ *   consumed; each VC holds a contiguous run of one message's flits, at most
+ *   B of them; a VC is free iff it holds no flit and no message; with credit
+ *   delay c > 0, credits + occupancy + credits in flight = B for every VC.
+ *
+ * Everything here touches only VCs that hold a message: the active list (VCs
+ * with an allocated output), the waiting list (unrouted headers) and the
+ * busy sources; an empty network jumps straight to the next arrival.  No
+ * allocation happens per cycle or per flit.
+ */
+#include "net/xalloc.h"
+#include "sim_int.h"
+
+static inline int32_t vc_router(const sim_net *net, int32_t x)
+{
+    return net->topo.chan[net->vc[x].ch].dst;
+}
+
+static void active_add(sim_net *net, int32_t x)
+{
+    net->vc[x].active = net->nactive;
+    net->active[net->nactive++] = x;
+}
+
+static void active_remove(sim_net *net, int32_t x)
+{
+    int32_t i = net->vc[x].active;
+    int32_t last = net->active[--net->nactive];
+    net->active[i] = last;
+    net->vc[last].active = i;
+    net->vc[x].active = SIM_NONE;
+}
+
+void sim__waiting_push(sim_net *net, int32_t x)
+{
+    net->waiting[net->nwaiting++] = x;
+}
+
+/* ---- 1. credits ------------------------------------------------------- */
+
+static void credits_return(sim_net *net)
+{
+    int slot = (int)(net->now % (net->cd + 1));
+    for (int i = 0; i < net->cw_n[slot]; i++)
+        net->vc[net->cw[slot][i]].credits++;
+    net->cw_n[slot] = 0;
+}
+
+static void credit_send(sim_net *net, int32_t x)
+{
+    int slot = (int)((net->now + net->cd) % (net->cd + 1));
+    if (net->cw_n[slot] == net->cw_cap[slot]) {
+        int cap = net->cw_cap[slot] ? net->cw_cap[slot] * 2 : 256;
+        net->cw[slot] = xrealloc(net->cw[slot], sizeof(int32_t) * (size_t)cap);
+        net->cw_cap[slot] = cap;
+    }
+    net->cw[slot][net->cw_n[slot]++] = x;
+}
+
+static inline int has_room(const sim_net *net, int32_t y)
+{
+    return net->cd ? net->vc[y].credits > 0 : net->vc[y].occ < net->B;
+}
+
+/* ---- 3. inject -------------------------------------------------------- */
+
+static void put_flit(sim_net *net, int32_t y, int32_t seq)
+{
+    sim_vc *vy = &net->vc[y];
+    if (vy->occ == 0) {
+        vy->first = seq;
+        vy->since = net->now;
+    }
+    vy->occ++;
+    if (net->cd)
+        vy->credits--;
+}
+
+/* Returns 1 while the node still has work (queued or sending). */
+static int inject_node(sim_net *net, int32_t u)
+{
+    sim_source *s = &net->src[u];
+    const int V = net->V;
+    int32_t base = (net->topo.nnet + u) * V;
+    int32_t *pe_msg = net->pe_msg + (long)u * V;
+    int32_t *pe_next = net->pe_next + (long)u * V;
+
+    for (int v = 0; v < V && s->q_len > 0; v++) {
+        sim_vc *vy = &net->vc[base + v];
+        if (vy->owner != SIM_NONE)
+            continue;
+        int32_t m = s->q_head;
+        s->q_head = net->msg[m].next;
+        s->q_len--;
+        net->queued--;
+        vy->owner = SIM_PE;
+        vy->msg = m;
+        pe_msg[v] = m;
+        pe_next[v] = 0;
+    }
+
+    int busy = s->q_len > 0;
+    int moved = 0;
+    for (int j = 0; j < V; j++) {
+        int v = (s->inj_rr + j) % V;
+        int32_t m = pe_msg[v];
+        if (m == SIM_NONE)
+            continue;
+        busy = 1;
+        if (moved || !has_room(net, base + v))
+            continue;
+        int32_t y = base + v;
+        int32_t seq = pe_next[v]++;
+        sim_msg *mm = &net->msg[m];
+        put_flit(net, y, seq);
+        net->flits_injected++;
+        if (seq == 0) {
+            mm->t_inject = net->now;
+            net->vc[y].ready = net->now + net->Dr;
+            sim__waiting_push(net, y);
+        }
+        if (pe_next[v] == mm->len) {
+            pe_msg[v] = SIM_NONE;
+            net->vc[y].owner = SIM_HELD;
+        }
+        s->inj_rr = (v + 1) % V;
+        moved = 1;
+        net->last_move = net->now;
+    }
+    return busy;
+}
+
+static void inject(sim_net *net)
+{
+    int j = 0;
+    for (int i = 0; i < net->nact_src; i++) {
+        int32_t u = net->act_src[i];
+        if (inject_node(net, u))
+            net->act_src[j++] = u;
+        else
+            net->src[u].listed = 0;
+    }
+    net->nact_src = j;
+}
+
+/* ---- 4. allocate ------------------------------------------------------- */
+
+static int try_allocate(sim_net *net, int32_t x)
+{
+    sim_vc *vx = &net->vc[x];
+    int32_t r = vc_router(net, x);
+    const sim_msg *m = &net->msg[vx->msg];
+    if (m->dst == r) {
+        if (net->E > 0 && net->eject_busy[r] >= net->E)
+            return 0;
+        net->eject_busy[r]++;
+        vx->out = SIM_EJECT;
+        active_add(net, x);
+        return 1;
+    }
+    sim_route rt;
+    net->routing->route(net, r, m, x, &rt);
+    const int V = net->V;
+    for (int tier = 0, start = 0; tier < rt.ntiers; start = rt.end[tier++]) {
+        int nfree = 0;
+        int32_t only = SIM_NONE;
+        for (int i = start; i < rt.end[tier]; i++) {
+            uint64_t mask = rt.vcs[i];
+            int32_t base = rt.ch[i] * V;
+            while (mask) {
+                int v = __builtin_ctzll(mask);
+                mask &= mask - 1;
+                if (net->vc[base + v].owner == SIM_NONE) {
+                    nfree++;
+                    only = base + v;
+                }
+            }
+        }
+        if (nfree == 0)
+            continue;
+        int32_t y = only;
+        if (nfree > 1) {
+            int pick = (int)rng_below(&net->rng, (uint64_t)nfree);
+            for (int i = start; i < rt.end[tier] && pick >= 0; i++) {
+                uint64_t mask = rt.vcs[i];
+                int32_t base = rt.ch[i] * V;
+                while (mask) {
+                    int v = __builtin_ctzll(mask);
+                    mask &= mask - 1;
+                    if (net->vc[base + v].owner == SIM_NONE && pick-- == 0) {
+                        y = base + v;
+                        break;
+                    }
+                }
+            }
+        }
+        net->vc[y].owner = x;
+        net->vc[y].msg = vx->msg;
+        vx->out = y;
+        active_add(net, x);
+        return 1;
+    }
+    return 0;
+}
+
+static void allocate(sim_net *net)
+{
+    int j = 0;
+    for (int i = 0; i < net->nwaiting; i++) {
+        int32_t x = net->waiting[i];
+        if (net->vc[x].ready <= net->now && try_allocate(net, x))
+            continue;
+        net->waiting[j++] = x;
+    }
+    net->nwaiting = j;
+}
+
+/* ---- 5. traverse ------------------------------------------------------- */
+
+static inline void grant(sim_net *net, int32_t x)
+{
+    net->vc[x].mstamp = net->now;
+    net->moved[net->nmoved++] = x;
+}
+
+/* Resolve channel c0 and, depth first, every channel whose outcome decides
+ * whether a full downstream buffer frees a slot in this cycle. */
+static void resolve(sim_net *net, int32_t c0)
+{
+    const int V = net->V;
+    const int64_t now = net->now;
+    sim_vc *vc = net->vc;
+    sim_chan *chan = net->topo.chan;
+    int32_t *stk = net->dfs_ch, *pos = net->dfs_i;
+    int sp = 0;
+    chan[c0].stamp = now;
+    stk[sp] = c0;
+    pos[sp++] = 0;
+    while (sp > 0) {
+        int f = sp - 1;
+        int32_t c = stk[f];
+        int i = pos[f];
+        if (i == V) {            /* nobody can use channel c this cycle */
+            sp--;
+            continue;
+        }
+        int v = chan[c].rr + i;
+        if (v >= V)
+            v -= V;
+        int32_t y = c * V + v;
+        int32_t x = vc[y].owner;
+        if (x < 0 || vc[x].occ == 0) {
+            pos[f]++;
+            continue;
+        }
+        int ok = has_room(net, y);
+        if (!ok && !net->cd) {
+            sim_vc *vy = &vc[y];
+            if (vy->mstamp == now) {
+                ok = 1;
+            } else if (vy->out == SIM_EJECT) {
+                grant(net, y);
+                ok = 1;
+            } else if (vy->out >= 0) {
+                int32_t c2 = vc[vy->out].ch;
+                if (chan[c2].stamp != now) {
+                    chan[c2].stamp = now;
+                    stk[sp] = c2;
+                    pos[sp++] = 0;
+                    continue;    /* come back to this candidate */
+                }
+            }
+        }
+        if (ok) {
+            grant(net, x);
+            chan[c].rr = v + 1 == V ? 0 : v + 1;
+            sp--;
+            continue;
+        }
+        pos[f]++;
+    }
+}
+
+static void apply(sim_net *net)
+{
+    const int64_t now = net->now;
+    for (int i = 0; i < net->nmoved; i++) {
+        int32_t x = net->moved[i];
+        sim_vc *vx = &net->vc[x];
+        int32_t mi = vx->msg;
+        sim_msg *m = &net->msg[mi];
+        int32_t seq = vx->first;
+        int tail = seq == m->len - 1;
+        vx->first++;
+        vx->occ--;
+        vx->since = now + 1;
+        if (net->cd)
+            credit_send(net, x);
+        if (vx->out == SIM_EJECT) {
+            m->consumed++;
+            net->flits_consumed++;
+            if (net->stats.window == 1)
+                net->stats.win_cons_flits++;
+            if (tail) {
+                net->eject_busy[vc_router(net, x)]--;
+                sim__deliver(net, mi);
+            }
+        } else {
+            int32_t y = vx->out;
+            sim_vc *vy = &net->vc[y];
+            if (vy->occ == 0) {
+                vy->first = seq;
+                vy->since = now + 1;
+            }
+            vy->occ++;
+            if (net->cd)
+                vy->credits--;
+            if (seq == 0) {
+                int32_t r2 = vc_router(net, y);
+                m->hops++;
+                vy->ready = now + 1 + (m->dst == r2 ? 0 : net->Dr);
+                sim__waiting_push(net, y);
+            }
+            if (tail)
+                vy->owner = SIM_HELD;
+        }
+        if (tail) {
+            vx->out = SIM_NONE;
+            vx->msg = SIM_NONE;
+            vx->owner = SIM_NONE;
+            active_remove(net, x);
+        }
+    }
+    if (net->nmoved)
+        net->last_move = now;
+    net->nmoved = 0;
+}
+
+static void traverse(sim_net *net)
+{
+    const int64_t now = net->now;
+    net->nmoved = 0;
+    for (int i = 0; i < net->nactive; i++) {
+        int32_t x = net->active[i];
+        sim_vc *vx = &net->vc[x];
+        if (vx->occ == 0 || vx->mstamp == now)
+            continue;
+        if (vx->out == SIM_EJECT) {
+            grant(net, x);
+            continue;
+        }
+        int32_t c = net->vc[vx->out].ch;
+        if (net->topo.chan[c].stamp != now)
+            resolve(net, c);
+    }
+    apply(net);
+}
+
+/* An empty network with idle sources has nothing to do until the next
+ * arrival: jump there (low-rate runs cost per message, not per cycle).
+ * Credits sent more than cd cycles ago have all returned, so none are
+ * skipped over. */
+static void skip_idle(sim_net *net)
+{
+    if (net->nactive || net->nwaiting || net->nact_src || !net->sources_on ||
+        net->heap_n == 0 || net->heap_t[0] <= net->now ||
+        net->now - net->last_move <= net->cd)
+        return;
+    net->now = net->heap_t[0];
+}
+
+void sim__cycle(sim_net *net)
+{
+    skip_idle(net);
+    if (net->cd)
+        credits_return(net);
+    sim__generate(net);
+    inject(net);
+    allocate(net);
+    traverse(net);
+    net->now++;
+}

@@ -1,0 +1,75 @@
+/*
+ * route_duato.c — Duato's fully adaptive routing: minimal adaptive VCs plus
+ * deterministic escape VCs (MODELS.md 3.4; 002 sections 2.2 and 4.2.1).
+ *
+ * VCs: on a torus VC 0 and VC 1 are the escape VCs of dateline classes 0
+ * and 1, VCs 2..V-1 adaptive (V >= 3); on a mesh or hypercube VC 0 is the
+ * escape VC, VCs 1..V-1 adaptive (V >= 2).
+ *
+ * Decision: tier 1, every adaptive VC on every minimal output channel of
+ * every dimension still to correct (both directions at a torus tie), one
+ * taken at random among the free ones; tier 2, if none is free, the escape
+ * VC of the dimension-order hop (lowest remaining dimension, its dateline
+ * class).  A header that finds neither free retries both tiers every cycle,
+ * so it leaves on whichever frees first (adaptive preferred in the same
+ * cycle).  A message on an escape VC may return to adaptive VCs at the next
+ * router (Duato's condition allows it: the escape subnetwork is connected
+ * and its extended dependency graph is acyclic).
+ */
+#include "sim_int.h"
+
+static int duato_check(const net_design *d, err *e)
+{
+    (void)d, (void)e;
+    return 0;
+}
+
+static void duato_setup(sim_net *net)
+{
+    int nesc = net->topo.ops->nclasses;   /* escape VCs: one per class */
+    if (net->V <= nesc) {
+        /* Fewer VCs than the scheme needs (deadlock-prone tests only):
+         * everything is escape, split as dimension order would. */
+        sim__route_dor.setup(net);
+        return;
+    }
+    net->mask_class[0] = UINT64_C(1);
+    net->mask_class[1] = nesc == 2 ? UINT64_C(2) : UINT64_C(1);
+    net->mask_adapt = net->mask_all & ~(net->mask_class[0] |
+                                        net->mask_class[1]);
+}
+
+static void duato_route(const sim_net *net, int r, const sim_msg *m,
+                        int in_vc, sim_route *out)
+{
+    const sim_topo *t = &net->topo;
+    int32_t ch[2];
+    int first_dim = -1;
+    int32_t first_ch = -1;
+    (void)in_vc;
+    sim_route_begin(out);
+    for (int dim = 0; dim < t->n; dim++) {
+        int c = t->ops->min_channels(t, r, m->dst, dim, ch);
+        if (c == 0)
+            continue;
+        if (first_dim < 0) {
+            first_dim = dim;
+            first_ch = ch[0];
+        }
+        for (int i = 0; i < c; i++)
+            sim_route_add(out, ch[i], net->mask_adapt);
+    }
+    sim_route_tier(out);
+    if (first_dim >= 0) {
+        int cls = t->ops->vc_class(t, r, m->dst, first_dim);
+        sim_route_add(out, first_ch, net->mask_class[cls]);
+        sim_route_tier(out);
+    }
+}
+
+const sim_routing_ops sim__route_duato = {
+    .routing = NET_ROUTE_DUATO,
+    .check = duato_check,
+    .setup = duato_setup,
+    .route = duato_route,
+};

@@ -1,0 +1,671 @@
+/*
+ * run.c — building a network, the measurement protocol, and the verdicts
+ * (steady state, saturation, deadlock).
+ *
+ * PROTOCOL (sim_net_run).
+ *   1. Warm-up: the first warmup_messages generated are not measured.
+ *   2. Measurement: messages with serials from warmup on are tagged (all of
+ *      them up to warmup + messages under the message-count rule; until the
+ *      CI target is met under the CI rule).  The measurement window is the
+ *      span of cycles from the generation of the first tagged message to
+ *      that of the last; offered and accepted throughput are counted over
+ *      it (flits and messages generated, consumed).
+ *   3. End: count rule, when every tagged message is delivered; CI rule,
+ *      when the complete leading batches (>= 10, >= min_messages messages)
+ *      give a 95% half-width below ci_target * mean, or max_messages are
+ *      measured.
+ *
+ * SATURATION (never reported as a finite latency; latency fields are 0):
+ *   - the mean source queue exceeds saturation_queue messages per sending
+ *     node (queues growing without bound), checked every 256 cycles; or
+ *   - accepted flits < saturation_ratio x offered flits over the window
+ *     (count rule: when the window closes; CI rule: at each CI check).
+ * A saturation verdict is confirmed by running deadlock_cycles more cycles
+ * and asking the deadlock detector: a deadlocked network is reported as
+ * deadlocked, not saturated.
+ *
+ * DEADLOCK (watchdog): every deadlock_cycles cycles, and whenever no flit
+ * has moved for deadlock_cycles cycles while flits are in the network, the
+ * detector (deadlock.c) looks for VCs that can never move; if any, the run
+ * ends with status deadlock and the channels of one dependency cycle.
+ *
+ * Ownership: sim_net owns every array it allocates; sim_net_destroy frees
+ * them all.  The params (design, workload) are copied.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/xalloc.h"
+#include "sim_int.h"
+
+static const char *const status_names[] = {
+#define SIM_NAME_(e, name) name,
+    SIM_STATUS_LIST(SIM_NAME_)
+#undef SIM_NAME_
+};
+
+const char *sim_status_name(sim_status s)
+{
+    if ((unsigned)s >= SIM_STATUS_COUNT)
+        return "?";
+    return status_names[s];
+}
+
+void sim_params_init(sim_params *p)
+{
+    memset(p, 0, sizeof *p);
+    net_design_init(&p->design);
+    net_workload_init(&p->workload);
+    p->rate = 0;
+    p->seed = 1;
+    p->warmup_messages = 20000;
+    p->stop = SIM_STOP_MESSAGES;
+    p->messages = 200000;
+    p->ci_target = 0.02;
+    p->min_messages = 20000;
+    p->max_messages = 5000000;
+    p->max_cycles = 0;
+    p->credit_delay = 0;
+    p->deadlock_cycles = 5000;
+    p->saturation_queue = 50;
+    p->saturation_ratio = 0.95;
+    p->progress_cycles = 1L << 16;
+}
+
+/* ---- what the simulator supports --------------------------------------- */
+
+static int check_support(const net_design *d, const net_workload *w,
+                         int allow_deadlock_prone, err *e)
+{
+    if (d->switching != NET_SWITCH_WORMHOLE)
+        return err_set(e, ERR_UNSUPPORTED,
+                       "%s switching is not simulated yet (wormhole only)",
+                       net_switching_name(d->switching));
+    if (!sim__topology_find(d->topology))
+        return err_set(e, ERR_UNSUPPORTED,
+                       "%s networks are not simulated yet (torus, mesh and "
+                       "hypercube only)",
+                       net_topology_name(d->topology));
+    const sim_routing_ops *ro = sim__routing_find(d->routing);
+    if (!ro)
+        return err_set(e, ERR_UNSUPPORTED,
+                       "%s routing is not simulated yet (deterministic, "
+                       "duato and minimal_adaptive only)",
+                       net_routing_name(d->routing));
+    if (!sim__traffic_find(w->traffic))
+        return err_set(e, ERR_UNSUPPORTED,
+                       "%s traffic is not simulated yet (needs broadcast "
+                       "trees)",
+                       net_traffic_name(w->traffic));
+    if (d->vcs > SIM_MAX_VCS)
+        return err_set(e, ERR_UNSUPPORTED,
+                       "%d virtual channels: the simulator handles at most "
+                       "%d",
+                       d->vcs, SIM_MAX_VCS);
+    net_design tmp = *d;
+    if (allow_deadlock_prone) {
+        int min = net_min_vcs(d);
+        if (min > tmp.vcs)
+            tmp.vcs = min;
+        if (d->vcs < 1)
+            return err_set(e, ERR_INFEASIBLE, "need at least 1 VC");
+    }
+    int rc = net_check(&tmp, e);
+    if (rc)
+        return rc;
+    if ((rc = ro->check(d, e)))
+        return rc;
+    if ((rc = net_workload_check(d, w, e)))
+        return rc;
+    return 0;
+}
+
+int sim_supports(const net_design *d, const net_workload *w, err *e)
+{
+    return check_support(d, w, 0, e);
+}
+
+static int check_params(const sim_params *p, err *e)
+{
+    if (!(p->rate > 0) || !isfinite(p->rate))
+        return err_set(e, ERR_INVALID,
+                       "rate %g: need a positive injection rate "
+                       "(messages/node/cycle)",
+                       p->rate);
+    if (p->warmup_messages < 0)
+        return err_set(e, ERR_INVALID, "warm-up %ld: need >= 0",
+                       p->warmup_messages);
+    if (p->stop == SIM_STOP_MESSAGES && p->messages < 1)
+        return err_set(e, ERR_INVALID, "messages %ld: need >= 1",
+                       p->messages);
+    if (p->stop == SIM_STOP_CI &&
+        (!(p->ci_target > 0) || p->min_messages < 1 ||
+         p->max_messages < p->min_messages))
+        return err_set(e, ERR_INVALID,
+                       "CI rule needs ci_target > 0 and 1 <= min_messages "
+                       "<= max_messages");
+    if (p->stop != SIM_STOP_MESSAGES && p->stop != SIM_STOP_CI)
+        return err_set(e, ERR_INVALID, "unknown stop rule");
+    if (p->credit_delay < 0 || p->credit_delay > 1000)
+        return err_set(e, ERR_INVALID, "credit delay %d: need 0..1000",
+                       p->credit_delay);
+    if (p->deadlock_cycles < 1 || p->max_cycles < 0)
+        return err_set(e, ERR_INVALID,
+                       "deadlock_cycles must be >= 1, max_cycles >= 0");
+    if (!(p->saturation_queue > 0) || !(p->saturation_ratio > 0) ||
+        p->saturation_ratio > 1)
+        return err_set(e, ERR_INVALID,
+                       "saturation_queue must be > 0 and saturation_ratio in "
+                       "(0, 1]");
+    return check_support(&p->design, &p->workload, p->allow_deadlock_prone,
+                         e);
+}
+
+/* ---- create / destroy -------------------------------------------------- */
+
+int sim_net_create(const sim_params *p, sim_net **out, err *e)
+{
+    *out = NULL;
+    int rc = check_params(p, e);
+    if (rc)
+        return rc;
+    sim_net *net = xcalloc(1, sizeof *net);
+    net->p = *p;
+    if ((rc = sim__topo_build(&net->topo, &p->design, e))) {
+        free(net);
+        return rc;
+    }
+    const net_design *d = &p->design;
+    net->routing = sim__routing_find(d->routing);
+    net->traffic = sim__traffic_find(p->workload.traffic);
+    net->V = d->vcs;
+    net->B = d->buffer_flits;
+    net->Dr = d->router_delay;
+    net->E = d->ejection_channels;
+    net->cd = p->credit_delay;
+    net->nodes = net->topo.nodes;
+    int lm = net_message_flits(d, &p->workload);
+    net->mean_len = lm;
+    net->fixed_len = p->workload.length == NET_LENGTH_FIXED ? lm : 0;
+
+    long nchan = (long)net->topo.nnet + net->nodes;
+    if (nchan * net->V > INT32_MAX / 2) {
+        int vcs = net->V;
+        sim__topo_free(&net->topo);
+        free(net);
+        return err_set(e, ERR_UNSUPPORTED,
+                       "%ld channels x %d VCs: too many for the simulator",
+                       nchan, vcs);
+    }
+    net->nvc = (int32_t)(nchan * net->V);
+    net->vc = xmalloc(sizeof *net->vc * (size_t)net->nvc);
+    for (int32_t x = 0; x < net->nvc; x++) {
+        sim_vc *v = &net->vc[x];
+        v->ch = x / net->V;
+        v->msg = v->owner = v->out = SIM_NONE;
+        v->first = v->occ = 0;
+        v->credits = net->B;
+        v->active = SIM_NONE;
+        v->ready = v->since = 0;
+        v->mstamp = -1;
+    }
+    net->mask_all = net->V == 64 ? ~UINT64_C(0)
+                                 : (UINT64_C(1) << net->V) - 1;
+    net->routing->setup(net);
+    if (net->traffic->setup)
+        net->traffic->setup(net);
+
+    net->msg_free = SIM_NONE;
+    net->src = xcalloc((size_t)net->nodes, sizeof *net->src);
+    for (int u = 0; u < net->nodes; u++) {
+        sim_source *s = &net->src[u];
+        rng_seed(&s->rng, p->seed, (uint64_t)u);
+        s->q_head = s->q_tail = SIM_NONE;
+        s->silent = net->traffic->silent && net->traffic->silent(net, u);
+        if (s->silent)
+            net->silent_nodes++;
+    }
+    net->sending_nodes = net->nodes - net->silent_nodes;
+    size_t nv = (size_t)net->nodes * (size_t)net->V;
+    net->pe_msg = xmalloc(sizeof *net->pe_msg * nv);
+    net->pe_next = xcalloc(nv, sizeof *net->pe_next);
+    for (size_t i = 0; i < nv; i++)
+        net->pe_msg[i] = SIM_NONE;
+    net->heap_t = xmalloc(sizeof *net->heap_t * (size_t)net->nodes);
+    net->heap_node = xmalloc(sizeof *net->heap_node * (size_t)net->nodes);
+    net->act_src = xmalloc(sizeof *net->act_src * (size_t)net->nodes);
+    net->eject_busy = xcalloc((size_t)net->topo.routers,
+                              sizeof *net->eject_busy);
+    net->active = xmalloc(sizeof *net->active * (size_t)net->nvc);
+    net->waiting = xmalloc(sizeof *net->waiting * (size_t)net->nvc);
+    net->moved = xmalloc(sizeof *net->moved * (size_t)net->nvc);
+    net->dfs_ch = xmalloc(sizeof *net->dfs_ch * (size_t)nchan);
+    net->dfs_i = xmalloc(sizeof *net->dfs_i * (size_t)nchan);
+    if (net->cd) {
+        net->cw = xcalloc((size_t)net->cd + 1, sizeof *net->cw);
+        net->cw_n = xcalloc((size_t)net->cd + 1, sizeof *net->cw_n);
+        net->cw_cap = xcalloc((size_t)net->cd + 1, sizeof *net->cw_cap);
+    }
+    rng_seed(&net->rng, p->seed, SIM_RNG_ALLOC);
+    sim__stats_init(&net->stats, p);
+    net->sources_on = 1;
+    sim__sources_start(net);
+    net->next_deadlock_check = p->deadlock_cycles;
+    *out = net;
+    return 0;
+}
+
+void sim_net_destroy(sim_net *net)
+{
+    if (!net)
+        return;
+    sim__topo_free(&net->topo);
+    free(net->vc);
+    free(net->msg);
+    free(net->src);
+    free(net->pe_msg);
+    free(net->pe_next);
+    free(net->heap_t);
+    free(net->heap_node);
+    free(net->act_src);
+    free(net->perm);
+    free(net->eject_busy);
+    free(net->active);
+    free(net->waiting);
+    free(net->moved);
+    free(net->dfs_ch);
+    free(net->dfs_i);
+    if (net->cw)
+        for (int i = 0; i <= net->cd; i++)
+            free(net->cw[i]);
+    free(net->cw);
+    free(net->cw_n);
+    free(net->cw_cap);
+    free(net->deliv);
+    free(net);
+}
+
+/* ---- descriptions ------------------------------------------------------ */
+
+static int coords_text(const sim_net *net, long u, char *buf, size_t size)
+{
+    const sim_topo *t = &net->topo;
+    size_t used = 0;
+    int n = snprintf(buf, size, "%ld", u);
+    used = n > 0 ? (size_t)n : 0;
+    if (t->n > 4 || net->p.design.topology == NET_HYPERCUBE)
+        return (int)used;
+    for (int i = 0; i < t->n && used < size; i++) {
+        n = snprintf(buf + used, size - used, "%s%d", i ? "," : "(",
+                     sim_topo_coord(t, u, i));
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used < size) {
+        n = snprintf(buf + used, size - used, ")");
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return (int)used;
+}
+
+int sim__vc_describe(const sim_net *net, int32_t x, char *buf, size_t size)
+{
+    const sim_chan *c = &net->topo.chan[net->vc[x].ch];
+    char a[48], b[48];
+    int v = x % net->V;
+    coords_text(net, c->src, a, sizeof a);
+    if (c->dim < 0)
+        return snprintf(buf, size, "injection@%s vc%d", a, v);
+    coords_text(net, c->dst, b, sizeof b);
+    return snprintf(buf, size, "%s->%s d%d%c vc%d", a, b, c->dim,
+                    c->dir > 0 ? '+' : '-', v);
+}
+
+/* ---- stepping ---------------------------------------------------------- */
+
+static long flits_in_network(const sim_net *net)
+{
+    return net->flits_injected - net->flits_consumed;
+}
+
+/* Watchdog after a cycle: 1 (and net->deadlock_desc) if deadlocked. */
+static int watchdog(sim_net *net)
+{
+    long dl = net->p.deadlock_cycles;
+    int due = net->now >= net->next_deadlock_check;
+    int frozen = flits_in_network(net) > 0 && net->now - net->last_move > dl;
+    if (!due && !frozen)
+        return 0;
+    if (due)
+        net->next_deadlock_check = net->now + dl;
+    if (flits_in_network(net) == 0)
+        return 0;
+    if (sim__deadlock_find(net, dl) > 0)
+        return 1;
+    if (frozen) {
+        snprintf(net->deadlock_desc, sizeof net->deadlock_desc,
+                 "no flit moved for %ld cycles with %ld flits in the "
+                 "network",
+                 (long)(net->now - net->last_move), flits_in_network(net));
+        return 1;
+    }
+    return 0;
+}
+
+int sim_net_step(sim_net *net, long cycles, err *e)
+{
+    for (long i = 0; i < cycles; i++) {
+        sim__cycle(net);
+        if (watchdog(net))
+            return err_set(e, ERR_DEADLOCK, "deadlock at cycle %ld: %s",
+                           (long)net->now, net->deadlock_desc);
+    }
+    return 0;
+}
+
+void sim_net_set_sources(sim_net *net, int on)
+{
+    if (on && !net->sources_on) {
+        net->sources_on = 1;
+        sim__sources_start(net);
+    } else if (!on) {
+        net->sources_on = 0;
+    }
+}
+
+int sim_net_drain(sim_net *net, long max_cycles, err *e)
+{
+    sim_net_set_sources(net, 0);
+    for (long i = 0; i < max_cycles; i++) {
+        if (net->delivered == net->generated)
+            return 0;
+        sim__cycle(net);
+        if (watchdog(net))
+            return err_set(e, ERR_DEADLOCK, "deadlock at cycle %ld: %s",
+                           (long)net->now, net->deadlock_desc);
+    }
+    if (net->delivered == net->generated)
+        return 0;
+    return err_set(e, ERR_NOCONVERGE,
+                   "%ld messages still undelivered after %ld cycles",
+                   net->generated - net->delivered, max_cycles);
+}
+
+void sim_net_counts(const sim_net *net, sim_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cycle = (long)net->now;
+    c->generated = net->generated;
+    c->delivered = net->delivered;
+    c->queued = net->queued;
+    c->in_network = net->generated - net->delivered - net->queued;
+    c->flits_generated = net->flits_generated;
+    c->flits_injected = net->flits_injected;
+    c->flits_consumed = net->flits_consumed;
+    for (int32_t x = 0; x < net->nvc; x++)
+        c->flits_buffered += net->vc[x].occ;
+    c->duplicates = net->duplicates;
+    if (net->p.track_delivery)
+        for (long s = 0; s < net->generated && s < net->deliv_cap; s++)
+            if (!net->deliv[s])
+                c->undelivered++;
+}
+
+/* ---- the measurement protocol ------------------------------------------ */
+
+static void window_rates(const sim_net *net, sim_result *r)
+{
+    const sim_stats *st = &net->stats;
+    int64_t we = st->window == 2 ? st->we : net->now;
+    double cycles = (double)(we - st->ws);
+    if (st->window == 0 || cycles <= 0)
+        return;
+    double nc = (double)net->nodes * cycles;
+    r->offered_flits = (double)st->win_gen_flits / nc;
+    r->offered_messages = (double)st->win_gen_msgs / nc;
+    r->accepted_flits = (double)st->win_cons_flits / nc;
+    r->accepted_messages = (double)st->win_del_msgs / nc;
+}
+
+static int throughput_short(const sim_net *net)
+{
+    const sim_stats *st = &net->stats;
+    return (double)st->win_cons_flits <
+           net->p.saturation_ratio * (double)st->win_gen_flits;
+}
+
+static void note(sim_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void note(sim_result *r, const char *fmt, ...)
+{
+    size_t used = strlen(r->detail);
+    if (used + 3 >= sizeof r->detail)
+        return;
+    if (used) {
+        memcpy(r->detail + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->detail + used, sizeof r->detail - used, fmt, ap);
+    va_end(ap);
+}
+
+int sim_net_run(sim_net *net, sim_result *r, err *e)
+{
+    const sim_params *p = &net->p;
+    sim_stats *st = &net->stats;
+    memset(r, 0, sizeof *r);
+    r->seed = p->seed;
+    r->rate = p->rate;
+    r->nodes = net->nodes;
+    r->silent_nodes = net->silent_nodes;
+    r->replications = 1;
+    if (net->sending_nodes == 0)
+        return err_set(e, ERR_INVALID,
+                       "the %s permutation maps every node to itself: no "
+                       "node sends",
+                       net_traffic_name(p->workload.traffic));
+    if (net->silent_nodes)
+        note(r, "%ld of %d nodes send nothing (the %s permutation maps them "
+                "to themselves)",
+             net->silent_nodes, net->nodes,
+             net_traffic_name(p->workload.traffic));
+
+    sim_status status = SIM_OK;
+    char why[200] = "";
+    long next_progress = p->progress_cycles > 0 ? p->progress_cycles : 0;
+    int nb_final = 0;
+    int64_t next_check = 0;
+    for (;;) {
+        sim__cycle(net);
+        if (watchdog(net)) {
+            status = SIM_DEADLOCK;
+            break;
+        }
+        if (st->window == 1 && net->generated >= st->tag_end) {
+            st->window = 2;
+            st->we = net->now;
+            if (p->stop == SIM_STOP_MESSAGES && throughput_short(net)) {
+                status = SIM_SATURATED;
+                sim_result tmp;
+                memset(&tmp, 0, sizeof tmp);
+                window_rates(net, &tmp);
+                snprintf(why, sizeof why,
+                         "accepted %.4g < %.2g x offered %.4g "
+                         "flits/node/cycle",
+                         tmp.accepted_flits, p->saturation_ratio,
+                         tmp.offered_flits);
+                break;
+            }
+        }
+        if (p->stop == SIM_STOP_MESSAGES && st->done >= p->messages) {
+            nb_final = st->nbatches;
+            break;
+        }
+        if (net->now < next_check)
+            continue;
+        next_check = net->now + 256;        /* every 256 cycles: */
+        if ((double)net->queued >
+            p->saturation_queue * (double)net->sending_nodes) {
+            status = SIM_SATURATED;
+            snprintf(why, sizeof why,
+                     "source queues hold %.1f messages per node (limit %g)",
+                     (double)net->queued / (double)net->sending_nodes,
+                     p->saturation_queue);
+            break;
+        }
+        if (p->stop == SIM_STOP_CI) {
+            int nb = sim__stats_prefix(st);
+            long got = 0;
+            for (int i = 0; i < nb; i++)
+                got += st->b[i].n;
+            if (nb >= 10 && got >= p->min_messages) {
+                sim_result tmp;
+                memset(&tmp, 0, sizeof tmp);
+                if (throughput_short(net)) {
+                    status = SIM_SATURATED;
+                    window_rates(net, &tmp);
+                    snprintf(why, sizeof why,
+                             "accepted %.4g < %.2g x offered %.4g "
+                             "flits/node/cycle",
+                             tmp.accepted_flits, p->saturation_ratio,
+                             tmp.offered_flits);
+                    break;
+                }
+                sim__stats_summary(st, nb, &tmp);
+                if (tmp.latency_ci95 < p->ci_target * tmp.latency) {
+                    r->ci_met = 1;
+                    nb_final = nb;
+                    break;
+                }
+            }
+            if (st->done >= p->max_messages) {
+                nb_final = sim__stats_prefix(st);
+                break;
+            }
+        }
+        if (p->stop_flag && *p->stop_flag) {
+            status = SIM_STOPPED;
+            break;
+        }
+        if (p->max_cycles > 0 && net->now >= p->max_cycles) {
+            status = SIM_CYCLE_LIMIT;
+            break;
+        }
+        if (p->progress && next_progress && net->now >= next_progress) {
+            next_progress = (long)net->now + p->progress_cycles;
+            sim_progress pr = {p->rate, p->seed, (long)net->now,
+                               net->generated, st->done,
+                               p->stop == SIM_STOP_MESSAGES ? p->messages
+                                                            : 0};
+            p->progress(p->progress_ctx, &pr);
+        }
+    }
+
+    if (status == SIM_SATURATED) {
+        /* A deadlocked network also stops accepting: tell them apart. */
+        for (long i = 0; i <= p->deadlock_cycles; i++)
+            sim__cycle(net);
+        if (sim__deadlock_find(net, p->deadlock_cycles) > 0)
+            status = SIM_DEADLOCK;
+    }
+
+    r->status = status;
+    r->saturated = status == SIM_SATURATED;
+    r->deadlock = status == SIM_DEADLOCK;
+    r->cycles = (long)net->now;
+    window_rates(net, r);
+    if (status == SIM_OK) {
+        sim__stats_summary(st, nb_final, r);
+    } else {
+        r->messages = st->done;
+    }
+    if (status == SIM_SATURATED)
+        note(r, "saturated: %s", why);
+    if (status == SIM_DEADLOCK)
+        note(r, "deadlock at cycle %ld: %s", (long)net->now,
+             net->deadlock_desc);
+    if (status == SIM_CYCLE_LIMIT)
+        note(r, "stopped at the %ld-cycle limit with %ld of the measured "
+                "messages delivered",
+             p->max_cycles, st->done);
+    if (p->stop == SIM_STOP_CI && status == SIM_OK && !r->ci_met)
+        note(r, "CI target %g not met after %ld messages", p->ci_target,
+             st->done);
+    return 0;
+}
+
+int sim_run(const sim_params *p, sim_result *r, err *e)
+{
+    sim_net *net;
+    memset(r, 0, sizeof *r);
+    int rc = sim_net_create(p, &net, e);
+    if (rc)
+        return rc;
+    rc = sim_net_run(net, r, e);
+    if (rc == 0)
+        rc = sim_check_invariants(net, e);
+    sim_net_destroy(net);
+    return rc;
+}
+
+/* ---- replications ------------------------------------------------------ */
+
+void sim_result_merge(const sim_result *rs, int n, sim_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n <= 0)
+        return;
+    if (n == 1) {
+        *out = rs[0];
+        return;
+    }
+    out->status = SIM_OK;
+    for (int i = 0; i < n; i++)
+        if (rs[i].status != SIM_OK &&
+            (out->status == SIM_OK || rs[i].status == SIM_DEADLOCK))
+            out->status = rs[i].status;
+    out->saturated = out->status == SIM_SATURATED;
+    out->deadlock = out->status == SIM_DEADLOCK;
+    out->seed = rs[0].seed;
+    out->rate = rs[0].rate;
+    out->nodes = rs[0].nodes;
+    out->silent_nodes = rs[0].silent_nodes;
+    out->replications = n;
+    out->ci_met = 1;
+    for (int i = 0; i < n; i++) {
+        const sim_result *x = &rs[i];
+        out->offered_flits += x->offered_flits / n;
+        out->accepted_flits += x->accepted_flits / n;
+        out->offered_messages += x->offered_messages / n;
+        out->accepted_messages += x->accepted_messages / n;
+        out->messages += x->messages;
+        out->cycles += x->cycles;
+        out->batches += x->batches;
+        out->ci_met &= x->ci_met;
+        if (!out->detail[0] && x->detail[0])
+            memcpy(out->detail, x->detail, sizeof out->detail);
+        if (out->status == SIM_OK) {
+            out->latency += x->latency / n;
+            out->network_latency += x->network_latency / n;
+            out->source_wait += x->source_wait / n;
+            out->hops += x->hops / n;
+            out->message_flits += x->message_flits / n;
+        }
+    }
+    if (out->status != SIM_OK)
+        return;
+    double s1 = 0, s2 = 0;
+    for (int i = 0; i < n; i++) {
+        s1 += (rs[i].latency - out->latency) * (rs[i].latency - out->latency);
+        s2 += (rs[i].network_latency - out->network_latency) *
+              (rs[i].network_latency - out->network_latency);
+    }
+    double t = sim__t95(n - 1) / sqrt((double)n);
+    out->latency_ci95 = t * sqrt(s1 / (n - 1));
+    out->network_latency_ci95 = t * sqrt(s2 / (n - 1));
+}

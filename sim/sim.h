@@ -1,0 +1,217 @@
+/*
+ * sim.h — dse's flit-level, cycle-driven network simulator.
+ *
+ * One call, sim_run(), simulates one (design, workload) at one injection
+ * rate and seed and returns latency with a 95% confidence half-width,
+ * throughput, hop counts and a saturation or deadlock verdict.  It mirrors
+ * the analytic models' interface (models/model.h): same design and workload
+ * structs, same units (cycles; rates in messages/node/cycle), the same
+ * latency definition (generation to last flit consumed, MODELS.md 3.11).
+ *
+ * Semantics (MODELS.md section 3; the full event-ordering rule is in
+ * sim/engine.c):
+ *   - a physical channel carries at most one flit per cycle, shared flit by
+ *     flit, round robin, among its virtual channels (VCs) that have a flit
+ *     ready and room downstream;
+ *   - a header spends D_r cycles (design.router_delay) on its routing
+ *     decision at every router where it must pick a network output, then
+ *     takes a free VC the routing function permits (random among equals);
+ *     at its destination it goes straight to an ejection channel;
+ *   - data flits follow in pipeline; a VC is released when the tail leaves
+ *     it; each VC buffers design.buffer_flits flits; with credit delay 0 a
+ *     flit may move into a slot vacated in the same cycle;
+ *   - zero-load latency is exactly hops * (1 + D_r) + L cycles: a message
+ *     generated in cycle t0 has its header in the source router's
+ *     injection buffer in cycle t0; each channel crossing takes one cycle;
+ *     the last flit is consumed L cycles after the header reaches its
+ *     destination router.  Example: 1 hop, D_r = 0, L = 1 gives 2.
+ *
+ * Supported now: torus, mesh, hypercube; deterministic (dimension order,
+ * Dally-Seitz dateline classes on tori), duato (adaptive VCs plus
+ * deterministic escape VCs), minimal_adaptive (seed 001's 2D-torus scheme);
+ * wormhole switching; uniform, hotspot, transpose, bit_reversal and shuffle
+ * traffic.  Everything else (dcsh, express, pcube, hop_based, pcs,
+ * broadcast) is rejected with ERR_UNSUPPORTED and the reason.
+ *
+ * Threads: no global mutable state.  Any number of runs may go on at once
+ * on different threads; a (params, seed) pair gives the same result bit for
+ * bit on any machine and whatever the thread count.
+ */
+#ifndef DSE_SIM_H
+#define DSE_SIM_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net/net.h"
+
+/* How long to measure. */
+typedef enum {
+    SIM_STOP_MESSAGES = 0,   /* measure exactly `messages` messages */
+    SIM_STOP_CI = 1,         /* measure until the relative 95% half-width of
+                                mean latency (batch means) < ci_target */
+} sim_stop_rule;
+
+/* What a run ended with. */
+#define SIM_STATUS_LIST(X)                                                   \
+    X(SIM_OK, "ok")                    /* steady state measured */           \
+    X(SIM_SATURATED, "saturated")      /* no steady state at this rate */    \
+    X(SIM_DEADLOCK, "deadlock")        /* a set of VCs can never move */     \
+    X(SIM_CYCLE_LIMIT, "cycle limit")  /* max_cycles hit before the end */   \
+    X(SIM_STOPPED, "stopped")          /* *stop became non-zero */
+
+#define SIM_ENUM_(e, name) e,
+typedef enum { SIM_STATUS_LIST(SIM_ENUM_) SIM_STATUS_COUNT } sim_status;
+#undef SIM_ENUM_
+
+/* Passed to the progress callback (from the simulating thread). */
+typedef struct sim_progress {
+    double rate;
+    uint64_t seed;
+    long cycles;             /* simulated so far */
+    long generated;          /* messages generated so far */
+    long measured;           /* measured messages delivered so far */
+    long target;             /* measured messages wanted (0: unknown, CI) */
+} sim_progress;
+
+typedef struct sim_params {
+    net_design design;
+    net_workload workload;
+    double rate;             /* lambda, messages/node/cycle, > 0 */
+    uint64_t seed;
+    long warmup_messages;    /* generated before measuring (20000) */
+    sim_stop_rule stop;      /* SIM_STOP_MESSAGES */
+    long messages;           /* messages to measure, STOP_MESSAGES (200000) */
+    double ci_target;        /* relative half-width, STOP_CI (0.02) */
+    long min_messages;       /* STOP_CI: measure at least this many (20000) */
+    long max_messages;       /* STOP_CI: give up after this many (5000000) */
+    long max_cycles;         /* hard cap on simulated cycles (0: none) */
+    int credit_delay;        /* cycles before a freed slot is seen
+                                upstream (0: same cycle) */
+    long deadlock_cycles;    /* watchdog: a flit stuck this long is
+                                examined for deadlock (5000) */
+    double saturation_queue; /* mean source-queue length, messages per
+                                sending node, that declares saturation (50) */
+    double saturation_ratio; /* saturated when accepted < ratio * offered
+                                over the measurement window (0.95) */
+    int allow_deadlock_prone;/* 1: skip net_check's minimum-VC rule (to test
+                                the watchdog); never for real results */
+    int track_delivery;      /* 1: count deliveries per message (tests) */
+    void (*progress)(void *ctx, const sim_progress *p);
+    void *progress_ctx;
+    long progress_cycles;    /* call progress every this many cycles (1<<16) */
+    const volatile sig_atomic_t *stop_flag; /* non-zero: stop (may be NULL) */
+} sim_params;
+
+typedef struct sim_result {
+    sim_status status;
+    int saturated;           /* status == SIM_SATURATED */
+    int deadlock;            /* status == SIM_DEADLOCK */
+    /* Latency fields are 0 unless status == SIM_OK. */
+    double latency;          /* mean, generation to last flit consumed */
+    double latency_ci95;     /* 95% half-width (batch means or replications) */
+    double network_latency;  /* header injection to last flit consumed */
+    double network_latency_ci95;
+    double source_wait;      /* generation to header injection */
+    double hops;             /* mean channel hops of measured messages */
+    double message_flits;    /* mean length of measured messages */
+    /* Throughput over the measurement window, per node per cycle (all N
+     * nodes counted, silent ones included). */
+    double offered_flits, accepted_flits;
+    double offered_messages, accepted_messages;
+    long messages;           /* measured messages */
+    int batches;             /* batch means used for the CI */
+    int ci_met;              /* STOP_CI: target reached */
+    long cycles;             /* cycles simulated in total */
+    long nodes;              /* N */
+    long silent_nodes;       /* sources a permutation maps to themselves:
+                                they send nothing */
+    int replications;        /* 1, or the count merged by sim_result_merge */
+    uint64_t seed;
+    double rate;
+    char detail[512];        /* why saturated / the deadlocked channels /
+                                notes (silent nodes); "" if nothing to say */
+} sim_result;
+
+/* Defaults as documented in sim_params; design and workload from
+ * net_design_init / net_workload_init; rate 0 (must be set). */
+void sim_params_init(sim_params *p);
+
+/* Static text of a status ("ok", "saturated", ...). */
+const char *sim_status_name(sim_status s);
+
+/* 0 if the simulator supports (design, workload); else ERR_UNSUPPORTED
+ * (not simulated yet: dcsh, express, pcube, ...) or ERR_INFEASIBLE /
+ * ERR_INVALID (net_check, net_workload_check) with the reason in e. */
+int sim_supports(const net_design *d, const net_workload *w, err *e);
+
+/* Simulate p at p->rate and p->seed.  Fills *r and returns 0 when the run
+ * ended (r->status says how: ok, saturated, deadlock, cycle limit,
+ * stopped); a negative ERR_* with the reason in e when it could not start
+ * (ERR_UNSUPPORTED, ERR_INFEASIBLE, ERR_INVALID).  Checks the flit and
+ * credit conservation invariants at the end (ERR_INVALID if broken: a bug).
+ */
+int sim_run(const sim_params *p, sim_result *r, err *e);
+
+/* Run njobs independent simulations (jobs[i] -> results[i], codes[i] = what
+ * sim_run returned) on `threads` threads (<= 0: 1).  Results depend only on
+ * the jobs, never on the thread count or scheduling.  wall_s (may be NULL)
+ * receives each job's wall-clock seconds (kept out of sim_result so that
+ * results compare bit for bit).  on_done (may be NULL) is called from the
+ * worker thread after each job.  Returns 0, or the code of the
+ * lowest-indexed failing job with its message in e. */
+int sim_run_many(const sim_params *jobs, int njobs, int threads,
+                 sim_result *results, int *codes, double *wall_s,
+                 void (*on_done)(void *ctx, int job, const sim_result *r),
+                 void *ctx, err *e);
+
+/* Merge independent replications of one point (same design, workload and
+ * rate; different seeds) into *out: latencies averaged, CI from the spread
+ * of the replication means (t with n-1 d.o.f.; the single run's batch-means
+ * CI when n == 1), throughput averaged, counts summed.  Saturated or
+ * deadlocked if any replication was. */
+void sim_result_merge(const sim_result *rs, int n, sim_result *out);
+
+/* ---- step-by-step access (tests, benches) ----------------------------- */
+
+typedef struct sim_net sim_net;
+
+/* Counters of a running network. */
+typedef struct sim_counts {
+    long cycle;              /* current cycle */
+    long generated;          /* messages generated */
+    long delivered;          /* messages whose tail was consumed */
+    long queued;             /* messages waiting in source queues */
+    long in_network;         /* messages injected, not yet delivered */
+    long flits_generated;    /* flits of generated messages */
+    long flits_injected;     /* flits that entered an injection buffer */
+    long flits_consumed;     /* flits consumed at destinations */
+    long flits_buffered;     /* flits sitting in VC buffers now */
+    long duplicates;         /* deliveries of an already delivered message
+                                (track_delivery only; must be 0) */
+    long undelivered;        /* tracked messages not (yet) delivered */
+} sim_counts;
+
+/* Build the network for p (rate, seed included); *out owned by the caller,
+ * free with sim_net_destroy.  Errors as sim_run. */
+int sim_net_create(const sim_params *p, sim_net **out, err *e);
+void sim_net_destroy(sim_net *net);   /* accepts NULL */
+/* Run the full measurement protocol of sim_run on a fresh network. */
+int sim_net_run(sim_net *net, sim_result *r, err *e);
+/* Advance `cycles` cycles.  Returns 0, or ERR_DEADLOCK (description in e)
+ * when the watchdog finds VCs that can never move. */
+int sim_net_step(sim_net *net, long cycles, err *e);
+/* Turn message generation off (0) or on (1). */
+void sim_net_set_sources(sim_net *net, int on);
+/* With sources off, step until no message is left anywhere; 0, or
+ * ERR_DEADLOCK, or ERR_NOCONVERGE after max_cycles. */
+int sim_net_drain(sim_net *net, long max_cycles, err *e);
+void sim_net_counts(const sim_net *net, sim_counts *c);
+/* Check flit and credit conservation (every flit generated is queued, in
+ * exactly one buffer, or consumed; buffers within depth; VC ownership
+ * consistent; credits + occupancy + credits in flight = depth).  0 or
+ * ERR_INVALID with the first violation. */
+int sim_check_invariants(const sim_net *net, err *e);
+
+#endif

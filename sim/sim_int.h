@@ -1,0 +1,351 @@
+/*
+ * sim_int.h — the simulator's internal data: the channel graph, virtual
+ * channels, messages, and the three ops tables (topology, routing, traffic)
+ * that make a design a table entry rather than a switch statement.
+ *
+ * Layout (all arrays owned by sim_net, allocated once in sim_net_create;
+ * nothing is allocated per flit):
+ *
+ *   routers 0..nodes-1 (a router per node; later topologies may add
+ *   routers without a PE, e.g. express interchanges, after them)
+ *
+ *   channels  0 .. nnet-1          network channels (one direction of a
+ *                                  link), built by the topology ops
+ *             nnet + u             injection channel of node u (PE -> router)
+ *
+ *   VCs       ch * V + v           VC v of channel ch.  The VC's buffer sits
+ *                                  at the channel's downstream router; its
+ *                                  allocation state (owner) travels with it.
+ *
+ * A VC holds the flits of at most one message (it is released only when
+ * the tail leaves it), always a contiguous run [first, first + occ) of
+ * flit sequence numbers, so a flit is just a number: no flit objects.
+ *
+ *   vc.owner   upstream VC that holds this VC and still has flits to send
+ *              into it (SIM_PE: the source PE, for an injection VC);
+ *              SIM_HELD once the tail has entered it; SIM_NONE when free.
+ *   vc.out     downstream VC allocated to the message at this VC's head
+ *              (SIM_EJECT: consuming at the destination), SIM_NONE before
+ *              the header has been routed.
+ *
+ * Ejection is not a channel with VCs: a header at its destination takes one
+ * of design.ejection_channels (0 = unlimited) and is consumed at one flit
+ * per cycle.
+ */
+#ifndef DSE_SIM_INT_H
+#define DSE_SIM_INT_H
+
+#include <stdint.h>
+
+#include "rng_int.h"
+#include "sim.h"
+
+#define SIM_NONE (-1)
+#define SIM_EJECT (-2)           /* vc.out: being consumed at this router */
+#define SIM_PE (-2)              /* vc.owner: owned by the source PE */
+#define SIM_HELD (-3)            /* vc.owner: held by a message whose tail
+                                    has already entered it */
+#define SIM_MAX_VCS 64           /* VC sets are uint64_t masks */
+#define SIM_MAX_TIERS 4
+#define SIM_MAX_CANDS (4 * NET_MAX_DIMS)
+
+typedef struct sim_net sim_net;
+typedef struct sim_topo sim_topo;
+
+/* ---- channel graph ------------------------------------------------------ */
+
+typedef struct sim_chan {
+    int32_t src, dst;            /* routers; src = the node for injection */
+    int16_t dim, dir;            /* dimension and direction (+1/-1); -1/0
+                                    for injection channels */
+    int32_t rr;                  /* round robin: VC index favoured next */
+    int64_t stamp;               /* cycle of its last switch resolution */
+} sim_chan;
+
+typedef struct sim_vc {
+    int32_t ch;                  /* channel this VC belongs to */
+    int32_t msg;                 /* message holding it, SIM_NONE */
+    int32_t owner;               /* see the header comment */
+    int32_t out;                 /* see the header comment */
+    int32_t first;               /* sequence number of the head flit */
+    int32_t occ;                 /* flits in the buffer */
+    int32_t credits;             /* credit delay > 0: upstream's credits */
+    int32_t active;              /* index in net->active, SIM_NONE */
+    int64_t ready;               /* header: cycle it may be allocated */
+    int64_t since;               /* cycle the current head flit got there */
+    int64_t mstamp;              /* cycle its head flit was granted a move */
+} sim_vc;
+
+typedef struct sim_msg {
+    int32_t src, dst, len;
+    int32_t hops;                /* network channels the header crossed */
+    int32_t next;                /* source-queue / free-list link */
+    int32_t consumed;            /* flits consumed at the destination */
+    int64_t serial;              /* generation order, 0, 1, 2, ... */
+    int64_t t_gen;               /* cycle generated */
+    int64_t t_inject;            /* cycle the header entered the injection
+                                    buffer (-1 before) */
+} sim_msg;
+
+/* ---- ops tables ------------------------------------------------------- */
+
+/* A topology: builds the channel graph and answers the geometric questions
+ * routing functions ask.  Cube-like topologies (torus, mesh, hypercube)
+ * share one builder (topo_cube.c); DCSH and express-cubes add entries. */
+typedef struct sim_topology_ops {
+    net_topology topology;
+    int nclasses;                /* dateline classes a deterministic (escape)
+                                    route needs: torus 2, others 1 */
+    /* Neighbour of node u one step in (dim, dir), or -1 (mesh edge; the
+     * hypercube has only dir = +1, meaning "flip bit dim"). */
+    long (*neighbor)(const sim_topo *t, long u, int dim, int dir);
+    /* Minimal output channels of router r towards node dst in dimension
+     * dim, the dimension-order choice first; returns how many (0: dim
+     * done, 2: torus tie at offset k/2). */
+    int (*min_channels)(const sim_topo *t, int r, int dst, int dim,
+                        int32_t *ch);
+    /* Dateline class (0..nclasses-1) of a dimension-order hop from r
+     * towards dst in dim. */
+    int (*vc_class)(const sim_topo *t, int r, int dst, int dim);
+} sim_topology_ops;
+
+struct sim_topo {
+    const sim_topology_ops *ops;
+    int n;                       /* dimensions */
+    int k[NET_MAX_DIMS];
+    long stride[NET_MAX_DIMS];   /* node id = sum coord[i] * stride[i] */
+    int nodes, routers;
+    int nports;                  /* port slots per router: 2n */
+    int nnet;                    /* network channels */
+    int32_t *port;               /* [r*nports + 2*dim + (dir<0)] -> channel */
+    sim_chan *chan;              /* nnet + nodes entries */
+};
+
+static inline int sim_topo_coord(const sim_topo *t, long r, int dim)
+{
+    return (int)((r / t->stride[dim]) % t->k[dim]);
+}
+
+static inline int32_t sim_topo_port(const sim_topo *t, int r, int dim,
+                                    int dir)
+{
+    return t->port[(long)r * t->nports + 2 * dim + (dir < 0)];
+}
+
+/* Candidate output VCs of one routing decision, in priority tiers: the
+ * allocator takes a free VC at random from the first tier that has one. */
+typedef struct sim_route {
+    int ntiers;
+    int end[SIM_MAX_TIERS + 1];  /* tier i = candidates [end[i-1], end[i]) */
+    int32_t ch[SIM_MAX_CANDS];   /* output channel */
+    uint64_t vcs[SIM_MAX_CANDS]; /* permitted VCs on it */
+} sim_route;
+
+/* Building a sim_route: sim_route_begin, then sim_route_add for each
+ * candidate of the first tier, sim_route_tier to close it, and so on; the
+ * route function closes its last tier too.  Empty masks and empty tiers are
+ * dropped. */
+static inline void sim_route_begin(sim_route *r)
+{
+    r->ntiers = 0;
+    r->end[0] = 0;
+}
+
+static inline void sim_route_add(sim_route *r, int32_t ch, uint64_t vcs)
+{
+    if (!vcs || ch < 0 || r->ntiers >= SIM_MAX_TIERS)
+        return;
+    int i = r->end[r->ntiers];
+    if (i >= SIM_MAX_CANDS)
+        return;
+    r->ch[i] = ch;
+    r->vcs[i] = vcs;
+    r->end[r->ntiers] = i + 1;
+}
+
+static inline void sim_route_tier(sim_route *r)
+{
+    if (r->ntiers >= SIM_MAX_TIERS)
+        return;
+    int start = r->ntiers ? r->end[r->ntiers - 1] : 0;
+    if (r->end[r->ntiers] == start)
+        return;                  /* empty tier: keep filling it */
+    r->ntiers++;
+    r->end[r->ntiers] = r->end[r->ntiers - 1];
+}
+
+/* A routing function.  route() must be a pure function of (router, message
+ * destination, input VC) and the network's fixed structure: the deadlock
+ * detector re-runs it. */
+typedef struct sim_routing_ops {
+    net_routing routing;
+    /* 0 if this routing runs on d's topology; else ERR_UNSUPPORTED. */
+    int (*check)(const net_design *d, err *e);
+    /* Fill net->mask_* (which VCs are escape / adaptive). */
+    void (*setup)(sim_net *net);
+    void (*route)(const sim_net *net, int r, const sim_msg *m, int in_vc,
+                  sim_route *out);
+} sim_routing_ops;
+
+/* A traffic pattern. */
+typedef struct sim_traffic_ops {
+    net_traffic traffic;
+    /* Precompute (permutation tables); may be NULL. */
+    void (*setup)(sim_net *net);
+    /* Destination of the next message of src (src not silent). */
+    int32_t (*dest)(const sim_net *net, int32_t src, rng *r);
+    /* 1 if src never sends (a permutation's fixed point); NULL: never. */
+    int (*silent)(const sim_net *net, int32_t src);
+} sim_traffic_ops;
+
+/* The registered entries (topo_cube.c, route_*.c, traffic.c). */
+extern const sim_topology_ops sim__topo_torus, sim__topo_mesh,
+    sim__topo_hypercube;
+extern const sim_routing_ops sim__route_dor, sim__route_duato,
+    sim__route_minadapt;
+
+const sim_topology_ops *sim__topology_find(net_topology t);
+const sim_routing_ops *sim__routing_find(net_routing r);
+const sim_traffic_ops *sim__traffic_find(net_traffic t);
+
+/* Build t for d (d already checked); 0 or ERR_UNSUPPORTED. */
+int sim__topo_build(sim_topo *t, const net_design *d, err *e);
+void sim__topo_free(sim_topo *t);
+
+/* ---- statistics (stats.c) --------------------------------------------- */
+
+#define SIM_MAX_BATCHES 64
+
+typedef struct sim_batch {
+    double latency, network, wait, hops, flits;
+    long n;
+} sim_batch;
+
+typedef struct sim_stats {
+    long warmup;                 /* first measured serial */
+    long tag_end;                /* serials [warmup, tag_end) are measured */
+    long bsize;                  /* messages per batch */
+    int nbatches;                /* batches in use */
+    sim_batch b[SIM_MAX_BATCHES];
+    long last_size;              /* size of the last batch (count rule) */
+    long done;                   /* measured messages delivered */
+    /* measurement window, cycles [ws, we) */
+    int window;                  /* 0 before, 1 open, 2 closed */
+    int64_t ws, we;
+    long win_gen_msgs, win_gen_flits, win_del_msgs, win_cons_flits;
+} sim_stats;
+
+void sim__stats_init(sim_stats *s, const sim_params *p);
+/* Record a delivered measured message. */
+void sim__stats_add(sim_stats *s, const sim_msg *m, int64_t now);
+/* Leading batches that are complete. */
+int sim__stats_prefix(const sim_stats *s);
+/* Mean and 95% half-width of the per-batch means of field f over the first
+ * nb batches; weights by message counts for the mean. */
+void sim__stats_summary(const sim_stats *s, int nb, sim_result *r);
+/* Two-sided 95% quantile of Student's t with df degrees of freedom. */
+double sim__t95(int df);
+
+/* ---- the network ------------------------------------------------------ */
+
+typedef struct sim_source {
+    rng rng;
+    double next_t;               /* next arrival, continuous time */
+    int32_t q_head, q_tail;      /* source FIFO (message indices) */
+    int32_t q_len;
+    int32_t inj_rr;              /* injection channel round robin */
+    int8_t silent;               /* never sends (permutation fixed point) */
+    int8_t listed;               /* in net->act_src */
+} sim_source;
+
+struct sim_net {
+    sim_params p;
+    sim_topo topo;
+    const sim_routing_ops *routing;
+    const sim_traffic_ops *traffic;
+    int V, B, Dr, E, cd;
+    int nodes;
+    int fixed_len;               /* > 0: every message has this length */
+    double mean_len;
+
+    int64_t now;                 /* current cycle */
+    int sources_on;
+
+    /* virtual channels */
+    sim_vc *vc;
+    int32_t nvc;
+    uint64_t mask_all;           /* all V VCs */
+    uint64_t mask_class[2];      /* deterministic / escape VCs per class */
+    uint64_t mask_adapt;         /* adaptive VCs (duato, minimal_adaptive) */
+
+    /* messages: a pool with a free list; grows by doubling */
+    sim_msg *msg;
+    int32_t msg_cap, msg_free;
+    long msgs_live;
+
+    /* sources */
+    sim_source *src;
+    int32_t *pe_msg, *pe_next;   /* per injection VC: message being sent
+                                    by the PE and its next flit */
+    int64_t *heap_t;             /* generation calendar: (cycle, node) */
+    int32_t *heap_node;
+    int heap_n;
+    int32_t *act_src;            /* nodes with queued or sending messages */
+    int nact_src;
+    int32_t *perm;               /* permutation patterns: dest per node */
+    long silent_nodes;
+    long sending_nodes;
+
+    /* routers */
+    int32_t *eject_busy;         /* per router: ejection channels in use */
+
+    /* per-cycle work lists */
+    int32_t *active;             /* VCs with out allocated */
+    int nactive;
+    int32_t *waiting;            /* VCs whose head is an unrouted header,
+                                    oldest first */
+    int nwaiting;
+    int32_t *moved;              /* VCs whose head flit moves this cycle */
+    int nmoved;
+    int32_t *dfs_ch, *dfs_i;     /* explicit stack of switch resolution */
+
+    /* credits in flight (credit delay > 0): ring of cd+1 lists */
+    int32_t **cw;
+    int *cw_n, *cw_cap;
+
+    rng rng;                     /* allocator stream */
+
+    /* counters */
+    long generated, delivered, queued;
+    long flits_generated, flits_injected, flits_consumed;
+    int64_t last_move;           /* last cycle any flit moved */
+    int64_t next_deadlock_check;
+
+    /* delivery tracking (tests) */
+    uint8_t *deliv;
+    long deliv_cap;
+    long duplicates;
+
+    sim_stats stats;
+    char deadlock_desc[512];
+};
+
+/* source.c: message pool, generation calendar, source queues */
+void sim__sources_start(sim_net *net);        /* (re)build the calendar */
+void sim__generate(sim_net *net);             /* this cycle's arrivals */
+void sim__msg_release(sim_net *net, int32_t m);
+/* The tail of message m was consumed in this cycle: statistics, delivery
+ * tracking, back to the pool. */
+void sim__deliver(sim_net *net, int32_t m);
+
+/* engine.c */
+void sim__cycle(sim_net *net);
+void sim__waiting_push(sim_net *net, int32_t vc);
+/* deadlock.c: VCs that can never move (stuck >= min_stuck cycles and
+ * waiting only on each other); describes them in net->deadlock_desc.
+ * Returns how many. */
+long sim__deadlock_find(sim_net *net, long min_stuck);
+/* run.c: "node 3 (1,0) dim 0+ vc 1" */
+int sim__vc_describe(const sim_net *net, int32_t vc, char *buf, size_t size);
+
+#endif

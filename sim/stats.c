@@ -1,0 +1,166 @@
+/*
+ * stats.c — measured-message statistics: batch means and 95% confidence
+ * intervals (MODELS.md 3.12).
+ *
+ * Which messages are measured: those with generation serials in
+ * [warmup, tag_end).  Tagging by generation (not by delivery) keeps the
+ * sample unbiased: slow messages are waited for, not dropped.
+ *
+ * Batches are consecutive serial ranges of `bsize` messages.
+ *   - Message-count rule: M measured messages in 20 batches (the last takes
+ *     the remainder), fixed from the start.
+ *   - CI rule: batches start at min_messages/32 messages; when a message
+ *     falls past batch 63, adjacent pairs merge and bsize doubles, so there
+ *     are always between 32 and 64 batches once min_messages have been
+ *     measured.  A batch is complete when all its messages are delivered;
+ *     the CI uses the complete leading batches only.
+ * The half-width is t(0.975, nb-1) * s / sqrt(nb), s the standard deviation
+ * of the batch means; the mean is the message-weighted mean.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+void sim__stats_init(sim_stats *s, const sim_params *p)
+{
+    memset(s, 0, sizeof *s);
+    s->warmup = p->warmup_messages;
+    if (p->stop == SIM_STOP_MESSAGES) {
+        long m = p->messages;
+        int nb = m >= 20 ? 20 : (int)m;
+        s->tag_end = s->warmup + m;
+        s->bsize = m / nb;
+        s->nbatches = nb;
+        s->last_size = m - (long)(nb - 1) * s->bsize;
+    } else {
+        s->tag_end = s->warmup + p->max_messages;
+        s->bsize = p->min_messages / 32 > 0 ? p->min_messages / 32 : 1;
+        s->nbatches = 0;
+        s->last_size = 0;
+    }
+}
+
+static void merge_pairs(sim_stats *s)
+{
+    for (int i = 0; i < SIM_MAX_BATCHES / 2; i++) {
+        sim_batch *a = &s->b[2 * i], *b = &s->b[2 * i + 1], *o = &s->b[i];
+        sim_batch m = {a->latency + b->latency, a->network + b->network,
+                       a->wait + b->wait, a->hops + b->hops,
+                       a->flits + b->flits, a->n + b->n};
+        *o = m;
+    }
+    memset(&s->b[SIM_MAX_BATCHES / 2], 0,
+           sizeof(sim_batch) * (SIM_MAX_BATCHES / 2));
+    s->bsize *= 2;
+    s->nbatches = (s->nbatches + 1) / 2;
+}
+
+void sim__stats_add(sim_stats *s, const sim_msg *m, int64_t now)
+{
+    long off = m->serial - s->warmup;
+    long idx = off / s->bsize;
+    if (s->last_size) {          /* count rule: fixed batches */
+        if (idx >= s->nbatches)
+            idx = s->nbatches - 1;
+    } else {
+        while (idx >= SIM_MAX_BATCHES) {
+            merge_pairs(s);
+            idx = off / s->bsize;
+        }
+        if (idx >= s->nbatches)
+            s->nbatches = (int)idx + 1;
+    }
+    sim_batch *b = &s->b[idx];
+    b->latency += (double)(now - m->t_gen);
+    b->network += (double)(now - m->t_inject);
+    b->wait += (double)(m->t_inject - m->t_gen);
+    b->hops += m->hops;
+    b->flits += m->len;
+    b->n++;
+    s->done++;
+}
+
+static long batch_size(const sim_stats *s, int i)
+{
+    if (s->last_size && i == s->nbatches - 1)
+        return s->last_size;
+    return s->bsize;
+}
+
+int sim__stats_prefix(const sim_stats *s)
+{
+    int i = 0;
+    while (i < s->nbatches && s->b[i].n == batch_size(s, i))
+        i++;
+    return i;
+}
+
+double sim__t95(int df)
+{
+    static const double t[] = {
+        0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+        2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093,
+        2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045,
+        2.042};
+    static const struct { double df, t; } tail[] = {
+        {30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {1e300, 1.960}};
+    if (df < 1)
+        return INFINITY;
+    if (df <= 30)
+        return t[df];
+    /* linear in 1/df between tabulated points */
+    for (int i = 0; i < 4; i++)
+        if (df <= tail[i + 1].df) {
+            double x0 = 1.0 / tail[i].df, x1 = 1.0 / tail[i + 1].df;
+            double x = 1.0 / df;
+            return tail[i].t + (tail[i + 1].t - tail[i].t) * (x - x0) /
+                                   (x1 - x0);
+        }
+    return 1.960;
+}
+
+static double half_width(const sim_stats *s, int nb, int field)
+{
+    if (nb < 2)
+        return INFINITY;
+    double mean = 0, sq = 0;
+    for (int i = 0; i < nb; i++) {
+        const sim_batch *b = &s->b[i];
+        double x = (field ? b->network : b->latency) / (double)b->n;
+        mean += x;
+    }
+    mean /= nb;
+    for (int i = 0; i < nb; i++) {
+        const sim_batch *b = &s->b[i];
+        double x = (field ? b->network : b->latency) / (double)b->n - mean;
+        sq += x * x;
+    }
+    double sd = sqrt(sq / (nb - 1));
+    return sim__t95(nb - 1) * sd / sqrt((double)nb);
+}
+
+void sim__stats_summary(const sim_stats *s, int nb, sim_result *r)
+{
+    sim_batch t = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < nb; i++) {
+        t.latency += s->b[i].latency;
+        t.network += s->b[i].network;
+        t.wait += s->b[i].wait;
+        t.hops += s->b[i].hops;
+        t.flits += s->b[i].flits;
+        t.n += s->b[i].n;
+    }
+    r->messages = t.n;
+    r->batches = nb;
+    if (t.n == 0)
+        return;
+    double n = (double)t.n;
+    r->latency = t.latency / n;
+    r->network_latency = t.network / n;
+    r->source_wait = t.wait / n;
+    r->hops = t.hops / n;
+    r->message_flits = t.flits / n;
+    r->latency_ci95 = half_width(s, nb, 0);
+    r->network_latency_ci95 = half_width(s, nb, 1);
+}

@@ -1,0 +1,124 @@
+/*
+ * topo_cube.c — the cube-like topologies: k-ary n-cube torus (wrap-around,
+ * bidirectional, per-dimension radix), mesh, and binary hypercube.
+ *
+ * Minimal directions.  Torus: offset x = (b - a) mod k; + if x < k - x,
+ * - if x > k - x, both at the tie x = k/2 (dimension order takes +, as
+ * net_distance counts it).  Mesh: the sign of b - a.  Hypercube: one channel
+ * per dimension ("flip bit d"), used when the bits differ.
+ *
+ * Dateline classes (torus only).  Dally and Seitz's high/low rule as the
+ * thesis states it (002 section 4.2.1(g), MODELS.md M6): a dimension-order
+ * hop uses class 1 while the current coordinate is below the destination's,
+ * class 0 otherwise.  In the + direction a message that must wrap (a > b)
+ * rides class 0 up to and across the wrap link k-1 -> 0, then class 1; one
+ * that need not wrap rides class 1 only, which therefore never contains the
+ * wrap link.  So class-1 channels form a chain without the wrap link, class
+ * 0 feeds class 1 but never the reverse, and class 0 is never used after
+ * the wrap: no cycle.  The - direction is the mirror image (class 1 down to
+ * and across the wrap link 0 -> k-1, then class 0).  Dimension order
+ * removes cycles between dimensions, so dimension-order routing is
+ * deadlock-free with the VCs split into two classes (V >= 2).  The class is
+ * a function of (a, b) alone: no per-message state.
+ */
+#include "sim_int.h"
+
+static long torus_neighbor(const sim_topo *t, long u, int dim, int dir)
+{
+    int k = t->k[dim];
+    int a = sim_topo_coord(t, u, dim);
+    int b = (a + dir + k) % k;
+    return u + (long)(b - a) * t->stride[dim];
+}
+
+static int torus_min_channels(const sim_topo *t, int r, int dst, int dim,
+                              int32_t *ch)
+{
+    int k = t->k[dim];
+    int a = sim_topo_coord(t, r, dim), b = sim_topo_coord(t, dst, dim);
+    int x = ((b - a) % k + k) % k;
+    if (x == 0)
+        return 0;
+    if (x < k - x) {
+        ch[0] = sim_topo_port(t, r, dim, +1);
+        return 1;
+    }
+    if (x > k - x) {
+        ch[0] = sim_topo_port(t, r, dim, -1);
+        return 1;
+    }
+    ch[0] = sim_topo_port(t, r, dim, +1);
+    ch[1] = sim_topo_port(t, r, dim, -1);
+    return 2;
+}
+
+static int torus_vc_class(const sim_topo *t, int r, int dst, int dim)
+{
+    return sim_topo_coord(t, r, dim) < sim_topo_coord(t, dst, dim);
+}
+
+static long mesh_neighbor(const sim_topo *t, long u, int dim, int dir)
+{
+    int a = sim_topo_coord(t, u, dim);
+    int b = a + dir;
+    if (b < 0 || b >= t->k[dim])
+        return -1;
+    return u + (long)dir * t->stride[dim];
+}
+
+static int mesh_min_channels(const sim_topo *t, int r, int dst, int dim,
+                             int32_t *ch)
+{
+    int a = sim_topo_coord(t, r, dim), b = sim_topo_coord(t, dst, dim);
+    if (a == b)
+        return 0;
+    ch[0] = sim_topo_port(t, r, dim, b > a ? +1 : -1);
+    return 1;
+}
+
+static int zero_class(const sim_topo *t, int r, int dst, int dim)
+{
+    (void)t, (void)r, (void)dst, (void)dim;
+    return 0;
+}
+
+static long hypercube_neighbor(const sim_topo *t, long u, int dim, int dir)
+{
+    (void)t;
+    if (dir < 0)
+        return -1;               /* one channel per dimension and node */
+    return u ^ (1L << dim);
+}
+
+static int hypercube_min_channels(const sim_topo *t, int r, int dst, int dim,
+                                  int32_t *ch)
+{
+    if (!((r ^ dst) & (1L << dim)))
+        return 0;
+    ch[0] = sim_topo_port(t, r, dim, +1);
+    return 1;
+}
+
+const sim_topology_ops sim__topo_torus = {
+    .topology = NET_TORUS,
+    .nclasses = 2,
+    .neighbor = torus_neighbor,
+    .min_channels = torus_min_channels,
+    .vc_class = torus_vc_class,
+};
+
+const sim_topology_ops sim__topo_mesh = {
+    .topology = NET_MESH,
+    .nclasses = 1,
+    .neighbor = mesh_neighbor,
+    .min_channels = mesh_min_channels,
+    .vc_class = zero_class,
+};
+
+const sim_topology_ops sim__topo_hypercube = {
+    .topology = NET_HYPERCUBE,
+    .nclasses = 1,
+    .neighbor = hypercube_neighbor,
+    .min_channels = hypercube_min_channels,
+    .vc_class = zero_class,
+};
