@@ -26,7 +26,9 @@ static const int palette[][3] = {
     {120, 120, 120}, {240, 228, 66},
 };
 #define NPALETTE ((int)(sizeof palette / sizeof palette[0]))
-static const int marker_codes[] = {4, 6, 7, 5}; /* Hershey: o, square, tri, x */
+/* Markers are drawn as text glyphs with plstring(), so the legend (which
+ * takes glyph strings) shows exactly what the plot shows. */
+static const char *const glyphs[] = {"o", "x", "+", "*"};
 
 static int usable(const chart *c, size_t s, size_t i)
 {
@@ -128,7 +130,6 @@ char *chart_svg(const chart *c, err *e)
     PLINT *numbers = xcalloc(c->nseries + 1, sizeof *numbers);
     const char **texts = xcalloc(c->nseries + 1, sizeof *texts);
     const char **symbols = xcalloc(c->nseries + 1, sizeof *symbols);
-    static const char *const glyphs[] = {"#(229)", "#(228)", "#(227)", "#(225)"};
     for (size_t s = 0; s < c->nseries; s++) {
         const chart_series *se = &c->series[s];
         PLFLT *x = xmalloc((se->n + 1) * sizeof *x);
@@ -158,8 +159,7 @@ char *chart_svg(const chart *c, err *e)
         if (m > 1 && se->style != CHART_POINTS)
             plline(m, x, y);
         if (m > 0 && se->style != CHART_LINE) {
-            plssym(0, 1.1);
-            plpoin(m, x, y, marker_codes[marker]);
+            plstring(m, x, y, glyphs[marker]);
         }
         if (mb > 0) {
             plwidth(1.0);

@@ -25,7 +25,7 @@ typedef struct chart_series {
     size_t n;
     chart_style style;
     int color;                  /* palette index 0..7 */
-    int marker;                 /* 0 circle, 1 square, 2 triangle, 3 cross */
+    int marker;                 /* 0 "o", 1 "x", 2 "+", 3 "*" */
 } chart_series;
 
 typedef struct chart {

@@ -47,68 +47,94 @@ static void emit_svg(FILE *out, const chart *c)
     fputs("</figure>\n", out);
 }
 
-/* Ranked candidates per topology: x = cost, y = saturation rate or latency
- * at the highest target rate. */
+/* Per topology: saturation rate (x) against model latency at the lowest
+ * target rate (y), every scored design; the ranked ones against their cost
+ * when the costs differ at all (under a tight budget they often do not). */
 static void pareto_charts(const dse_run *r, FILE *out)
 {
     const cfg_study *s = r->study;
-    size_t hi = 0;
+    size_t lo = 0;
     for (size_t ri = 1; ri < s->rates.n; ri++)
-        if (s->rates.v[ri] > s->rates.v[hi])
-            hi = ri;
+        if (s->rates.v[ri] < s->rates.v[lo])
+            lo = ri;
     const char *cost_label = "cost";
     double *x = xcalloc(r->ncand + 1, sizeof *x);
-    double *ysat = xcalloc(r->ncand + 1, sizeof *ysat);
     double *ylat = xcalloc(r->ncand + 1, sizeof *ylat);
-    chart_series sat[NET_TOPOLOGY_COUNT + 1], lat[NET_TOPOLOGY_COUNT + 1];
-    size_t nser = 0, at = 0;
+    double *cx = xcalloc(r->ncand + 1, sizeof *cx);
+    double *cy = xcalloc(r->ncand + 1, sizeof *cy);
+    chart_series lat[NET_TOPOLOGY_COUNT + 1], cost[NET_TOPOLOGY_COUNT + 1];
+    size_t nser = 0, ncost = 0, at = 0, cat = 0;
+    double cmin = INFINITY, cmax = -INFINITY;
     for (int t = 0; t < NET_TOPOLOGY_COUNT; t++) {
-        size_t start = at;
+        size_t start = at, cstart = cat;
         for (size_t i = 0; i < r->ncand; i++) {
             const dse_candidate *c = &r->cand[i];
-            if (c->design.topology != (net_topology)t || c->rank < 0)
+            if (c->design.topology != (net_topology)t)
                 continue;
-            x[at] = cost_axis(r, c, &cost_label);
-            ysat[at] = c->saturation_rate;
-            ylat[at] = c->latency[hi];
-            at++;
+            if (c->score_rc == 0) {
+                x[at] = c->saturation_rate;
+                ylat[at] = c->latency[lo];
+                at++;
+            }
+            if (c->rank >= 0) {
+                cx[cat] = cost_axis(r, c, &cost_label);
+                cy[cat] = c->saturation_rate;
+                cmin = fmin(cmin, cx[cat]);
+                cmax = fmax(cmax, cx[cat]);
+                cat++;
+            }
         }
-        if (at == start)
-            continue;
-        sat[nser] = (chart_series){.label = net_topology_name(t), .x = x + start,
-                                   .y = ysat + start, .n = at - start,
-                                   .style = CHART_POINTS, .color = t,
-                                   .marker = t % 4};
-        lat[nser] = sat[nser];
-        lat[nser].y = ylat + start;
-        nser++;
+        if (at > start)
+            lat[nser++] = (chart_series){.label = net_topology_name(t),
+                                         .x = x + start, .y = ylat + start,
+                                         .n = at - start, .style = CHART_POINTS,
+                                         .color = t, .marker = t % 4};
+        if (cat > cstart)
+            cost[ncost++] = (chart_series){.label = net_topology_name(t),
+                                           .x = cx + cstart, .y = cy + cstart,
+                                           .n = cat - cstart,
+                                           .style = CHART_POINTS, .color = t,
+                                           .marker = t % 4};
     }
-    /* the finalists, marked on top */
-    double fx[64], fs[64], fl[64];
+    double fx[64], fy[64], fcx[64], fcy[64];
     size_t nf = 0;
     for (size_t f = 0; f < r->nfinalists && nf < 64; f++, nf++) {
         const dse_candidate *c = &r->cand[r->finalists[f]];
-        fx[nf] = cost_axis(r, c, &cost_label);
-        fs[nf] = c->saturation_rate;
-        fl[nf] = c->latency[hi];
+        fx[nf] = c->saturation_rate;
+        fy[nf] = c->latency[lo];
+        fcx[nf] = cost_axis(r, c, &cost_label);
+        fcy[nf] = c->saturation_rate;
     }
-    sat[nser] = (chart_series){.label = "finalists", .x = fx, .y = fs, .n = nf,
-                               .style = CHART_POINTS, .color = 6, .marker = 3};
-    lat[nser] = sat[nser];
-    lat[nser].y = fl;
+    lat[nser++] = (chart_series){.label = "finalists", .x = fx, .y = fy,
+                                 .n = nf, .style = CHART_POINTS, .color = 6,
+                                 .marker = 3};
+    cost[ncost++] = (chart_series){.label = "finalists", .x = fcx, .y = fcy,
+                                   .n = nf, .style = CHART_POINTS, .color = 6,
+                                   .marker = 3};
     char title[128], ylabel[128];
-    chart c = {.title = "Saturation rate vs cost (ranked designs)",
-               .xlabel = cost_label, .ylabel = "saturation rate (msgs/node/cycle)",
-               .series = sat, .nseries = nser + 1};
+    snprintf(title, sizeof title,
+             "Every scored design: latency at rate %g vs saturation rate",
+             s->rates.v[lo]);
+    snprintf(ylabel, sizeof ylabel, "model latency at %g (cycles)",
+             s->rates.v[lo]);
+    chart c = {.title = title, .xlabel = "saturation rate (msgs/node/cycle)",
+               .ylabel = ylabel, .log_y = 1, .series = lat, .nseries = nser};
     emit_svg(out, &c);
-    snprintf(title, sizeof title, "Latency at rate %g vs cost", s->rates.v[hi]);
-    snprintf(ylabel, sizeof ylabel, "model latency (cycles)");
-    chart c2 = {.title = title, .xlabel = cost_label, .ylabel = ylabel,
-                .log_y = 1, .series = lat, .nseries = nser + 1};
-    emit_svg(out, &c2);
+    if (cmax > cmin) {
+        chart c2 = {.title = "Ranked designs: saturation rate vs cost",
+                    .xlabel = cost_label,
+                    .ylabel = "saturation rate (msgs/node/cycle)",
+                    .series = cost, .nseries = ncost};
+        emit_svg(out, &c2);
+    } else {
+        fprintf(out, "<p class=\"note\">Every ranked design uses the whole "
+                     "budget (%s = %g), so there is no cost axis to plot.</p>\n",
+                cost_label, cmin);
+    }
     free(x);
-    free(ysat);
     free(ylat);
+    free(cx);
+    free(cy);
 }
 
 /* Model curve of one finalist: CURVE_POINTS rates up to 97% of its
@@ -239,6 +265,8 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
           "place of the model's. DISAGREES: model and simulation differ by more "
           "than the study's tolerance.</p>\n<h2>Latency curves</h2>\n", out);
     latency_charts(r, out);
+    table_section(out, "Finalists at each target rate",
+                  report_table_finalist_points, r);
     table_section(out, "Best design of each topology by target rate (models)",
                   report_table_best, r);
     table_section(out, "Design space and infeasibility", report_table_space, r);

@@ -36,6 +36,7 @@ int dse_report_md(const dse_run *r, FILE *out, err *e)
           "rank among the finalists with simulated latency in place of the "
           "model's.\n\n",
           out);
+    section(out, "Finalists at each target rate", report_table_finalist_points, r);
     section(out, "Best design of each topology by target rate (models)",
             report_table_best, r);
     section(out, "Design space", report_table_space, r);

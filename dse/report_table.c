@@ -178,7 +178,7 @@ void report_table_finalists(const dse_run *r, rtable *t)
 {
     const cfg_study *s = r->study;
     size_t nr = s->rates.n;
-    rtable_init(t, 8 + 3 * nr);
+    rtable_init(t, 11);
     rtable_cell(t, "#");
     rtable_cell(t, "design");
     rtable_cell(t, "model");
@@ -186,16 +186,23 @@ void report_table_finalists(const dse_run *r, rtable *t)
     rtable_cell(t, "bisection wires");
     rtable_cell(t, "max pins");
     rtable_cell(t, "saturation rate (model)");
-    for (size_t ri = 0; ri < nr; ri++) {
-        rtable_cell(t, "model @%g", s->rates.v[ri]);
-        rtable_cell(t, "sim @%g (95%% CI)", s->rates.v[ri]);
-        rtable_cell(t, "error @%g", s->rates.v[ri]);
-    }
-    rtable_cell(t, "sim rank / flag");
+    rtable_cell(t, "mean latency, model");
+    rtable_cell(t, "mean latency, simulated");
+    rtable_cell(t, "max |error|");
+    rtable_cell(t, "sim rank");
     for (size_t f = 0; f < r->nfinalists; f++) {
         const dse_candidate *c = &r->cand[r->finalists[f]];
-        char label[200], buf[64];
+        char label[200];
         dse_design_label(&c->design, label, sizeof label);
+        double model_sum = 0, sim_sum = 0;
+        size_t sim_n = 0;
+        for (size_t ri = 0; ri < nr; ri++) {
+            model_sum += c->latency[ri];
+            if (c->sim && isfinite(c->sim[ri].latency)) {
+                sim_sum += c->sim[ri].latency;
+                sim_n++;
+            }
+        }
         rtable_cell(t, "%d", c->finalist);
         rtable_cell(t, "%s", label);
         rtable_cell(t, "%s", c->model ? c->model->name : "-");
@@ -203,25 +210,67 @@ void report_table_finalists(const dse_run *r, rtable *t)
         rtable_cell(t, "%.0f", c->cost.bisection_wires);
         rtable_cell(t, "%.0f", c->cost.max_pins);
         rtable_cell(t, "%.5f", c->saturation_rate);
-        for (size_t ri = 0; ri < nr; ri++) {
+        rtable_cell(t, "%.2f", model_sum / (double)nr);
+        if (sim_n == nr)
+            rtable_cell(t, "%.2f", sim_sum / (double)nr);
+        else if (sim_n)
+            rtable_cell(t, "%zu of %zu rates", sim_n, nr);
+        else
+            rtable_cell(t, "not simulated");
+        if (isfinite(c->max_abs_error_pct))
+            rtable_cell(t, "%.1f%%%s", c->max_abs_error_pct,
+                        c->disagrees ? " DISAGREES" : "");
+        else
+            rtable_cell(t, "-");
+        if (c->sim_rank >= 0)
+            rtable_cell(t, "%d", c->sim_rank);
+        else
+            rtable_cell(t, "-");
+    }
+}
+
+void report_table_finalist_points(const dse_run *r, rtable *t)
+{
+    const cfg_study *s = r->study;
+    rtable_init(t, 8);
+    rtable_cell(t, "#");
+    rtable_cell(t, "rate");
+    rtable_cell(t, "model latency");
+    rtable_cell(t, "simulated latency (95%% CI)");
+    rtable_cell(t, "error");
+    rtable_cell(t, "network latency (sim)");
+    rtable_cell(t, "source wait (sim)");
+    rtable_cell(t, "accepted rate (sim)");
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        for (size_t ri = 0; ri < s->rates.n; ri++) {
+            const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
+            char buf[64];
+            rtable_cell(t, "%d", c->finalist);
+            rtable_cell(t, "%g", s->rates.v[ri]);
             fmt_num(buf, sizeof buf, c->latency[ri], "%.2f");
             rtable_cell(t, "%s", buf);
-            const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
-            if (!p || (!p->saturated && !isfinite(p->latency)))
+            if (!p || (!p->saturated && !isfinite(p->latency))) {
                 rtable_cell(t, "not simulated");
-            else if (p->saturated)
+            } else if (p->saturated) {
                 rtable_cell(t, "saturated");
-            else
+            } else {
                 rtable_cell(t, "%.2f ± %.2f", p->latency, p->half_width);
+            }
             if (p && isfinite(p->error_pct))
                 rtable_cell(t, "%+.1f%%", p->error_pct);
             else
                 rtable_cell(t, "-");
+            if (p && isfinite(p->latency)) {
+                rtable_cell(t, "%.2f", p->network_latency);
+                rtable_cell(t, "%.2f", p->source_wait);
+                rtable_cell(t, "%.5f", p->accepted);
+            } else {
+                rtable_cell(t, "-");
+                rtable_cell(t, "-");
+                rtable_cell(t, "-");
+            }
         }
-        if (c->sim_rank >= 0)
-            rtable_cell(t, "%d%s", c->sim_rank, c->disagrees ? " DISAGREES" : "");
-        else
-            rtable_cell(t, "-%s", c->disagrees ? " DISAGREES" : "");
     }
 }
 

@@ -27,6 +27,7 @@ void rtable_html(const rtable *t, FILE *out);
 /* The tables of a run. */
 void report_table_settings(const dse_run *r, rtable *t);
 void report_table_finalists(const dse_run *r, rtable *t);
+void report_table_finalist_points(const dse_run *r, rtable *t);
 void report_table_best(const dse_run *r, rtable *t);
 void report_table_space(const dse_run *r, rtable *t);
 
