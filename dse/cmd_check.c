@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "cli.h"
 #include "commands.h"
 #include "space.h"
 
@@ -32,45 +33,6 @@ static void usage(FILE *out)
             "options:\n"
             "  --designs   also list every feasible design and its model\n"
             "  -h, --help  this text\n");
-}
-
-/* Print line `line` of file and a caret under character `column`
- * (1-based; tabs kept so the caret lines up). */
-static void show_source(const char *file, int line, int column)
-{
-    if (line < 1)
-        return;
-    FILE *f = fopen(file, "rb");
-    if (!f)
-        return;
-    char buf[4096];
-    int at = 1;
-    int found = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        size_t len = strlen(buf);
-        int complete = len > 0 && buf[len - 1] == '\n';
-        if (at == line) {
-            found = 1;
-            break;
-        }
-        if (complete)
-            at++;
-    }
-    fclose(f);
-    if (!found)
-        return;
-    buf[strcspn(buf, "\r\n")] = '\0';
-    fprintf(stderr, "    %s\n    ", buf);
-    /* column counts characters: skip UTF-8 continuation bytes */
-    int chars = 0;
-    for (const unsigned char *p = (const unsigned char *)buf;
-         *p && chars < column - 1; p++) {
-        if ((*p & 0xC0) == 0x80)
-            continue;
-        fputc(*p == '\t' ? '\t' : ' ', stderr);
-        chars++;
-    }
-    fprintf(stderr, "^\n");
 }
 
 /* "dcsh n=2 k=32 width=1": the parts of a reference design that cost. */
@@ -226,8 +188,7 @@ static int check_one(const char *path, int designs)
     err_clear(&e);
     char msg[ERR_MSG_MAX + ERR_FILE_MAX + ERR_PATH_MAX + 64];
     if (cfg_study_load(path, &s, &e)) {
-        fprintf(stderr, "%s\n", err_format(&e, msg, sizeof msg));
-        show_source(e.file, e.line, e.column);
+        dse_cli_print_error(&e);
         return 2;
     }
     dse_space sp;
