@@ -25,6 +25,7 @@
 
 #include "dse/pareto.h"
 #include "dse/pool.h"
+#include "dse/search.h"
 #include "net/xalloc.h"
 #include "sim/sim.h"
 
@@ -128,11 +129,14 @@ typedef struct score_ctx {
     const cfg_study *s;
     dse_run *r;
     size_t *evals;           /* per candidate */
+    const unsigned char *already; /* scored before (auto's timing sample) */
 } score_ctx;
 
 static int score_job(void *arg, size_t i)
 {
     score_ctx *x = arg;
+    if (x->already[i])
+        return 0;
     dse_score_design(x->s, &x->r->space.designs[i], x->r->space.models[i],
                      &x->r->cand[i], &x->evals[i]);
     return 0; /* a design that fails to score is unranked, not an error */
@@ -342,6 +346,66 @@ static int confirm_by_simulation(const cfg_study *s,
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* Score design i once, for the NLopt search (which asks sequentially). */
+typedef struct lazy_ctx {
+    const cfg_study *s;
+    dse_run *r;
+    unsigned char *scored;
+    size_t evaluations;
+} lazy_ctx;
+
+static const dse_candidate *score_lazily(void *arg, size_t i)
+{
+    lazy_ctx *x = arg;
+    if (!x->scored[i]) {
+        size_t evals = 0;
+        dse_score_design(x->s, &x->r->space.designs[i], x->r->space.models[i],
+                         &x->r->cand[i], &evals);
+        x->evaluations += evals;
+        x->scored[i] = 1;
+    }
+    return &x->r->cand[i];
+}
+
+/* Keep only the scored candidates (in space order), freeing the rest. */
+static void compact_scored(dse_run *r, const unsigned char *scored)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < r->ncand; i++) {
+        if (scored[i]) {
+            r->cand[m++] = r->cand[i];
+        } else {
+            free(r->cand[i].latency);
+            free(r->cand[i].sim);
+        }
+    }
+    r->ncand = m;
+}
+
+/* auto: exhaustive when scoring everything is projected to take under
+ * AUTO_EXHAUSTIVE_S seconds on the threads we have, judged by timing a
+ * sample spread evenly over the space (the sample stays scored). */
+#define AUTO_EXHAUSTIVE_S 10.0
+#define AUTO_SAMPLE 16
+
+static int want_nlopt(const cfg_study *s, const dse_optimize_opts *o,
+                      lazy_ctx *lazy)
+{
+    if (s->search == CFG_SEARCH_EXHAUSTIVE)
+        return 0;
+    if (s->search == CFG_SEARCH_NLOPT)
+        return 1;
+    size_t count = lazy->r->ncand;
+    if (count <= AUTO_SAMPLE)
+        return 0;
+    double t0 = dse_now_s();
+    for (size_t q = 0; q < AUTO_SAMPLE; q++)
+        score_lazily(lazy, q * count / AUTO_SAMPLE);
+    double per_design = (dse_now_s() - t0) / AUTO_SAMPLE;
+    int threads = o->threads > 0 ? o->threads : dse_cores();
+    return per_design * (double)count / threads > AUTO_EXHAUSTIVE_S;
+}
+
 int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
                  err *e)
 {
@@ -362,23 +426,44 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
     r->cand = xcalloc(r->ncand, sizeof *r->cand);
     for (size_t i = 0; i < r->ncand; i++)
         r->cand[i].latency = xcalloc(s->rates.n + 1, sizeof(double));
-    score_ctx sc = {.s = s, .r = r};
-    sc.evals = xcalloc(r->ncand + 1, sizeof *sc.evals);
     double t1 = dse_now_s();
-    if (o->progress)
-        dse_progress_begin(o->progress, "score", r->ncand);
-    rc = dse_pool_run(r->ncand, o->threads, score_job, &sc, o->progress,
-                      o->stop);
-    if (o->progress)
-        dse_progress_end(o->progress);
-    for (size_t i = 0; i < r->ncand; i++)
-        r->evaluations += sc.evals[i];
-    free(sc.evals);
+    lazy_ctx lazy = {.s = s, .r = r};
+    lazy.scored = xcalloc(r->ncand + 1, 1);
+    if (want_nlopt(s, o, &lazy)) {
+        r->strategy = "nlopt";
+        if (o->progress)
+            dse_progress_begin(o->progress, "search", r->ncand);
+        size_t distinct = 0;
+        rc = dse_search_nlopt(s, &r->space, score_lazily, &lazy, o->stop,
+                              &distinct, e);
+        if (o->progress) {
+            o->progress->done = distinct;
+            dse_progress_end(o->progress);
+        }
+        r->evaluations = lazy.evaluations;
+        compact_scored(r, lazy.scored);
+    } else {
+        score_ctx sc = {.s = s, .r = r, .already = lazy.scored};
+        r->evaluations = lazy.evaluations;
+        sc.evals = xcalloc(r->ncand + 1, sizeof *sc.evals);
+        if (o->progress)
+            dse_progress_begin(o->progress, "score", r->ncand);
+        rc = dse_pool_run(r->ncand, o->threads, score_job, &sc, o->progress,
+                          o->stop);
+        if (o->progress)
+            dse_progress_end(o->progress);
+        for (size_t i = 0; i < r->ncand; i++)
+            r->evaluations += sc.evals[i];
+        free(sc.evals);
+    }
+    free(lazy.scored);
     r->seconds_score = dse_now_s() - t1;
     if (rc == ERR_INTERRUPTED || (o->stop && *o->stop)) {
         r->interrupted = 1;
         return err_set(e, ERR_INTERRUPTED, "interrupted while scoring");
     }
+    if (rc)
+        return rc;
 
     select_finalists(s, r);
 
