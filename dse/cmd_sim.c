@@ -425,7 +425,7 @@ static json_t *jnum(double x)
     return isfinite(x) ? json_real(x) : json_null();
 }
 
-static json_t *result_json(const sim_result *r, double wall)
+static json_t *result_json(const sim_result *r, double wall, int ci_rule)
 {
     json_t *o = json_object();
     json_object_set_new(o, "rate", json_real(r->rate));
@@ -450,7 +450,8 @@ static json_t *result_json(const sim_result *r, double wall)
     json_object_set_new(o, "accepted_messages", jnum(r->accepted_messages));
     json_object_set_new(o, "messages", json_integer(r->messages));
     json_object_set_new(o, "batches", json_integer(r->batches));
-    json_object_set_new(o, "ci_met", json_boolean(r->ci_met));
+    if (ci_rule)
+        json_object_set_new(o, "ci_met", json_boolean(r->ci_met));
     json_object_set_new(o, "cycles", json_integer(r->cycles));
     json_object_set_new(o, "nodes", json_integer(r->nodes));
     json_object_set_new(o, "silent_nodes", json_integer(r->silent_nodes));
@@ -614,12 +615,13 @@ int dse_cmd_sim(int argc, char **argv)
             for (int s = 0; s < nseeds; s++)
                 wsum += ws[s];
             if (cli.json) {
-                json_t *pt = result_json(&merged, wsum);
+                int ci = base->stop == SIM_STOP_CI;
+                json_t *pt = result_json(&merged, wsum, ci);
                 if (nseeds > 1) {
                     json_t *runs = json_array();
                     for (int s = 0; s < nseeds; s++)
                         json_array_append_new(runs,
-                                              result_json(&rs[s], ws[s]));
+                                              result_json(&rs[s], ws[s], ci));
                     json_object_set_new(pt, "runs", runs);
                 }
                 json_array_append_new(points, pt);

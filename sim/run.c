@@ -18,8 +18,9 @@
  * SATURATION (never reported as a finite latency; latency fields are 0):
  *   - the mean source queue exceeds saturation_queue messages per sending
  *     node (queues growing without bound), checked every 256 cycles; or
- *   - accepted flits < saturation_ratio x offered flits over the window
- *     (count rule: when the window closes; CI rule: at each CI check).
+ *   - accepted flits < saturation_ratio x offered flits over the window,
+ *     and short by more flits than all VC buffers hold (count rule: when
+ *     the window closes; CI rule: at each CI check).
  * A saturation verdict is confirmed by running deadlock_cycles more cycles
  * and asking the deadlock detector: a deadlocked network is reported as
  * deadlocked, not saturated.
@@ -429,11 +430,15 @@ static void window_rates(const sim_net *net, sim_result *r)
     r->accepted_messages = (double)st->win_del_msgs / nc;
 }
 
+/* Accepted below ratio x offered over the window, by more flits than the
+ * network's buffers could hold: a stable network only falls behind by the
+ * growth of its (bounded) population, which a short window might show. */
 static int throughput_short(const sim_net *net)
 {
     const sim_stats *st = &net->stats;
-    return (double)st->win_cons_flits <
-           net->p.saturation_ratio * (double)st->win_gen_flits;
+    double gen = (double)st->win_gen_flits, cons = (double)st->win_cons_flits;
+    return cons < net->p.saturation_ratio * gen &&
+           gen - cons > (double)net->nvc * net->B;
 }
 
 static void note(sim_result *r, const char *fmt, ...)

@@ -119,10 +119,15 @@ struct sim_topo {
     int nnet;                    /* network channels */
     int32_t *port;               /* [r*nports + 2*dim + (dir<0)] -> channel */
     sim_chan *chan;              /* nnet + nodes entries */
+    int32_t *coord;              /* [node*n + dim], when small enough to
+                                    keep (saves two divisions per lookup);
+                                    NULL otherwise */
 };
 
 static inline int sim_topo_coord(const sim_topo *t, long r, int dim)
 {
+    if (t->coord)
+        return t->coord[r * t->n + dim];
     return (int)((r / t->stride[dim]) % t->k[dim]);
 }
 

@@ -54,6 +54,14 @@ int sim__topo_build(sim_topo *t, const net_design *d, err *e)
     }
     t->nodes = t->routers = (int)nodes;
     t->nports = 2 * d->n;
+    t->coord = NULL;
+    if (nodes * d->n <= (1L << 22)) {
+        t->coord = xmalloc(sizeof *t->coord * (size_t)(nodes * d->n));
+        for (long u = 0; u < nodes; u++)
+            for (int i = 0; i < d->n; i++)
+                t->coord[u * d->n + i] =
+                    (int32_t)((u / t->stride[i]) % t->k[i]);
+    }
     t->port = xmalloc(sizeof *t->port * (size_t)nodes * (size_t)t->nports);
     long nchan = 0;
     for (long u = 0; u < nodes; u++)
@@ -92,6 +100,8 @@ void sim__topo_free(sim_topo *t)
 {
     free(t->port);
     free(t->chan);
+    free(t->coord);
     t->port = NULL;
     t->chan = NULL;
+    t->coord = NULL;
 }
