@@ -200,27 +200,22 @@ static void select_finalists(const cfg_study *s, dse_run *r)
 /* ---- confirmation by simulation ---------------------------------------- */
 
 typedef struct sim_ctx {
-    const cfg_study *s;
-    dse_run *r;
-    const dse_optimize_opts *o;
+    const sim_params *jobs;
     sim_result *results;     /* [finalist][rate][seed] */
     int *codes;
-    int *supported;          /* per finalist */
+    const int *supported;    /* per job */
 } sim_ctx;
 
-static void sim_job_params(const sim_ctx *x, size_t job, sim_params *p,
-                           size_t *f, size_t *ri)
+/* The simulation job of (finalist f, rate ri, replication q). */
+static void sim_job_params(const cfg_study *s, const dse_run *r, size_t f,
+                           size_t ri, size_t q, volatile sig_atomic_t *stop,
+                           sim_params *p)
 {
-    const cfg_study *s = x->s;
-    size_t seeds = (size_t)s->sim.seeds;
-    *f = job / (s->rates.n * seeds);
-    *ri = (job / seeds) % s->rates.n;
-    size_t seed = job % seeds;
     sim_params_init(p);
-    p->design = x->r->cand[x->r->finalists[*f]].design;
+    p->design = r->cand[r->finalists[f]].design;
     p->workload = s->workload;
-    p->rate = s->rates.v[*ri];
-    p->seed = 1 + seed; /* replication seeds 1, 2, ... for every design */
+    p->rate = s->rates.v[ri];
+    p->seed = 1 + q; /* replication seeds 1, 2, ... for every design */
     p->warmup_messages = s->sim.warmup_messages;
     if (s->sim.ci_half_width > 0) {
         p->stop = SIM_STOP_CI;
@@ -232,32 +227,31 @@ static void sim_job_params(const sim_ctx *x, size_t job, sim_params *p,
         p->messages = s->sim.measured_messages;
     }
     p->max_cycles = s->sim.max_cycles;
-    p->stop_flag = x->o->stop;
+    p->stop_flag = stop;
 }
 
 static int sim_job(void *arg, size_t job)
 {
     sim_ctx *x = arg;
-    sim_params p;
-    size_t f, ri;
-    sim_job_params(x, job, &p, &f, &ri);
-    if (!x->supported[f]) {
+    if (!x->supported[job]) {
         x->codes[job] = ERR_UNSUPPORTED;
         return 0;
     }
     err e;
-    x->codes[job] = sim_run(&p, &x->results[job], &e);
+    x->codes[job] = sim_run(&x->jobs[job], &x->results[job], &e);
     return 0;
 }
 
-static void aggregate_sim(const cfg_study *s, dse_run *r, const sim_ctx *x)
+static void aggregate_sim(const cfg_study *s, dse_run *r,
+                          const sim_result *results, const int *codes,
+                          const int *supported)
 {
     size_t seeds = (size_t)s->sim.seeds, nr = s->rates.n;
     for (size_t f = 0; f < r->nfinalists; f++) {
         dse_candidate *c = &r->cand[r->finalists[f]];
         c->sim = xcalloc(nr, sizeof *c->sim);
         double max_err = NAN, sum = 0;
-        int all_ok = x->supported[f];
+        int all_ok = supported[f * nr * seeds];
         for (size_t ri = 0; ri < nr; ri++) {
             dse_sim_point *pt = &c->sim[ri];
             size_t base = (f * nr + ri) * seeds;
@@ -266,16 +260,16 @@ static void aggregate_sim(const cfg_study *s, dse_run *r, const sim_ctx *x)
             pt->latency = pt->half_width = pt->error_pct = NAN;
             pt->network_latency = pt->source_wait = pt->accepted = NAN;
             pt->mean_hops = NAN;
-            int ok = x->supported[f];
+            int ok = supported[base];
             for (size_t q = 0; q < seeds && ok; q++)
-                if (x->codes[base + q] != 0)
+                if (codes[base + q] != 0)
                     ok = 0;
             if (!ok) {
                 all_ok = 0;
                 continue;
             }
             sim_result merged;
-            sim_result_merge(&x->results[base], (int)seeds, &merged);
+            sim_result_merge(&results[base], (int)seeds, &merged);
             pt->seeds = (int)seeds;
             pt->messages = merged.messages;
             pt->saturated = merged.status != SIM_OK;
@@ -316,31 +310,71 @@ static void aggregate_sim(const cfg_study *s, dse_run *r, const sim_ctx *x)
 }
 
 static int confirm_by_simulation(const cfg_study *s,
-                                 const dse_optimize_opts *o, dse_run *r)
+                                 const dse_optimize_opts *o, dse_run *r,
+                                 err *e)
 {
-    size_t seeds = (size_t)s->sim.seeds;
-    size_t njobs = r->nfinalists * s->rates.n * seeds;
-    sim_ctx x = {.s = s, .r = r, .o = o};
-    x.results = xcalloc(njobs + 1, sizeof *x.results);
-    x.codes = xcalloc(njobs + 1, sizeof *x.codes);
-    x.supported = xcalloc(r->nfinalists + 1, sizeof *x.supported);
-    for (size_t f = 0; f < r->nfinalists; f++)
-        x.supported[f] = sim_supports(&r->cand[r->finalists[f]].design,
-                                      &s->workload, NULL) == 0;
+    size_t seeds = (size_t)s->sim.seeds, nr = s->rates.n;
+    size_t njobs = r->nfinalists * nr * seeds;
+    sim_params *jobs = xcalloc(njobs + 1, sizeof *jobs);
+    sim_result *results = xcalloc(njobs + 1, sizeof *results);
+    int *codes = xcalloc(njobs + 1, sizeof *codes);
+    int *supported = xcalloc(njobs + 1, sizeof *supported);
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        int ok = sim_supports(&r->cand[r->finalists[f]].design, &s->workload,
+                              NULL) == 0;
+        for (size_t ri = 0; ri < nr; ri++)
+            for (size_t q = 0; q < seeds; q++) {
+                size_t job = (f * nr + ri) * seeds + q;
+                sim_job_params(s, r, f, ri, q, o->stop, &jobs[job]);
+                supported[job] = ok;
+            }
+    }
     if (o->progress)
         dse_progress_begin(o->progress, "simulate", njobs);
-    int threads = o->threads > 0 ? o->threads
-                                 : (s->sim.threads > 0 ? s->sim.threads : 0);
-    int rc = dse_pool_run(njobs, threads, sim_job, &x, o->progress, o->stop);
+    int rc;
+    if (o->executor) {
+        /* unsupported designs never leave this process */
+        size_t m = 0;
+        size_t *map = xcalloc(njobs + 1, sizeof *map);
+        sim_params *sub = xcalloc(njobs + 1, sizeof *sub);
+        sim_result *sub_res = xcalloc(njobs + 1, sizeof *sub_res);
+        int *sub_codes = xcalloc(njobs + 1, sizeof *sub_codes);
+        for (size_t j = 0; j < njobs; j++) {
+            if (supported[j]) {
+                map[m] = j;
+                sub[m++] = jobs[j];
+            } else {
+                codes[j] = ERR_UNSUPPORTED;
+            }
+        }
+        rc = o->executor->simulate(o->executor->self, sub, m, sub_res,
+                                   sub_codes, o->progress, o->stop, e);
+        for (size_t q = 0; q < m; q++) {
+            results[map[q]] = sub_res[q];
+            codes[map[q]] = sub_codes[q];
+        }
+        free(map);
+        free(sub);
+        free(sub_res);
+        free(sub_codes);
+    } else {
+        sim_ctx x = {.jobs = jobs, .results = results, .codes = codes,
+                     .supported = supported};
+        int threads = o->threads > 0
+                          ? o->threads
+                          : (s->sim.threads > 0 ? s->sim.threads : 0);
+        rc = dse_pool_run(njobs, threads, sim_job, &x, o->progress, o->stop);
+    }
     if (o->progress)
         dse_progress_end(o->progress);
     if (rc == 0 && o->stop && *o->stop)
         rc = ERR_INTERRUPTED;
     if (rc == 0)
-        aggregate_sim(s, r, &x);
-    free(x.results);
-    free(x.codes);
-    free(x.supported);
+        aggregate_sim(s, r, results, codes, supported);
+    free(jobs);
+    free(results);
+    free(codes);
+    free(supported);
     return rc;
 }
 
@@ -448,8 +482,21 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
         sc.evals = xcalloc(r->ncand + 1, sizeof *sc.evals);
         if (o->progress)
             dse_progress_begin(o->progress, "score", r->ncand);
-        rc = dse_pool_run(r->ncand, o->threads, score_job, &sc, o->progress,
-                          o->stop);
+        if (o->executor) {
+            size_t *idx = xmalloc((r->ncand + 1) * sizeof *idx);
+            size_t m = 0;
+            for (size_t i = 0; i < r->ncand; i++)
+                if (!lazy.scored[i])
+                    idx[m++] = i;
+            size_t evals = 0;
+            rc = o->executor->score(o->executor->self, s, r, idx, m, &evals,
+                                    o->progress, o->stop, e);
+            sc.evals[0] += evals;
+            free(idx);
+        } else {
+            rc = dse_pool_run(r->ncand, o->threads, score_job, &sc,
+                              o->progress, o->stop);
+        }
         if (o->progress)
             dse_progress_end(o->progress);
         for (size_t i = 0; i < r->ncand; i++)
@@ -469,11 +516,13 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
 
     double t2 = dse_now_s();
     if (!o->skip_sim && r->nfinalists > 0) {
-        rc = confirm_by_simulation(s, o, r);
+        rc = confirm_by_simulation(s, o, r, e);
         if (rc == ERR_INTERRUPTED) {
             r->interrupted = 1;
             return err_set(e, ERR_INTERRUPTED, "interrupted while simulating");
         }
+        if (rc)
+            return rc;
     }
     r->seconds_sim = dse_now_s() - t2;
     r->seconds_total = dse_now_s() - t0;

@@ -79,12 +79,37 @@ typedef struct dse_run {
     int interrupted;
 } dse_run;
 
+struct sim_params;
+struct sim_result;
+
+/* Where the optimizer's two batches of independent jobs run.  NULL in
+ * dse_optimize_opts means the local thread pool; the Redis farm
+ * (dse/farm*.c) supplies its own.  Both calls must give results that
+ * depend only on the jobs (never on scheduling), so local and farm runs of
+ * a study are identical. */
+typedef struct dse_executor {
+    /* Score designs idx[0..n) of r->space into r->cand[idx[q]] (as
+     * dse_score_design does); add the model evaluations made to
+     * *evaluations. */
+    int (*score)(void *self, const cfg_study *s, dse_run *r, const size_t *idx,
+                 size_t n, size_t *evaluations, dse_progress *progress,
+                 volatile sig_atomic_t *stop, err *e);
+    /* Run simulations jobs[0..n) into results[] with sim_run's return code
+     * in codes[]. */
+    int (*simulate)(void *self, const struct sim_params *jobs, size_t n,
+                    struct sim_result *results, int *codes,
+                    dse_progress *progress, volatile sig_atomic_t *stop,
+                    err *e);
+    void *self;
+} dse_executor;
+
 typedef struct dse_optimize_opts {
     int threads;             /* <= 0: all cores */
     int quiet;
     int skip_sim;            /* rank on models only (--no-sim) */
     volatile sig_atomic_t *stop;  /* set by SIGINT; may be NULL */
     dse_progress *progress;  /* may be NULL */
+    const dse_executor *executor; /* NULL: local thread pool */
 } dse_optimize_opts;
 
 /* Run the study.  0, ERR_INTERRUPTED (stop flag), or another ERR_* with e.

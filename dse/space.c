@@ -132,8 +132,13 @@ static void drop(dse_space *sp, dse_drop r, const char *what,
                  const char *why)
 {
     sp->dropped[r]++;
-    if (!sp->example[r][0])
-        snprintf(sp->example[r], sizeof sp->example[r], "%s: %s", what, why);
+    if (sp->example[r][0])
+        return;
+    /* truncation is fine here: the example is a hint for the reader */
+    int used = snprintf(sp->example[r], sizeof sp->example[r], "%s", what);
+    if (used >= 0 && (size_t)used + 2 < sizeof sp->example[r])
+        snprintf(sp->example[r] + used, sizeof sp->example[r] - (size_t)used,
+                 ": %s", why);
 }
 
 /* Classify one complete design (radices already valid in count and
