@@ -46,7 +46,7 @@
 #include "models/model.h"
 
 #define PROPERTY_SAMPLES 10000
-#define SATURATION_SAMPLES 60
+#define SATURATION_SAMPLES 20
 #define MAX_NODES (1L << 16)
 
 /* ---- random stream ------------------------------------------------------ */
