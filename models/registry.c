@@ -23,6 +23,7 @@ static const model *const registry[] = {
     &model_dcsh_hopbased,
     &model_dcsh_det_novc,   /* V = 1: before dcsh-det-vc (see its header) */
     &model_dcsh_det_vc,
+    &model_torus2d_adaptive_meanflow,
     NULL,
 };
 
