@@ -47,7 +47,7 @@
  * busy; MODELS.md's form averages PL(l)^r over the levels l, i.e. it takes
  * the r candidates to sit at one level together (as (12)-(13) do for one
  * j), rather than raising the level-averaged PL to the power r.
- * docs/models_family2.md says how the simulator will test this.
+ * docs/models.md (hypercube and DCSH part) says how the simulator will test this.
  *
  * Other resolutions (MODELS.md M9 section 4):
  *   1. (15)'s second form (1-theta) lam dbar/(4n) is meaningless (dbar in

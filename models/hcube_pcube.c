@@ -78,7 +78,7 @@
  * n N / (2(N-1)) + Lm.
  *
  * Cost: at n = 10 (1024 nodes) one rate point takes well under a
- * millisecond; see docs/models_family2.md for the measurement.
+ * millisecond; see docs/models.md (hypercube and DCSH part) for the measurement.
  */
 #include <math.h>
 #include <stdio.h>
