@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "farm.h"
 #include "optimize.h"
 #include "report.h"
 
@@ -44,7 +45,11 @@ static void usage(FILE *out)
             "  -o, --output DIR   write the report here instead of the study's report.dir\n"
             "      --no-sim       rank on the models only; skip the simulation step\n"
             "  -q, --quiet        no progress output\n"
-            "      --redis URL    run the jobs on a Redis worker farm (not implemented yet)\n"
+            "      --redis URL    run the jobs on a Redis worker farm (docs/farm.md):\n"
+            "                     redis://[user:password@]host[:port][/db]\n"
+            "      --prefix P     farm key prefix (default dse:)\n"
+            "      --redis-timeout S   give up when Redis is unreachable this long (30)\n"
+            "      --worker-timeout S  give up when no worker is alive this long (60)\n"
             "  -h, --help         this text\n\n"
             "Exit status: 0 report written, 1 the run failed, 2 bad usage or\n"
             "study, 130 interrupted (no report written).\n");
@@ -83,11 +88,16 @@ int dse_cmd_optimize(int argc, char **argv)
         {"no-sim", no_argument, NULL, 'S'},
         {"quiet", no_argument, NULL, 'q'},
         {"redis", required_argument, NULL, 'R'},
+        {"prefix", required_argument, NULL, 'P'},
+        {"redis-timeout", required_argument, NULL, 'T'},
+        {"worker-timeout", required_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     dse_optimize_opts o = {0};
-    const char *output = NULL;
+    const char *output = NULL, *redis = NULL;
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "j:o:qh", longopts, NULL)) != -1) {
@@ -105,9 +115,10 @@ int dse_cmd_optimize(int argc, char **argv)
         case 'o': output = optarg; break;
         case 'S': o.skip_sim = 1; break;
         case 'q': o.quiet = 1; break;
-        case 'R':
-            fprintf(stderr, "dse optimize: --redis: the Redis farm is not implemented yet\n");
-            return 2;
+        case 'R': redis = optarg; break;
+        case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
+        case 'T': fo.redis_timeout_s = atof(optarg); break;
+        case 'W': fo.no_worker_timeout_s = atof(optarg); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -126,6 +137,18 @@ int dse_cmd_optimize(int argc, char **argv)
         return 2;
     }
     const char *dir = output ? output : study.report_dir;
+    dse_farm *farm = NULL;
+    dse_executor farm_exec;
+    if (redis) {
+        rc = dse_farm_open_url(redis, &fo, &farm, &e);
+        if (rc) {
+            fprintf(stderr, "dse optimize: %s\n", e.msg);
+            cfg_study_fini(&study);
+            return rc == ERR_CONFIG ? 2 : 1;
+        }
+        dse_farm_executor(farm, &farm_exec);
+        o.executor = &farm_exec;
+    }
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -154,6 +177,8 @@ int dse_cmd_optimize(int argc, char **argv)
     } else {
         print_summary(&run, dir);
     }
+    dse_farm_print_failures(farm, stderr);
+    dse_farm_destroy(farm);
     dse_run_fini(&run);
     dse_progress_fini(&progress);
     cfg_study_fini(&study);

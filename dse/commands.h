@@ -12,5 +12,9 @@ int dse_cmd_cost(int argc, char **argv);     /* dse/cmd_cost.c */
 int dse_cmd_model(int argc, char **argv);    /* dse/cmd_model.c */
 int dse_cmd_sim(int argc, char **argv);      /* dse/cmd_sim.c */
 int dse_cmd_optimize(int argc, char **argv); /* dse/cmd_optimize.c */
+int dse_cmd_worker(int argc, char **argv);   /* dse/cmd_worker.c */
+int dse_cmd_serve(int argc, char **argv);    /* dse/cmd_serve.c */
+int dse_cmd_submit(int argc, char **argv);   /* dse/cmd_submit.c */
+int dse_cmd_status(int argc, char **argv);   /* dse/cmd_status.c */
 
 #endif

@@ -24,7 +24,7 @@ static const command commands[] = {
     {"sim", "simulate one design flit by flit over a range of rates", dse_cmd_sim},
     {"validate", "compare every analytic model with the simulator", NULL},
     {"optimize", "search a study's design space and write a Pareto report", dse_cmd_optimize},
-    {"worker", "serve scoring and simulation jobs from a Redis farm", NULL},
+    {"worker", "serve scoring and simulation jobs from a Redis farm", dse_cmd_worker},
     {"serve", "the daemon: run submitted studies on the farm", NULL},
     {"submit", "submit a study to the daemon", NULL},
     {"status", "show the status of submitted studies", NULL},
