@@ -1,0 +1,231 @@
+/*
+ * test_farm_util.h — helpers for the farm's tests: a private redis-server
+ * on a free loopback port (started and stopped by the test), dse worker
+ * processes, and a study's results.json text without timings.
+ *
+ * Header-only (static functions) because each test file is its own
+ * executable.
+ */
+#ifndef TEST_FARM_UTIL_H
+#define TEST_FARM_UTIL_H
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dse/cfg.h"
+#include "dse/farm.h"
+#include "dse/optimize.h"
+#include "dse/report.h"
+#include "dse/store.h"
+
+typedef struct test_redis {
+    pid_t pid;
+    int port;
+    char dir[256];
+    char url[128];
+    int persist;
+} test_redis;
+
+static inline void test_sleep(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+static inline int test_redis_installed(void)
+{
+    return system("command -v redis-server >/dev/null 2>&1") == 0;
+}
+
+static inline int test_free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    socklen_t len = sizeof a;
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) ||
+        getsockname(fd, (struct sockaddr *)&a, &len)) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    int port = ntohs(a.sin_port);
+    close(fd);
+    return port;
+}
+
+static inline int test_redis_ping(const test_redis *r)
+{
+    dse_store_spec spec;
+    memset(&spec, 0, sizeof spec);
+    if (dse_store_url_parse(r->url, &spec.redis, NULL))
+        return -1;
+    spec.timeout_s = 1;
+    dse_store st;
+    dse_store_open(&spec, &st);
+    int rc = st.ops->ping(st.self, NULL);
+    dse_store_close(&st);
+    return rc;
+}
+
+/* (Re)start the server on r->port (chosen on the first start).  0 when it
+ * answers PING within 5 s. */
+static inline int test_redis_start(test_redis *r)
+{
+    if (r->port == 0) {
+        r->port = test_free_port();
+        snprintf(r->dir, sizeof r->dir, "/tmp/dse_farm_test_XXXXXX");
+        if (!mkdtemp(r->dir))
+            return -1;
+        snprintf(r->url, sizeof r->url, "redis://127.0.0.1:%d", r->port);
+    }
+    char port[16], log[300];
+    snprintf(port, sizeof port, "%d", r->port);
+    snprintf(log, sizeof log, "%s/redis.log", r->dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("redis-server", "redis-server", "--port", port, "--bind",
+               "127.0.0.1", "--save", "", "--appendonly",
+               r->persist ? "yes" : "no", "--appendfsync", "always", "--dir",
+               r->dir, "--logfile", log, "--daemonize", "no", (char *)NULL);
+        _exit(127);
+    }
+    r->pid = pid;
+    for (int i = 0; i < 100; i++) {
+        if (test_redis_ping(r) == 0)
+            return 0;
+        test_sleep(0.05);
+    }
+    return -1;
+}
+
+static inline void test_redis_stop(test_redis *r)
+{
+    if (r->pid > 0) {
+        kill(r->pid, SIGTERM);
+        waitpid(r->pid, NULL, 0);
+        r->pid = 0;
+    }
+}
+
+/* Stop the server and remove its directory. */
+static inline void test_redis_fini(test_redis *r)
+{
+    test_redis_stop(r);
+    if (r->dir[0]) {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", r->dir);
+    }
+}
+
+/* Start `dse worker` with one slot, a short heartbeat and visibility
+ * timeout, quiet, plus up to 4 extra arguments (NULL-terminated). */
+static inline pid_t test_worker_start(const test_redis *r, const char *name,
+                                      const char *extra1, const char *extra2)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char log[300];
+        snprintf(log, sizeof log, "%s/worker-%s.log", r->dir, name);
+        FILE *f = freopen(log, "a", stderr);
+        (void)f;
+        const char *argv[20] = {DSE_BINARY, "worker", "--redis", r->url,
+                                "--jobs", "1", "--name", name,
+                                "--visibility", "2", "--heartbeat", "0.2"};
+        int argc = 12;
+        if (extra1)
+            argv[argc++] = extra1;
+        if (extra2)
+            argv[argc++] = extra2;
+        argv[argc] = NULL;
+        execv(DSE_BINARY, (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* SIGTERM and wait; the exit status (or -1 if killed by a signal). */
+static inline int test_worker_stop(pid_t pid)
+{
+    int st;
+    kill(pid, SIGTERM);
+    if (waitpid(pid, &st, 0) != pid)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Load a study from tests/data. */
+static inline int test_load_study(const char *name, cfg_study *s)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/%s", DSE_SOURCE_DIR, name);
+    return cfg_study_load(path, s, NULL);
+}
+
+/* Run the study (ex NULL: local pool) and return results.json without
+ * timings (caller frees), or NULL with *rc set. */
+static inline char *test_run_json(const cfg_study *s, const dse_executor *ex,
+                                  int *rc, err *e)
+{
+    dse_optimize_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 2;
+    o.quiet = 1;
+    o.executor = ex;
+    dse_run run;
+    *rc = dse_optimize(s, &o, &run, e);
+    char *buf = NULL;
+    size_t len = 0;
+    if (*rc == 0) {
+        FILE *f = open_memstream(&buf, &len);
+        dse_report_json(&run, f, 0, e);
+        fclose(f);
+    }
+    dse_run_fini(&run);
+    return buf;
+}
+
+/* A store handle on the test server. */
+static inline void test_store_open(const test_redis *r, dse_store *st)
+{
+    dse_store_spec spec;
+    memset(&spec, 0, sizeof spec);
+    dse_store_url_parse(r->url, &spec.redis, NULL);
+    dse_store_open(&spec, st);
+}
+
+static inline long long test_hget_ll(dse_store *st, const char *key,
+                                     const char *field)
+{
+    size_t n;
+    char **f, **v;
+    long long out = 0;
+    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(f[i], field) == 0)
+            out = atoll(v[i]);
+        free(f[i]);
+        free(v[i]);
+    }
+    free(f);
+    free(v);
+    return out;
+}
+
+#endif
