@@ -31,6 +31,26 @@
  * Ejection is not a channel with VCs: a header at its destination takes one
  * of design.ejection_channels (0 = unlimited) and is consumed at one flit
  * per cycle.
+ *
+ * EXTENDING (simulator II).  What varies is a table entry:
+ *   - a topology: a sim_topology_ops in its own file, listed in topo.c.
+ *     Express-cubes bring a build() that adds interchange routers after the
+ *     nodes (routers without a PE: nothing in the engine assumes router ==
+ *     node except injection, which is per node) and min_channels() that
+ *     offers local or express channels.  The DCSH brings a build() with one
+ *     channel per (node, dimension, target): its k-1 targets share the
+ *     node's bus, i.e. one grant per cycle for the group, and its input
+ *     multiplexers allow one flit per cycle out of a group of input VCs.
+ *     Both are one more check where resolve() (engine.c) grants a
+ *     candidate: a per-group cycle stamp, like sim_chan.stamp.
+ *   - a routing function: a sim_routing_ops in its own file, listed in
+ *     route.c.  P-cube and hop-based routing need only route() (it gets
+ *     the input VC and the message's hop count).
+ *   - a traffic pattern: an entry in traffic.c.
+ * PCS (probe, backtracking, then data) and broadcast trees (one input VC
+ * feeding several output VCs) change how a header is allocated and how a
+ * flit leaves a VC; they plug in at try_allocate() and apply() in
+ * engine.c as a switching mode, not as edits to every phase.
  */
 #ifndef DSE_SIM_INT_H
 #define DSE_SIM_INT_H
@@ -96,6 +116,11 @@ typedef struct sim_topology_ops {
     net_topology topology;
     int nclasses;                /* dateline classes a deterministic (escape)
                                     route needs: torus 2, others 1 */
+    /* Build the channel graph; NULL: the generic point-to-point builder
+     * (topo.c) over neighbor().  A topology with routers that have no PE
+     * (express interchanges) or multi-drop channels (the DCSH) brings its
+     * own. */
+    int (*build)(sim_topo *t, const net_design *d, err *e);
     /* Neighbour of node u one step in (dim, dir), or -1 (mesh edge; the
      * hypercube has only dir = +1, meaning "flip bit dim"). */
     long (*neighbor)(const sim_topo *t, long u, int dim, int dir);

@@ -39,6 +39,10 @@ int sim__topo_build(sim_topo *t, const net_design *d, err *e)
         return err_set(e, ERR_UNSUPPORTED,
                        "the simulator does not build %s networks yet",
                        net_topology_name(d->topology));
+    if (ops->build) {
+        t->ops = ops;
+        return ops->build(t, d, e);
+    }
     long nodes = net_nodes(d);
     if (nodes > (1L << 26))
         return err_set(e, ERR_UNSUPPORTED,
