@@ -25,9 +25,9 @@ static const command commands[] = {
     {"validate", "compare every analytic model with the simulator", NULL},
     {"optimize", "search a study's design space and write a Pareto report", dse_cmd_optimize},
     {"worker", "serve scoring and simulation jobs from a Redis farm", dse_cmd_worker},
-    {"serve", "the daemon: run submitted studies on the farm", NULL},
-    {"submit", "submit a study to the daemon", NULL},
-    {"status", "show the status of submitted studies", NULL},
+    {"serve", "the daemon: run submitted studies on the farm", dse_cmd_serve},
+    {"submit", "submit a study to the daemon", dse_cmd_submit},
+    {"status", "show the status of submitted studies", dse_cmd_status},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
