@@ -1,0 +1,219 @@
+/*
+ * test_farm_serve_redis.c — the daemon against a real redis-server
+ * (integration; skipped without redis-server): `dse serve`, `dse submit`
+ * and `dse status` as processes, with one `dse worker`.
+ *
+ *   - a submitted study runs and its report lands under --output-root;
+ *     `dse status ID` says done with the report path;
+ *   - SIGTERM while a study runs: the daemon exits 0, the study is queued
+ *     again; a restarted daemon resumes it to done;
+ *   - a study over the size limits, or whose report directory escapes the
+ *     output root (.., absolute), is refused with a clear reason.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "dse/farm_serve.h"
+#include "test_farm_util.h"
+
+static pid_t serve_start(const test_redis *r, const char *root)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char log[300];
+        snprintf(log, sizeof log, "%s/serve.log", r->dir);
+        FILE *f = freopen(log, "a", stderr);
+        (void)f;
+        execl(DSE_BINARY, DSE_BINARY, "serve", "--redis", r->url,
+              "--output-root", root, "--max-designs", "3", "--worker-timeout",
+              "30", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Run a dse command line; its stdout (first line) into out. */
+static int dse_cli(const char *args, char *out, size_t size)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>/dev/null", DSE_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void study_field(dse_store *st, const char *id, const char *field,
+                        char *buf, size_t size)
+{
+    char key[64];
+    snprintf(key, sizeof key, "dse:study:%s", id);
+    size_t n;
+    char **f, **v;
+    buf[0] = '\0';
+    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(f[i], field) == 0)
+            snprintf(buf, size, "%s", v[i]);
+        free(f[i]);
+        free(v[i]);
+    }
+    free(f);
+    free(v);
+}
+
+/* Wait until study id's field equals value (up to seconds). */
+static int wait_field(dse_store *st, const char *id, const char *field,
+                      const char *value, double seconds)
+{
+    char buf[2048];
+    for (double t = 0; t < seconds; t += 0.05) {
+        study_field(st, id, field, buf, sizeof buf);
+        if (strcmp(buf, value) == 0)
+            return 1;
+        test_sleep(0.05);
+    }
+    return 0;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* A submitted study as YAML: the file with report.directory replaced. */
+static char *study_with_dir(const char *file, const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/tests/data/%s", DSE_SOURCE_DIR, file);
+    char *text = read_text(path);
+    if (!text)
+        return NULL;
+    char *at = strstr(text, "directory: ");
+    char *eol = at ? strchr(at, '\n') : NULL;
+    if (!at || !eol) {
+        free(text);
+        return NULL;
+    }
+    char *out = calloc(1, strlen(text) + strlen(dir) + 64);
+    sprintf(out, "%.*sdirectory: \"%s\"%s", (int)(at - text), text, dir, eol);
+    free(text);
+    return out;
+}
+
+static void test_daemon(void **state)
+{
+    (void)state;
+    if (!test_redis_installed())
+        skip();
+    test_redis r = {0};
+    assert_int_equal(test_redis_start(&r), 0);
+    char root[400], args[1200], out[4096], buf[2048];
+    snprintf(root, sizeof root, "%s/out", r.dir);
+    assert_int_equal(mkdir(root, 0755), 0);
+    dse_store st;
+    test_store_open(&r, &st);
+    pid_t w = test_worker_start(&r, "w", NULL, NULL);
+    pid_t d = serve_start(&r, root);
+
+    /* submit with the CLI; the daemon takes it */
+    snprintf(args, sizeof args, "submit '%s/tests/data/farm_kill.yaml' --redis %s",
+             DSE_SOURCE_DIR, r.url);
+    assert_int_equal(dse_cli(args, out, sizeof out), 0);
+    assert_string_equal(out, "1\n");
+    assert_true(wait_field(&st, "1", "phase", "simulate", 30));
+
+    /* SIGTERM in the middle: requeued, daemon exits cleanly */
+    kill(d, SIGTERM);
+    int status;
+    assert_int_equal(waitpid(d, &status, 0), d);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    study_field(&st, "1", "status", buf, sizeof buf);
+    assert_string_equal(buf, "queued");
+    snprintf(args, sizeof args, "status 1 --redis %s", r.url);
+    assert_int_equal(dse_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "queued"));
+
+    /* a restarted daemon resumes it */
+    d = serve_start(&r, root);
+    assert_true(wait_field(&st, "1", "status", "done", 60));
+    study_field(&st, "1", "report", buf, sizeof buf);
+    char want[600];
+    snprintf(want, sizeof want, "%s/reports/farm_kill", root);
+    assert_string_equal(buf, want);
+    snprintf(want, sizeof want, "%s/reports/farm_kill/results.json", root);
+    char *json = read_text(want);
+    assert_non_null(json);
+    assert_non_null(strstr(json, "\"farm_kill\""));
+    free(json);
+    assert_int_equal(dse_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "done"));
+    assert_non_null(strstr(out, "reports/farm_kill"));
+
+    /* untrusted submissions */
+    dse_store_spec spec;
+    memset(&spec, 0, sizeof spec);
+    dse_store_url_parse(r.url, &spec.redis, NULL);
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    struct {
+        const char *file, *dir, *reason;
+    } bad[] = {
+        {"farm_tiny.yaml", "reports/tiny", "feasible designs"}, /* 5 > 3 */
+        {"farm_kill.yaml", "../../escape", "'..'"},
+        {"farm_kill.yaml", "reports/../../escape", "'..'"},
+        {"farm_kill.yaml", "/tmp/escape", "absolute"},
+    };
+    char ids[4][DSE_STUDY_ID_MAX];
+    for (size_t i = 0; i < 4; i++) {
+        char *yaml = study_with_dir(bad[i].file, bad[i].dir);
+        assert_non_null(yaml);
+        err e;
+        assert_int_equal(dse_serve_submit(&spec, &fo, yaml, "bad.yaml", ids[i],
+                                          &e),
+                         0);
+        free(yaml);
+    }
+    for (size_t i = 0; i < 4; i++) {
+        assert_true(wait_field(&st, ids[i], "status", "refused", 30));
+        study_field(&st, ids[i], "reason", buf, sizeof buf);
+        assert_non_null(strstr(buf, bad[i].reason));
+    }
+    struct stat sb;
+    assert_int_not_equal(stat("/tmp/escape", &sb), 0);
+    snprintf(args, sizeof args, "status --redis %s", r.url);
+    assert_int_equal(dse_cli(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "refused"));
+    snprintf(args, sizeof args, "status 999 --redis %s", r.url);
+    assert_int_equal(dse_cli(args, out, sizeof out), 1);
+
+    kill(d, SIGTERM);
+    assert_int_equal(waitpid(d, &status, 0), d);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    dse_store_close(&st);
+    assert_int_equal(test_worker_stop(w), 0);
+    test_redis_fini(&r);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_daemon),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
