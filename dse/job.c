@@ -394,8 +394,10 @@ static int parse_sim(reader *r, const dse_job_limits *lim, dse_job *j)
         (rc = get_string(r, "stop", 16, &stop)) ||
         (rc = get_long(r, "messages", 1, mm, &msgs)) ||
         (rc = get_real(r, "ci_target", 0, 1, 1, &p->ci_target)) ||
-        (rc = get_long(r, "min_messages", 1, mm, &minm)) ||
-        (rc = get_long(r, "max_messages", 1, mm, &maxm)) ||
+        /* the limit applies to what is simulated (checked below), not to
+         * the bounds of a stop rule the job does not use */
+        (rc = get_long(r, "min_messages", 1, 1000000000000L, &minm)) ||
+        (rc = get_long(r, "max_messages", 1, 1000000000000L, &maxm)) ||
         (rc = get_long(r, "max_cycles", 0, lim->max_cycles, &cyc)) ||
         (rc = get_long(r, "credit_delay", 0, 1000, &credit)) ||
         (rc = get_long(r, "deadlock_cycles", 1, 1000000000L, &dl)) ||

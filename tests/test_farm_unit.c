@@ -1,0 +1,641 @@
+/*
+ * test_farm_unit.c — the farm without a Redis server: job and result
+ * encoding, keys, strict parsing of malformed jobs, the daemon's path and
+ * size checks, and whole farm runs on the in-memory store (store_mem.c)
+ * with the worker in a thread: identical results, reclaim of an abandoned
+ * entry, dead letters, the store going down and coming back.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <pthread.h>
+
+#include "dse/farm_serve.h"
+#include "test_farm_util.h"
+
+/* ---- URLs ------------------------------------------------------------------ */
+
+static void test_url_parse(void **state)
+{
+    (void)state;
+    dse_redis_url u;
+    assert_int_equal(dse_store_url_parse("redis://localhost", &u, NULL), 0);
+    assert_string_equal(u.host, "localhost");
+    assert_int_equal(u.port, 6379);
+    assert_int_equal(u.db, 0);
+    assert_string_equal(u.password, "");
+    assert_int_equal(dse_store_url_parse("redis://:s%40cret@10.0.0.2:7000/3",
+                                         &u, NULL),
+                     0);
+    assert_string_equal(u.host, "10.0.0.2");
+    assert_int_equal(u.port, 7000);
+    assert_int_equal(u.db, 3);
+    assert_string_equal(u.user, "");
+    assert_string_equal(u.password, "s@cret");
+    assert_int_equal(dse_store_url_parse("redis://farm:pw@h:1/0", &u, NULL), 0);
+    assert_string_equal(u.user, "farm");
+    assert_string_equal(u.password, "pw");
+    char buf[200];
+    dse_store_url_print(&u, buf, sizeof buf);
+    assert_null(strstr(buf, "pw")); /* never printed */
+    const char *bad[] = {"http://h", "redis://", "redis://h:0", "redis://h:x",
+                         "redis://h:70000", "redis://h/-1", "redis://h/x",
+                         "redis://%zz@h", NULL};
+    for (int i = 0; bad[i]; i++)
+        assert_int_equal(dse_store_url_parse(bad[i], &u, NULL), ERR_CONFIG);
+}
+
+/* ---- jobs -------------------------------------------------------------------- */
+
+static void tiny_sim(sim_params *p)
+{
+    sim_params_init(p);
+    net_design_set_radix(&p->design, 2, 4);
+    p->design.width = 4;
+    p->rate = 0.02;
+    p->seed = 7;
+    p->warmup_messages = 200;
+    p->messages = 1000;
+}
+
+static void test_job_key_and_roundtrip(void **state)
+{
+    (void)state;
+    sim_params p;
+    tiny_sim(&p);
+    volatile sig_atomic_t flag = 0;
+    dse_job j;
+    dse_job_sim_init(&j, &p);
+    char *a = dse_job_format(&j);
+    dse_job_fini(&j);
+    p.stop_flag = &flag; /* not part of the job */
+    p.progress_cycles = 1234;
+    dse_job_sim_init(&j, &p);
+    char *b = dse_job_format(&j);
+    dse_job_fini(&j);
+    assert_string_equal(a, b);
+    char ka[DSE_JOB_KEY_LEN + 1], kb[DSE_JOB_KEY_LEN + 1];
+    dse_job_key(a, ka);
+    assert_int_equal(strlen(ka), DSE_JOB_KEY_LEN);
+    assert_int_equal(strspn(ka, "0123456789abcdef"), DSE_JOB_KEY_LEN);
+    /* parse with the key, format again: the same text */
+    assert_int_equal(dse_job_parse(a, NULL, ka, &j, NULL), 0);
+    char *c = dse_job_format(&j);
+    assert_string_equal(a, c);
+    assert_true(j.sim.rate == p.rate && j.sim.seed == 7);
+    dse_job_fini(&j);
+    /* anything that changes the result changes the key */
+    p.seed = 8;
+    dse_job_sim_init(&j, &p);
+    char *d = dse_job_format(&j);
+    dse_job_fini(&j);
+    dse_job_key(d, kb);
+    assert_string_not_equal(ka, kb);
+
+    /* a score job */
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    dse_space sp;
+    assert_int_equal(dse_space_build(&s, &sp, NULL), 0);
+    dse_job_score_init(&j, &s, &sp.designs[0], sp.models[0]);
+    char *e1 = dse_job_format(&j);
+    dse_job_fini(&j);
+    char ke[DSE_JOB_KEY_LEN + 1];
+    dse_job_key(e1, ke);
+    assert_int_equal(dse_job_parse(e1, NULL, ke, &j, NULL), 0);
+    assert_int_equal(j.kind, DSE_JOB_SCORE);
+    assert_ptr_equal(j.model, sp.models[0]);
+    assert_int_equal(j.nrates, s.rates.n);
+    char *e2 = dse_job_format(&j);
+    assert_string_equal(e1, e2);
+    dse_job_fini(&j);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(e1);
+    free(e2);
+    dse_space_fini(&sp);
+    cfg_study_fini(&s);
+}
+
+static char *replace(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    if (!at)
+        return NULL;
+    char *out = malloc(strlen(text) + strlen(to) + 1);
+    sprintf(out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+static void test_job_malformed(void **state)
+{
+    (void)state;
+    sim_params p;
+    tiny_sim(&p);
+    dse_job j;
+    dse_job_sim_init(&j, &p);
+    char *good = dse_job_format(&j);
+    dse_job_fini(&j);
+    struct {
+        const char *from, *to, *why;
+    } cases[] = {
+        {"\"v\":1", "\"v\":2", "version"},
+        {"\"v\":1", "\"v\":\"1\"", "version"},
+        {"\"kind\":\"sim\"", "\"kind\":\"sum\"", "unknown kind"},
+        {"\"rate\":0.02", "\"rate\":-0.02", "rate"},
+        {"\"rate\":0.02", "\"rate\":0", "rate"},
+        {"\"rate\":0.02", "\"rate\":1e999", "bad JSON"},
+        {"\"rate\":0.02", "\"rate\":null", "rate"},
+        {"\"messages\":1000", "\"messages\":-1", "messages"},
+        {"\"messages\":1000", "\"messages\":99999999999", "messages"},
+        {"\"messages\":1000", "\"messages\":1.5", "integer"},
+        {"\"warmup\":200", "\"warmup\":-200", "warmup"},
+        {"\"seed\":7", "\"seed\":-7", "seed"},
+        {"topology=torus", "topology=moebius", "topology"},
+        {"width=4", "width=0", "width"},
+        {"vcs=2", "vcs=1", "invalid design"},
+        {"k=4", "k=2000", "nodes"},
+        {"traffic=uniform", "traffic=gossip", "workload"},
+        {"\"stop\":\"messages\"", "\"stop\":\"never\"", "stop rule"},
+        {"\"engine\":\"", "\"engine\":\"x", "made by"},
+        {"{", "{\"extra\":1,", "unknown field 'extra'"},
+        {"{", "{\"v\":1,", "bad JSON"}, /* duplicate key */
+        {"\"max_cycles\":", "\"max_cycles\":9e99,\"x\":", "integer"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *t = replace(good, cases[i].from, cases[i].to);
+        assert_non_null(t);
+        err e;
+        err_clear(&e);
+        int rc = dse_job_parse(t, NULL, NULL, &j, &e);
+        if (rc == 0 || !strstr(e.msg, cases[i].why))
+            fprintf(stderr, "case %zu: rc %d, '%s'\n", i, rc, e.msg);
+        assert_int_not_equal(rc, 0);
+        assert_non_null(strstr(e.msg, cases[i].why));
+        free(t);
+    }
+    const char *raw[] = {"", "{", "[]", "42", "\"job\"", "{\"v\":1}",
+                         "{\"v\":1,\"engine\":\"?\",\"kind\":\"sim\"}", NULL};
+    for (int i = 0; raw[i]; i++)
+        assert_int_not_equal(dse_job_parse(raw[i], NULL, NULL, &j, NULL), 0);
+    /* a key that is not the content's */
+    assert_int_not_equal(
+        dse_job_parse(good, NULL, "0123456789abcdef0123456789abcdef", &j, NULL),
+        0);
+    /* limits */
+    dse_job_limits lim;
+    dse_job_limits_init(&lim);
+    lim.max_messages = 500;
+    err e;
+    assert_int_not_equal(dse_job_parse(good, &lim, NULL, &j, &e), 0);
+    lim.max_messages = 1200;
+    assert_int_equal(dse_job_parse(good, &lim, NULL, &j, NULL), 0);
+    dse_job_fini(&j);
+    lim.max_nodes = 8;
+    assert_int_not_equal(dse_job_parse(good, &lim, NULL, &j, &e), 0);
+    assert_non_null(strstr(e.msg, "nodes"));
+    /* too long a text */
+    char *huge = calloc(1, DSE_JOB_TEXT_MAX + 10);
+    memset(huge, ' ', DSE_JOB_TEXT_MAX + 5);
+    assert_int_not_equal(dse_job_parse(huge, NULL, NULL, &j, NULL), 0);
+    free(huge);
+    free(good);
+}
+
+/* ---- results ------------------------------------------------------------------- */
+
+static void test_result_roundtrip_exact(void **state)
+{
+    (void)state;
+    sim_params p;
+    tiny_sim(&p);
+    dse_job j;
+    dse_job_sim_init(&j, &p);
+    dse_job_result r, back;
+    dse_job_run(&j, NULL, &r);
+    assert_int_equal(r.sim_code, 0);
+    sim_result direct;
+    assert_int_equal(sim_run(&p, &direct, NULL), 0);
+    assert_memory_equal(&r.sim, &direct, sizeof direct);
+    char *text = dse_job_result_format(&r, "k");
+    assert_int_equal(dse_job_result_parse(text, "k", DSE_JOB_SIM, 0, &back, NULL),
+                     0);
+    assert_memory_equal(&back.sim, &direct, sizeof direct); /* bit for bit */
+    assert_int_not_equal(dse_job_result_parse(text, "other", DSE_JOB_SIM, 0,
+                                              &back, NULL),
+                         0);
+    assert_int_not_equal(dse_job_result_parse(text, "k", DSE_JOB_SCORE, 2,
+                                              &back, NULL),
+                         0);
+    free(text);
+    dse_job_fini(&j);
+
+    /* NaN and infinities survive */
+    memset(&r, 0, sizeof r);
+    r.kind = DSE_JOB_SCORE;
+    r.nrates = 3;
+    double lat[3] = {NAN, INFINITY, 0.1};
+    r.latency = lat;
+    for (int i = 0; i < CFG_MAX_OBJECTIVES; i++)
+        r.objectives[i] = i == 1 ? -INFINITY : NAN;
+    r.saturation_rate = 1.0 / 3.0;
+    text = dse_job_result_format(&r, "k");
+    assert_int_equal(dse_job_result_parse(text, "k", DSE_JOB_SCORE, 3, &back,
+                                          NULL),
+                     0);
+    assert_true(isnan(back.latency[0]) && back.latency[1] == INFINITY &&
+                back.latency[2] == 0.1);
+    assert_true(back.objectives[1] == -INFINITY && isnan(back.objectives[0]));
+    assert_true(back.saturation_rate == 1.0 / 3.0);
+    dse_job_result_fini(&back);
+    free(text);
+
+    /* a score job through JSON fills the candidate as dse_score_design */
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    dse_space sp;
+    assert_int_equal(dse_space_build(&s, &sp, NULL), 0);
+    for (size_t i = 0; i < sp.count; i++) {
+        dse_candidate want, got;
+        memset(&want, 0, sizeof want);
+        memset(&got, 0, sizeof got);
+        want.latency = calloc(s.rates.n, sizeof(double));
+        got.latency = calloc(s.rates.n, sizeof(double));
+        dse_score_design(&s, &sp.designs[i], sp.models[i], &want, NULL);
+        dse_job_score_init(&j, &s, &sp.designs[i], sp.models[i]);
+        char *jt = dse_job_format(&j);
+        dse_job_fini(&j);
+        char key[DSE_JOB_KEY_LEN + 1];
+        dse_job_key(jt, key);
+        assert_int_equal(dse_job_parse(jt, NULL, key, &j, NULL), 0);
+        dse_job_run(&j, NULL, &r);
+        text = dse_job_result_format(&r, key);
+        assert_int_equal(dse_job_result_parse(text, key, DSE_JOB_SCORE,
+                                              s.rates.n, &back, NULL),
+                         0);
+        dse_job_result_to_candidate(&back, &sp.designs[i], sp.models[i], &got);
+        assert_memory_equal(got.latency, want.latency,
+                            s.rates.n * sizeof(double));
+        double *gl = got.latency, *wl = want.latency;
+        got.latency = want.latency = NULL;
+        assert_memory_equal(&got, &want, sizeof got);
+        free(gl);
+        free(wl);
+        free(text);
+        free(jt);
+        dse_job_result_fini(&r);
+        dse_job_result_fini(&back);
+        dse_job_fini(&j);
+    }
+    dse_space_fini(&sp);
+    cfg_study_fini(&s);
+}
+
+/* ---- the daemon's checks ---------------------------------------------------------- */
+
+static void test_report_path(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/dse_farm_paths_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char out[PATH_MAX], want[PATH_MAX];
+    err e;
+    const char *refused[] = {"", "/etc", "..", "../x", "a/../../x", "a/..",
+                             "./..", NULL};
+    for (int i = 0; refused[i]; i++)
+        assert_int_equal(dse_serve_report_path(root, refused[i], out,
+                                               sizeof out, &e),
+                         ERR_CONFIG);
+    assert_int_equal(dse_serve_report_path(root, "reports/a/b", out,
+                                           sizeof out, &e),
+                     0);
+    snprintf(want, sizeof want, "%s/reports/a/b", root);
+    assert_string_equal(out, want);
+    struct stat sb;
+    snprintf(want, sizeof want, "%s/reports/a", root);
+    assert_int_equal(stat(want, &sb), 0); /* parents made */
+    /* a symbolic link leading out */
+    snprintf(want, sizeof want, "%s/link", root);
+    assert_int_equal(symlink("/tmp", want), 0);
+    assert_int_equal(dse_serve_report_path(root, "link/x", out, sizeof out, &e),
+                     ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "outside"));
+    assert_int_equal(dse_serve_report_path(root, "link", out, sizeof out, &e),
+                     ERR_CONFIG);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_limits(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    dse_serve_opts o;
+    dse_serve_opts_init(&o);
+    err e;
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &e), 0);
+    dse_serve_limits l = o.limits;
+    l.max_designs = 4; /* the space has 5 */
+    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "5 feasible designs"));
+    l = o.limits;
+    l.max_rates = 1;
+    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    l = o.limits;
+    l.max_nodes = 8;
+    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    l = o.limits;
+    /* 3 finalists x 2 rates x 2 seeds x (500 + 10 x 3000) = 366000 */
+    l.max_sim_messages = 366000;
+    assert_int_equal(dse_serve_check_limits(&s, &l, &e), 0);
+    l.max_sim_messages = 365999;
+    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    cfg_study_fini(&s);
+}
+
+/* ---- whole runs on the in-memory store ------------------------------------------------ */
+
+typedef struct wthread {
+    dse_store_spec spec;
+    dse_worker_opts o;
+    volatile sig_atomic_t stop, hard;
+    int rc;
+    pthread_t th;
+} wthread;
+
+static void *worker_main(void *arg)
+{
+    wthread *w = arg;
+    w->rc = dse_worker_run(&w->spec, &w->o, &w->stop, &w->hard, NULL);
+    return NULL;
+}
+
+static void worker_start(wthread *w, dse_mem_db *db, int slots)
+{
+    memset(w, 0, sizeof *w);
+    w->spec.mem = db;
+    dse_worker_opts_init(&w->o);
+    w->o.slots = slots;
+    w->o.farm.heartbeat_s = 0.1;
+    w->o.farm.visibility_s = 2;
+    snprintf(w->o.name, sizeof w->o.name, "memw");
+    pthread_create(&w->th, NULL, worker_main, w);
+}
+
+static int worker_stop(wthread *w)
+{
+    w->stop = 1;
+    pthread_join(w->th, NULL);
+    return w->rc;
+}
+
+static char *local_tiny;
+
+static void test_mem_identical(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    int rc;
+    err e;
+    local_tiny = test_run_json(&s, NULL, &rc, &e);
+    assert_non_null(local_tiny);
+    dse_mem_db *db = dse_mem_db_create();
+    wthread w;
+    worker_start(&w, db, 2);
+    dse_store_spec spec = {.mem = db};
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    dse_farm *farm;
+    assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
+    dse_executor ex;
+    dse_farm_executor(farm, &ex);
+    char *json = test_run_json(&s, &ex, &rc, &e);
+    assert_int_equal(rc, 0);
+    assert_string_equal(json, local_tiny);
+    assert_int_equal(dse_farm_failures(farm, NULL), 0);
+    free(json);
+    /* again: all from the cache */
+    size_t before = dse_farm_cached(farm);
+    json = test_run_json(&s, &ex, &rc, &e);
+    assert_string_equal(json, local_tiny);
+    assert_true(dse_farm_cached(farm) > before);
+    free(json);
+    dse_farm_destroy(farm);
+    assert_int_equal(worker_stop(&w), 0);
+    /* the worker deregistered and left nothing pending */
+    dse_store st;
+    dse_store_open(&spec, &st);
+    long long n;
+    st.ops->xpending_count(st.self, "dse:jobs", DSE_FARM_GROUP, &n, NULL);
+    assert_int_equal(n, 0);
+    char **m;
+    size_t nm;
+    st.ops->zrange_from(st.self, "dse:workers", 0, &m, &nm, NULL);
+    assert_int_equal(nm, 0);
+    free(m);
+    dse_store_close(&st);
+    dse_mem_db_destroy(db);
+    cfg_study_fini(&s);
+}
+
+/* Enqueue a valid sim job; returns its key (static buffer). */
+static const char *enqueue_sim(dse_store *st, uint64_t seed, char *key)
+{
+    sim_params p;
+    tiny_sim(&p);
+    p.seed = seed;
+    dse_job j;
+    dse_job_sim_init(&j, &p);
+    char *text = dse_job_format(&j);
+    dse_job_fini(&j);
+    dse_job_key(text, key);
+    const char *f[] = {"key", "job"};
+    const char *v[] = {key, text};
+    st->ops->xadd(st->self, "dse:jobs", 2, f, v, 0, NULL, NULL);
+    free(text);
+    return key;
+}
+
+static int wait_result(dse_store *st, const char *key, double seconds)
+{
+    char rkey[80];
+    snprintf(rkey, sizeof rkey, "dse:result:%s", key);
+    for (double t = 0; t < seconds; t += 0.02) {
+        const char *k[] = {rkey};
+        char *v = NULL;
+        st->ops->get_many(st->self, k, 1, &v, NULL);
+        if (v) {
+            free(v);
+            return 1;
+        }
+        test_sleep(0.02);
+    }
+    return 0;
+}
+
+static void test_mem_reclaim_and_dead_letter(void **state)
+{
+    (void)state;
+    dse_mem_db *db = dse_mem_db_create();
+    dse_store_spec spec = {.mem = db};
+    dse_store st;
+    dse_store_open(&spec, &st);
+    assert_int_equal(st.ops->xgroup_create(st.self, "dse:jobs", DSE_FARM_GROUP,
+                                           NULL, NULL),
+                     0);
+    /* a ghost takes a job and dies */
+    char k1[DSE_JOB_KEY_LEN + 1], k2[DSE_JOB_KEY_LEN + 1];
+    enqueue_sim(&st, 1, k1);
+    dse_store_entry *en;
+    size_t n;
+    assert_int_equal(st.ops->xreadgroup(st.self, "dse:jobs", DSE_FARM_GROUP,
+                                        "ghost", 1, 0, &en, &n, NULL),
+                     0);
+    assert_int_equal(n, 1);
+    dse_store_entries_free(en, n);
+    wthread w;
+    worker_start(&w, db, 1);
+    test_sleep(0.5);
+    assert_false(wait_result(&st, k1, 0.1)); /* not yet: not idle long enough */
+    dse_mem_db_advance_ms(db, 3000);
+    assert_true(wait_result(&st, k1, 5));
+    long long pel = -1;
+    for (int i = 0; i < 100 && pel != 0; i++) {
+        st.ops->xpending_count(st.self, "dse:jobs", DSE_FARM_GROUP, &pel, NULL);
+        test_sleep(0.02);
+    }
+    assert_int_equal(pel, 0);
+    assert_int_equal(worker_stop(&w), 0);
+
+    /* a job that keeps being abandoned: dead letter after max_deliveries */
+    enqueue_sim(&st, 2, k2);
+    assert_int_equal(st.ops->xreadgroup(st.self, "dse:jobs", DSE_FARM_GROUP,
+                                        "ghost", 1, 0, &en, &n, NULL),
+                     0);
+    dse_store_entries_free(en, n);
+    for (int i = 0; i < 2; i++) { /* two more ghosts claim it */
+        dse_mem_db_advance_ms(db, 3000);
+        assert_int_equal(st.ops->xautoclaim(st.self, "dse:jobs", DSE_FARM_GROUP,
+                                            "ghost2", 2000, 1, &en, &n, NULL),
+                         0);
+        assert_int_equal(n, 1);
+        assert_int_equal(en[0].deliveries, 2 + i);
+        dse_store_entries_free(en, n);
+    }
+    dse_mem_db_advance_ms(db, 3000);
+    worker_start(&w, db, 1); /* max_deliveries 3: the 4th is refused */
+    long long dead = 0;
+    for (int i = 0; i < 250 && dead == 0; i++) {
+        st.ops->xlen(st.self, "dse:dead", &dead, NULL);
+        test_sleep(0.02);
+    }
+    assert_int_equal(dead, 1);
+    assert_int_equal(st.ops->xrange(st.self, "dse:dead", "-", 10, &en, &n, NULL),
+                     0);
+    assert_non_null(strstr(dse_store_entry_get(&en[0], "reason"),
+                           "delivered 4 times"));
+    assert_string_equal(dse_store_entry_get(&en[0], "key"), k2);
+    dse_store_entries_free(en, n);
+    assert_false(wait_result(&st, k2, 0.1));
+    assert_int_equal(worker_stop(&w), 0);
+    dse_store_close(&st);
+    dse_mem_db_destroy(db);
+}
+
+typedef struct flapper {
+    dse_mem_db *db;
+    double down_at, up_at;
+} flapper;
+
+static void *flap_main(void *arg)
+{
+    flapper *f = arg;
+    test_sleep(f->down_at);
+    dse_mem_db_set_down(f->db, 1);
+    if (f->up_at > 0) {
+        test_sleep(f->up_at - f->down_at);
+        dse_mem_db_set_down(f->db, 0);
+    }
+    return NULL;
+}
+
+static void test_mem_store_down(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    dse_mem_db *db = dse_mem_db_create();
+    dse_store_spec spec = {.mem = db};
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    fo.redis_timeout_s = 1.0;
+    err e;
+    int rc;
+
+    /* down for 0.6 s in the middle (under the timeout): completes */
+    wthread w;
+    worker_start(&w, db, 2);
+    dse_farm *farm;
+    assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
+    dse_executor ex;
+    dse_farm_executor(farm, &ex);
+    flapper fl = {db, 0.3, 0.9};
+    pthread_t th;
+    pthread_create(&th, NULL, flap_main, &fl);
+    char *json = test_run_json(&s, &ex, &rc, &e);
+    pthread_join(th, NULL);
+    assert_int_equal(rc, 0);
+    assert_string_equal(json, local_tiny);
+    free(json);
+    dse_farm_destroy(farm);
+    assert_int_equal(worker_stop(&w), 0);
+
+    /* down for good: ERR_REDIS after about the timeout */
+    dse_mem_db *db2 = dse_mem_db_create();
+    spec.mem = db2;
+    assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
+    dse_farm_executor(farm, &ex);
+    fl = (flapper){db2, 0.0, 0};
+    pthread_create(&th, NULL, flap_main, &fl);
+    pthread_join(th, NULL);
+    double t0 = dse_now_s();
+    json = test_run_json(&s, &ex, &rc, &e);
+    double took = dse_now_s() - t0;
+    assert_null(json);
+    assert_int_equal(rc, ERR_REDIS);
+    assert_non_null(strstr(e.msg, "unreachable"));
+    assert_true(took >= 1.0 && took < 3.0);
+    dse_farm_destroy(farm);
+    /* and a farm cannot be opened on it */
+    assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), ERR_REDIS);
+    assert_null(farm);
+    dse_mem_db_destroy(db2);
+    dse_mem_db_destroy(db);
+    cfg_study_fini(&s);
+    free(local_tiny);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_url_parse),
+        cmocka_unit_test(test_job_key_and_roundtrip),
+        cmocka_unit_test(test_job_malformed),
+        cmocka_unit_test(test_result_roundtrip_exact),
+        cmocka_unit_test(test_report_path),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_mem_identical),
+        cmocka_unit_test(test_mem_reclaim_and_dead_letter),
+        cmocka_unit_test(test_mem_store_down),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
