@@ -46,6 +46,23 @@ static double axis_value(double v, int log_scale)
     return log_scale ? log10(v) : v;
 }
 
+/* PLplot reads '#' as the start of an escape sequence; "##" is a literal
+ * '#'.  Returns a malloc'd copy with every '#' doubled. */
+static char *plplot_text(const char *s)
+{
+    size_t n = 0;
+    for (const char *p = s ? s : ""; *p; p++)
+        n += *p == '#' ? 2 : 1;
+    char *out = xmalloc(n + 1), *q = out;
+    for (const char *p = s ? s : ""; *p; p++) {
+        *q++ = *p;
+        if (*p == '#')
+            *q++ = '#';
+    }
+    *q = '\0';
+    return out;
+}
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -64,6 +81,36 @@ static char *slurp(const char *path)
     fclose(f);
     buf[len] = '\0';
     return buf;
+}
+
+/* Copy svg with every id="X" and url(#X) renamed to PREFIX-X (caller
+ * frees; svg is freed). */
+static char *prefix_ids(char *svg, const char *prefix)
+{
+    static const char *const marks[] = {"id=\"", "url(#"};
+    size_t extra = 0, plen = strlen(prefix) + 1;
+    for (int m = 0; m < 2; m++)
+        for (const char *p = strstr(svg, marks[m]); p; p = strstr(p + 1, marks[m]))
+            extra += plen;
+    char *out = xmalloc(strlen(svg) + extra + 1), *q = out;
+    for (const char *p = svg; *p;) {
+        int hit = -1;
+        for (int m = 0; m < 2 && hit < 0; m++)
+            if (strncmp(p, marks[m], strlen(marks[m])) == 0)
+                hit = m;
+        if (hit < 0) {
+            *q++ = *p++;
+            continue;
+        }
+        size_t ml = strlen(marks[hit]);
+        memcpy(q, p, ml);
+        q += ml;
+        p += ml;
+        q += sprintf(q, "%s-", prefix);
+    }
+    *q = '\0';
+    free(svg);
+    return out;
 }
 
 char *chart_svg(const chart *c, err *e)
@@ -119,8 +166,12 @@ char *chart_svg(const chart *c, err *e)
     plcol0(1);
     int axis = (c->log_x ? 10 : 0) + (c->log_y ? 20 : 0) + 2; /* +2: grid */
     plenv(xmin - xpad, xmax + xpad, ymin - ypad, ymax + ypad, 0, axis);
-    pllab(c->xlabel ? c->xlabel : "", c->ylabel ? c->ylabel : "",
-          c->title ? c->title : "");
+    char *xl = plplot_text(c->xlabel), *yl = plplot_text(c->ylabel);
+    char *tl = plplot_text(c->title);
+    pllab(xl, yl, tl);
+    free(xl);
+    free(yl);
+    free(tl);
 
     PLINT *opts = xcalloc(c->nseries + 1, sizeof *opts);
     PLINT *colors = xcalloc(c->nseries + 1, sizeof *colors);
@@ -172,7 +223,7 @@ char *chart_svg(const chart *c, err *e)
         widths[s] = 2.0;
         scales[s] = 1.0;
         numbers[s] = 2;
-        texts[s] = se->label ? se->label : "";
+        texts[s] = plplot_text(se->label);
         symbols[s] = glyphs[marker];
         free(x);
         free(y);
@@ -199,6 +250,8 @@ char *chart_svg(const chart *c, err *e)
     free(widths);
     free(scales);
     free(numbers);
+    for (size_t s = 0; s < c->nseries; s++)
+        free((char *)texts[s]);
     free(texts);
     free(symbols);
 
@@ -216,5 +269,5 @@ char *chart_svg(const chart *c, err *e)
         return NULL;
     }
     memmove(svg, start, strlen(start) + 1);
-    return svg;
+    return prefix_ids(svg, c->id_prefix ? c->id_prefix : "chart");
 }

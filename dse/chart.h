@@ -34,6 +34,9 @@ typedef struct chart {
     const chart_series *series;
     size_t nseries;
     int width_px, height_px;    /* 0: 720 x 450 */
+    const char *id_prefix;      /* prepended to the SVG's element ids so
+                                   several charts can share one HTML page;
+                                   NULL: "chart" */
 } chart;
 
 /* Draw c; returns a malloc'd "<svg ...>...</svg>" string (caller frees) or

@@ -85,6 +85,8 @@ int dse_score_design(const cfg_study *s, const net_design *d, const model *m,
     c->rank = -1;
     c->sim_rank = -1;
     c->max_abs_error_pct = NAN;
+    c->zero_load = NAN;          /* stay undefined (null in reports) when */
+    c->saturation_rate = NAN;    /* no model covers the design */
     for (size_t j = 0; j < CFG_MAX_OBJECTIVES; j++)
         c->objectives[j] = NAN;
     for (size_t i = 0; i < s->rates.n; i++)

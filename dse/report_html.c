@@ -31,10 +31,15 @@ static double cost_axis(const dse_run *r, const dse_candidate *c,
                                              : c->cost.max_pins;
 }
 
-static void emit_svg(FILE *out, const chart *c)
+/* Charts of one page get ids c1, c2, ... in the order they are drawn. */
+static void emit_svg(FILE *out, const chart *c, int *serial)
 {
     err e;
-    char *svg = chart_svg(c, &e);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "c%d", ++*serial);
+    chart named = *c;
+    named.id_prefix = prefix;
+    char *svg = chart_svg(&named, &e);
     fputs("<figure>", out);
     if (svg) {
         fputs(svg, out);
@@ -50,7 +55,7 @@ static void emit_svg(FILE *out, const chart *c)
 /* Per topology: saturation rate (x) against model latency at the lowest
  * target rate (y), every scored design; the ranked ones against their cost
  * when the costs differ at all (under a tight budget they often do not). */
-static void pareto_charts(const dse_run *r, FILE *out)
+static void pareto_charts(const dse_run *r, FILE *out, int *serial)
 {
     const cfg_study *s = r->study;
     size_t lo = 0;
@@ -119,13 +124,13 @@ static void pareto_charts(const dse_run *r, FILE *out)
              s->rates.v[lo]);
     chart c = {.title = title, .xlabel = "saturation rate (msgs/node/cycle)",
                .ylabel = ylabel, .log_y = 1, .series = lat, .nseries = nser};
-    emit_svg(out, &c);
+    emit_svg(out, &c, serial);
     if (cmax > cmin) {
         chart c2 = {.title = "Ranked designs: saturation rate vs cost",
                     .xlabel = cost_label,
                     .ylabel = "saturation rate (msgs/node/cycle)",
                     .series = cost, .nseries = ncost};
-        emit_svg(out, &c2);
+        emit_svg(out, &c2, serial);
     } else {
         fprintf(out, "<p class=\"note\">Every ranked design uses the whole "
                      "budget (%s = %g), so there is no cost axis to plot.</p>\n",
@@ -138,15 +143,20 @@ static void pareto_charts(const dse_run *r, FILE *out)
 }
 
 /* Model curve of one finalist: CURVE_POINTS rates up to 97% of its
- * saturation rate. */
+ * saturation rate or 1.5 times the highest target rate, whichever is lower
+ * (the steep end near saturation would flatten everything else). */
 static size_t model_curve(const dse_run *r, const dse_candidate *c, double *x,
                           double *y)
 {
     size_t m = 0;
     if (!c->model || !(c->saturation_rate > 0))
         return 0;
+    double top = 0;
+    for (size_t ri = 0; ri < r->study->rates.n; ri++)
+        top = fmax(top, r->study->rates.v[ri]);
+    double end = fmin(c->saturation_rate * 0.97, 1.5 * top);
     for (int q = 1; q <= CURVE_POINTS; q++) {
-        double rate = c->saturation_rate * 0.97 * q / CURVE_POINTS;
+        double rate = end * q / CURVE_POINTS;
         model_result res;
         if (c->model->eval(&c->design, &r->study->workload, rate,
                            &r->study->model, &res) != 0)
@@ -158,7 +168,7 @@ static size_t model_curve(const dse_run *r, const dse_candidate *c, double *x,
     return m;
 }
 
-static void latency_charts(const dse_run *r, FILE *out)
+static void latency_charts(const dse_run *r, FILE *out, int *serial)
 {
     const cfg_study *s = r->study;
     size_t nr = s->rates.n;
@@ -208,8 +218,9 @@ static void latency_charts(const dse_run *r, FILE *out)
         snprintf(title, sizeof title, "Latency vs rate, finalists %zu-%zu",
                  first + 1, last);
         chart c = {.title = title, .xlabel = "injection rate (msgs/node/cycle)",
-                   .ylabel = "latency (cycles)", .series = ser, .nseries = ns};
-        emit_svg(out, &c);
+                   .ylabel = "latency (cycles)", .log_y = 1, .series = ser,
+                   .nseries = ns};
+        emit_svg(out, &c, serial);
         free(sx);
         free(sy);
         free(lo);
@@ -258,13 +269,14 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
     }
     free(notes);
     fputs("</ul>\n<h2>Pareto front</h2>\n", out);
-    pareto_charts(r, out);
+    int serial = 0;
+    pareto_charts(r, out, &serial);
     table_section(out, "Finalists", report_table_finalists, r);
     fputs("<p class=\"note\">Error = (model - simulation) / simulation. Sim "
           "rank: Pareto rank among the finalists with the simulated latency in "
           "place of the model's. DISAGREES: model and simulation differ by more "
           "than the study's tolerance.</p>\n<h2>Latency curves</h2>\n", out);
-    latency_charts(r, out);
+    latency_charts(r, out, &serial);
     table_section(out, "Finalists at each target rate",
                   report_table_finalist_points, r);
     table_section(out, "Best design of each topology by target rate (models)",
