@@ -3,29 +3,34 @@
  * continuous relaxation of the discrete design parameters (ARCHITECTURE.md
  * "Search").
  *
- * Relaxation.  Designs are grouped into categories that share everything
- * that cannot be ordered (topology, routing, switching, buffer depth,
- * express kn).  Inside a category each design sits on an integer grid:
- *   x0 = position of its radix vector among the category's radix vectors
- *        (ordered by dimension n, then radices: a path from few long
- *        dimensions to many short ones),
- *   x1 = position of its VC count among the category's VC counts,
- *   x2 = position of its express m among the category's m values.
+ * Two levels.  Designs are grouped into families that share everything
+ * but their VC count and buffer depth (topology, routing, switching,
+ * radices, express m and kn).  The families are screened first: one
+ * representative each (the most VCs and the shallowest buffer, the
+ * family's best case by every model) is scored and the representatives are
+ * Pareto-ranked; only families whose representative lands in the first two
+ * fronts are searched further.  (bench/search measured that buffer depths
+ * and whole radix families far from the front took most of the evaluations
+ * of a flat search.)
+ *
+ * Relaxation.  Inside a family each design sits on an integer grid:
+ *   x0 = position of its VC count among the family's VC counts,
+ *   x1 = position of its buffer depth among the family's depths.
  * NLopt sees these as reals; f(x) rounds to the nearest grid point that
  * holds a design (L1-nearest when the rounded point is a hole), scores it
  * through the optimizer's callback and returns its objective.
  *
  * Method.  Objective 0 (the study's first) is minimised subject to
- * objective j <= eps for a sweep of eps, where j is the next objective
- * whose values spread at all (under a tight budget every design costs the
- * same, so the sweep runs over the one that varies).  eps takes
- * EPS_LEVELS values between the best and worst j seen in a seeding sample.
- * Each (category, eps) runs COBYLA (derivative-free, handles inequality
- * constraints) from the best seed of the category, then the result is
- * polished by discrete hill-climbing over its +-1 neighbours.  Each
- * objective is also minimised alone per category so the front's extremes
- * are found.  Unrankable designs (saturated at a target rate) get a large
- * penalty so the search walks away from them.
+ * objective j <= eps for a sweep of eps, for every other objective j whose
+ * values spread at all (under a tight budget every design costs the same,
+ * so only the objectives that vary are swept).  eps takes EPS_LEVELS values
+ * between the best and worst j among the representatives.  Each (family,
+ * j, eps) runs COBYLA (derivative-free, handles inequality constraints)
+ * from the representative, then the result is polished by discrete
+ * hill-climbing over its +-1 neighbours.  Each objective is also minimised
+ * alone per family so the front's extremes are found.  Unrankable designs
+ * (saturated at a target rate) get a large penalty so the search walks
+ * away from them.
  *
  * Rejected: a global algorithm (ISRES, DIRECT) over all parameters at once;
  * with categorical axes and piecewise-constant objectives it spends its
@@ -41,11 +46,13 @@
 
 #include "net/xalloc.h"
 #include "optimize.h"
+#include "pareto.h"
 
 #define EPS_LEVELS 10
 #define COBYLA_MAXEVAL 40
 #define PENALTY 1e12
-#define MAX_AXES 3
+#define MAX_AXES 2
+#define KEEP_FRONTS 2     /* families whose representative is in these fronts */
 
 typedef struct category {
     size_t *members;         /* design indices of the space */
@@ -76,19 +83,14 @@ typedef struct search_state {
 
 static int same_category(const net_design *a, const net_design *b)
 {
-    return a->topology == b->topology && a->routing == b->routing &&
-           a->switching == b->switching && a->buffer_flits == b->buffer_flits &&
-           (a->topology != NET_EXPRESS || a->express_kn == b->express_kn);
-}
-
-static int cmp_radix(const net_design *a, const net_design *b)
-{
-    if (a->n != b->n)
-        return a->n < b->n ? -1 : 1;
+    if (a->topology != b->topology || a->routing != b->routing ||
+        a->switching != b->switching || a->n != b->n)
+        return 0;
     for (int i = 0; i < a->n; i++)
         if (a->k[i] != b->k[i])
-            return a->k[i] > b->k[i] ? -1 : 1;
-    return 0;
+            return 0;
+    return a->topology != NET_EXPRESS ||
+           (a->express_kn == b->express_kn && a->express_m == b->express_m);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -121,39 +123,20 @@ static void build_coordinates(const dse_space *sp, category *c)
     const net_design *d = sp->designs;
     int n = (int)c->count;
     c->coord = xcalloc(c->count + 1, sizeof *c->coord);
-    /* axis 0: radix vectors, ordered */
-    size_t *order = xmalloc((c->count + 1) * sizeof *order);
-    for (size_t i = 0; i < c->count; i++)
-        order[i] = c->members[i];
-    for (size_t i = 1; i < c->count; i++) /* insertion sort: categories are small */
-        for (size_t j = i; j > 0 && cmp_radix(&d[order[j]], &d[order[j - 1]]) < 0; j--) {
-            size_t t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    int rank = -1;
-    for (size_t i = 0; i < c->count; i++) {
-        if (i == 0 || cmp_radix(&d[order[i]], &d[order[i - 1]]) != 0)
-            rank++;
-        for (size_t q = 0; q < c->count; q++)
-            if (c->members[q] == order[i])
-                c->coord[q][0] = rank;
-    }
-    c->axis_len[0] = rank + 1;
-    free(order);
-    /* axes 1 and 2: VC count and express m */
     int *vals = xmalloc((size_t)(n + 1) * sizeof *vals);
-    for (int axis = 1; axis < MAX_AXES; axis++) {
+    for (int axis = 0; axis < MAX_AXES; axis++) {
         for (int q = 0; q < n; q++)
-            vals[q] = axis == 1 ? d[c->members[q]].vcs : d[c->members[q]].express_m;
+            vals[q] = axis == 0 ? d[c->members[q]].vcs
+                                : d[c->members[q]].buffer_flits;
         int m = distinct_ints(vals, n);
         for (int q = 0; q < n; q++)
-            c->coord[q][axis] = index_of(
-                vals, m, axis == 1 ? d[c->members[q]].vcs : d[c->members[q]].express_m);
+            c->coord[q][axis] = index_of(vals, m,
+                                         axis == 0 ? d[c->members[q]].vcs
+                                                   : d[c->members[q]].buffer_flits);
         c->axis_len[axis] = m;
     }
     free(vals);
-    c->naxes = d[c->members[0]].topology == NET_EXPRESS ? 3 : 2;
+    c->naxes = MAX_AXES;
 }
 
 static void build_categories(search_state *st)
@@ -304,17 +287,6 @@ static int run_subproblem(search_state *st, size_t start, err *e)
     return 0;
 }
 
-/* The objective to sweep eps over: the first after `obj` whose sampled
- * values spread; -1 when none does. */
-static int sweep_objective(const search_state *st, const double *lo,
-                           const double *hi)
-{
-    for (size_t j = 1; j < st->s->nobjectives; j++)
-        if (hi[j] > lo[j])
-            return (int)j;
-    return -1;
-}
-
 int dse_search_nlopt(const cfg_study *s, const dse_space *sp,
                      dse_score_index_fn score_fn, void *ctx,
                      volatile sig_atomic_t *stop, size_t *evaluations, err *e)
@@ -330,53 +302,53 @@ int dse_search_nlopt(const cfg_study *s, const dse_space *sp,
         lo[j] = INFINITY;
         hi[j] = -INFINITY;
     }
-    /* Seeding: the corners and centre of every category's grid. */
-    size_t *best_seed = xcalloc(st.ncats + 1, sizeof *best_seed);
-    for (size_t c = 0; c < st.ncats; c++) {
+    /* Screening: the representative of each family is its most VCs and
+     * shallowest buffer (the top of axis 0, the bottom of axis 1). */
+    size_t *rep = xcalloc(st.ncats + 1, sizeof *rep);
+    double *pts = xmalloc((st.ncats + 1) * (size_t)nobj * sizeof *pts);
+    int *rank = xmalloc((st.ncats + 1) * sizeof *rank);
+    for (size_t c = 0; c < st.ncats && !(stop && *stop); c++) {
         category *k = &st.cats[c];
-        st.cat = k;
-        st.obj = 0;
-        st.con = -1;
-        double probes[5][MAX_AXES];
-        for (int a = 0; a < MAX_AXES; a++) {
-            double top = k->axis_len[a] - 1;
-            probes[0][a] = 0;
-            probes[1][a] = top;
-            probes[2][a] = top / 2;
-            probes[3][a] = a == 0 ? top : 0;
-            probes[4][a] = a == 0 ? 0 : top;
-        }
-        for (int p = 0; p < 5; p++) {
-            size_t q = nearest_member(k, probes[p]);
-            const dse_candidate *cd = score(&st, k->members[q]);
-            for (int j = 0; j < nobj; j++)
-                if (!isnan(cd->objectives[j])) {
-                    lo[j] = fmin(lo[j], cd->objectives[j]);
-                    hi[j] = fmax(hi[j], cd->objectives[j]);
-                }
-            if (p == 0 || better(&st, q, best_seed[c]))
-                best_seed[c] = q;
-        }
+        double corner[MAX_AXES] = {k->axis_len[0] - 1, 0};
+        rep[c] = nearest_member(k, corner);
+        const dse_candidate *cd = score(&st, k->members[rep[c]]);
+        memcpy(pts + c * nobj, cd->objectives, (size_t)nobj * sizeof *pts);
+        for (int j = 0; j < nobj; j++)
+            if (!isnan(cd->objectives[j])) {
+                lo[j] = fmin(lo[j], cd->objectives[j]);
+                hi[j] = fmax(hi[j], cd->objectives[j]);
+            }
     }
-    int con = sweep_objective(&st, lo, hi);
+    pareto_rank(pts, st.ncats, nobj, rank);
     for (size_t c = 0; c < st.ncats && rc == 0; c++) {
+        if (rank[c] < 0 || rank[c] >= KEEP_FRONTS)
+            continue;
         st.cat = &st.cats[c];
         /* every objective alone: the front's extremes */
         for (int j = 0; j < nobj && rc == 0; j++) {
             st.obj = j;
             st.con = -1;
-            rc = run_subproblem(&st, best_seed[c], e);
+            rc = run_subproblem(&st, rep[c], e);
         }
-        /* the epsilon-constraint sweep */
+        /* the epsilon-constraint sweeps */
         st.obj = 0;
-        st.con = con;
-        for (int l = 0; con >= 0 && l < EPS_LEVELS && rc == 0; l++) {
-            st.eps = lo[con] + (hi[con] - lo[con]) * (l + 0.5) / EPS_LEVELS;
-            rc = run_subproblem(&st, best_seed[c], e);
+        for (int con = 1; con < nobj && rc == 0; con++) {
+            if (!(hi[con] > lo[con]))
+                continue;
+            st.con = con;
+            for (int l = 0; l < EPS_LEVELS && rc == 0; l++) {
+                st.eps = lo[con] + (hi[con] - lo[con]) * (l + 0.5) / EPS_LEVELS;
+                rc = run_subproblem(&st, rep[c], e);
+            }
         }
         if (stop && *stop)
             rc = ERR_INTERRUPTED;
     }
+    if (rc == 0 && stop && *stop)
+        rc = ERR_INTERRUPTED;
+    free(rep);
+    free(pts);
+    free(rank);
     *evaluations = st.distinct;
     for (size_t c = 0; c < st.ncats; c++) {
         free(st.cats[c].members);
@@ -384,6 +356,5 @@ int dse_search_nlopt(const cfg_study *s, const dse_space *sp,
     }
     free(st.cats);
     free(st.seen);
-    free(best_seed);
     return rc;
 }
