@@ -229,9 +229,8 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
     }
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iterations);
-    double w_qs = p.lam / p.vcs * L * L;                          /* (2.13) */
-    double latency = (w_qs + m_avg * L) * v_avg;                  /* (2.18) */
-    return model_result_ok(out, latency, L, w_qs, m_avg * v_avg, iterations);
+    return model_result_thesis(out, p.lam, p.vcs, L, m_avg, v_avg,
+                               iterations);                 /* (2.13), (2.18) */
 }
 
 double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)

@@ -114,12 +114,8 @@ static int eval(const net_design *d, const net_workload *w, double rate,
         L += (1 - ps) * pow(ps, i) * S[i];                         /* (3.9) */
     if (!printed)
         L += p.dr * (1 - pow(ps, n));                      /* item 2 above */
-    if (p.lam / V * L >= 1)
-        return model_result_fail(out, MODEL_SATURATED, 1);
     double v_avg = vsum / n, m_avg = msum / n;                    /* (3.11) */
-    double w_qs = p.lam / V * L * L;                              /* (2.13) */
-    double latency = (w_qs + m_avg * L) * v_avg;                  /* (3.13) */
-    return model_result_ok(out, latency, L, w_qs, m_avg * v_avg, 1);
+    return model_result_thesis(out, p.lam, V, L, m_avg, v_avg, 1); /* (3.13) */
 }
 
 /* L at lam -> 0: Tc = 0, W_qd = 0, every multiplexing factor 1, so

@@ -272,11 +272,7 @@ static int ex_eval(const net_design *d, const net_workload *w, double rate,
             return model_result_fail(out, MODEL_SATURATED, iters);
     }
     double vavg = vsum / c.g.davg;
-    double lam_v = rate / V;
-    if (!(lam_v * L < 1))
-        return model_result_fail(out, MODEL_SATURATED, iters);
-    double wqs = lam_v * L * L;
-    return model_result_ok(out, (wqs + L) * vavg, L, wqs, vavg, iters);
+    return model_result_thesis(out, rate, V, L, 1.0, vavg, iters); /* (6.23) */
 }
 
 /* Fig.6.4a: express-cube N = 1024 (32 x 32), m = 1, Lm = 32, Dr = 0,

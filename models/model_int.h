@@ -73,6 +73,16 @@ int model_result_ok(model_result *out, double latency, double network_latency,
                     double source_wait, double vc_multiplexing,
                     int iterations);
 
+/* The thesis's closing step (002 eqs.(2.13)+(2.18), (3.13), (4.10),
+ * (6.23), (6.27)-(6.28)): a node feeds V injection queues at lam/V each,
+ * whose wait the thesis takes as W_qs = (lam/V) L^2 (no 1/(1-rho) term,
+ * MODELS.md B3), and the latency is (W_qs + m_avg L) v_avg, where v_avg is
+ * the VC multiplexing degree and m_avg the DCSH input-multiplexer degree
+ * (1 elsewhere).  Saturated when (lam/V) L >= 1.  Fills out; returns 0 or
+ * ERR_SATURATED. */
+int model_result_thesis(model_result *out, double rate, int vcs, double L,
+                        double m_avg, double v_avg, int iterations);
+
 /* The registered models (defined in their own files). */
 extern const model model_torus_det;
 extern const model model_torus_duato;

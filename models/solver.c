@@ -74,6 +74,17 @@ int model_result_ok(model_result *out, double latency, double network_latency,
     return 0;
 }
 
+int model_result_thesis(model_result *out, double rate, int vcs, double L,
+                        double m_avg, double v_avg, int iterations)
+{
+    double lam_v = rate / vcs;
+    if (!(lam_v * L < 1))
+        return model_result_fail(out, MODEL_SATURATED, iterations);
+    double w_qs = lam_v * L * L;
+    return model_result_ok(out, (w_qs + m_avg * L) * v_avg, L, w_qs,
+                           m_avg * v_avg, iterations);
+}
+
 void model_opts_init(model_opts *opts)
 {
     opts->variant = MODEL_VARIANT_RECOMMENDED;

@@ -147,11 +147,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     if (m6_chain(&c, L, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
     double vavg = vc_multiplexing(p, d->vcs);
-    double lam_v = rate / d->vcs;
-    if (!(lam_v * L < 1))
-        return model_result_fail(out, MODEL_SATURATED, iters);
-    double wqs = lam_v * L * L;
-    return model_result_ok(out, (wqs + L) * vavg, L, wqs, vavg, iters);
+    return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
 }
 
 /* Fig.4.2a: N = 256 (16 x 16), V = 3, Lm = 32 (one-bit channels carrying

@@ -166,11 +166,7 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
         vden += c.kbar[i];
     }
     double vavg = vden > 0 ? vnum / vden : 1.0;
-    double lam_v = rate / d->vcs;
-    if (!(lam_v * L < 1))
-        return model_result_fail(out, MODEL_SATURATED, iters);
-    double wqs = lam_v * L * L;
-    return model_result_ok(out, (wqs + L) * vavg, L, wqs, vavg, iters);
+    return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
 }
 
 /* No seed validates this derived model; the example is the chapter 4

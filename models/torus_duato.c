@@ -123,11 +123,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     if (td_chain(&c, L, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
     double vavg = vc_multiplexing(p, d->vcs);
-    double lam_v = rate / d->vcs;
-    if (!(lam_v * L < 1))
-        return model_result_fail(out, MODEL_SATURATED, iters);
-    double wqs = lam_v * L * L;
-    return model_result_ok(out, (wqs + L) * vavg, L, wqs, vavg, iters);
+    return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
 }
 
 /* The thesis validates only 2D tori, where torus2d-duato takes priority.
