@@ -54,6 +54,7 @@ static int group_teardown(void **state)
     (void)state;
     free(local_tiny);
     free(local_kill);
+    test_cleanup_all();
     return 0;
 }
 
@@ -199,6 +200,7 @@ static void test_sigkill_reclaimed(void **state)
     test_sleep(0.3); /* well inside its ~1 s simulation */
     kill(a, SIGKILL);
     waitpid(a, NULL, 0);
+    test_untrack(a);
     assert_true(pending(&st) > 0); /* its entry is left pending */
     pid_t b = test_worker_start(&r, "rescuer", NULL, NULL);
     pthread_join(th, NULL);

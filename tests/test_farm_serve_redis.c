@@ -25,13 +25,13 @@ static pid_t serve_start(const test_redis *r, const char *root)
     if (pid == 0) {
         char log[300];
         snprintf(log, sizeof log, "%s/serve.log", r->dir);
-        FILE *f = freopen(log, "a", stderr);
-        (void)f;
+        test_child_output(log);
         execl(DSE_BINARY, DSE_BINARY, "serve", "--redis", r->url,
               "--output-root", root, "--max-designs", "3", "--worker-timeout",
               "30", (char *)NULL);
         _exit(127);
     }
+    test_track(pid);
     return pid;
 }
 
@@ -141,6 +141,7 @@ static void test_daemon(void **state)
     kill(d, SIGTERM);
     int status;
     assert_int_equal(waitpid(d, &status, 0), d);
+    test_untrack(d);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     study_field(&st, "1", "status", buf, sizeof buf);
     assert_string_equal(buf, "queued");
@@ -203,6 +204,7 @@ static void test_daemon(void **state)
 
     kill(d, SIGTERM);
     assert_int_equal(waitpid(d, &status, 0), d);
+    test_untrack(d);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     dse_store_close(&st);
     assert_int_equal(test_worker_stop(w), 0);

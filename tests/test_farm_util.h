@@ -28,6 +28,70 @@
 #include "dse/report.h"
 #include "dse/store.h"
 
+/* Every process and directory a test made, so that a failed assertion
+ * (cmocka jumps out of the test) still leaves nothing running: killed and
+ * removed at exit.  Children never keep the test's stdout/stderr open
+ * (ctest waits for those pipes to close). */
+#define TEST_MAX_TRACKED 64
+static pid_t test_pids[TEST_MAX_TRACKED];
+static char test_dirs[16][256];
+
+static inline void test_cleanup_all(void)
+{
+    for (int i = 0; i < TEST_MAX_TRACKED; i++)
+        if (test_pids[i] > 0) {
+            kill(test_pids[i], SIGKILL);
+            waitpid(test_pids[i], NULL, 0);
+            test_pids[i] = 0;
+        }
+    for (int i = 0; i < 16; i++)
+        if (test_dirs[i][0]) {
+            char cmd[400];
+            snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_dirs[i]);
+            if (system(cmd) != 0)
+                fprintf(stderr, "could not remove %s\n", test_dirs[i]);
+            test_dirs[i][0] = '\0';
+        }
+}
+
+static inline void test_track(pid_t pid)
+{
+    static int registered;
+    if (!registered++)
+        atexit(test_cleanup_all);
+    for (int i = 0; i < TEST_MAX_TRACKED; i++)
+        if (test_pids[i] <= 0) {
+            test_pids[i] = pid;
+            return;
+        }
+}
+
+/* The process ended (waited for elsewhere): stop tracking it. */
+static inline void test_untrack(pid_t pid)
+{
+    for (int i = 0; i < TEST_MAX_TRACKED; i++)
+        if (test_pids[i] == pid)
+            test_pids[i] = 0;
+}
+
+static inline void test_track_dir(const char *dir)
+{
+    for (int i = 0; i < 16; i++)
+        if (!test_dirs[i][0]) {
+            snprintf(test_dirs[i], sizeof test_dirs[i], "%s", dir);
+            return;
+        }
+}
+
+/* In a child: stdout and stderr to this file (or /dev/null). */
+static inline void test_child_output(const char *path)
+{
+    FILE *f = freopen(path ? path : "/dev/null", "a", stderr);
+    FILE *g = freopen(path ? path : "/dev/null", "a", stdout);
+    (void)f;
+    (void)g;
+}
+
 typedef struct test_redis {
     pid_t pid;
     int port;
@@ -90,6 +154,7 @@ static inline int test_redis_start(test_redis *r)
         snprintf(r->dir, sizeof r->dir, "/tmp/dse_farm_test_XXXXXX");
         if (!mkdtemp(r->dir))
             return -1;
+        test_track_dir(r->dir);
         snprintf(r->url, sizeof r->url, "redis://127.0.0.1:%d", r->port);
     }
     char port[16], log[300];
@@ -97,6 +162,7 @@ static inline int test_redis_start(test_redis *r)
     snprintf(log, sizeof log, "%s/redis.log", r->dir);
     pid_t pid = fork();
     if (pid == 0) {
+        test_child_output(NULL);
         execlp("redis-server", "redis-server", "--port", port, "--bind",
                "127.0.0.1", "--save", "", "--appendonly",
                r->persist ? "yes" : "no", "--appendfsync", "always", "--dir",
@@ -104,6 +170,7 @@ static inline int test_redis_start(test_redis *r)
         _exit(127);
     }
     r->pid = pid;
+    test_track(pid);
     for (int i = 0; i < 100; i++) {
         if (test_redis_ping(r) == 0)
             return 0;
@@ -117,6 +184,7 @@ static inline void test_redis_stop(test_redis *r)
     if (r->pid > 0) {
         kill(r->pid, SIGTERM);
         waitpid(r->pid, NULL, 0);
+        test_untrack(r->pid);
         r->pid = 0;
     }
 }
@@ -142,8 +210,7 @@ static inline pid_t test_worker_start(const test_redis *r, const char *name,
     if (pid == 0) {
         char log[300];
         snprintf(log, sizeof log, "%s/worker-%s.log", r->dir, name);
-        FILE *f = freopen(log, "a", stderr);
-        (void)f;
+        test_child_output(log);
         const char *argv[20] = {DSE_BINARY, "worker", "--redis", r->url,
                                 "--jobs", "1", "--name", name,
                                 "--visibility", "2", "--heartbeat", "0.2"};
@@ -156,6 +223,7 @@ static inline pid_t test_worker_start(const test_redis *r, const char *name,
         execv(DSE_BINARY, (char *const *)argv);
         _exit(127);
     }
+    test_track(pid);
     return pid;
 }
 
@@ -166,6 +234,7 @@ static inline int test_worker_stop(pid_t pid)
     kill(pid, SIGTERM);
     if (waitpid(pid, &st, 0) != pid)
         return -1;
+    test_untrack(pid);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
