@@ -3,8 +3,15 @@
  */
 #include "cli.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "net/xalloc.h"
+
+#define RATES_MAX 1000000
 
 /* Print line `line` of file and a caret under character `column`
  * (1-based; tabs kept so the caret lines up). */
@@ -51,4 +58,122 @@ void dse_cli_print_error(const err *e)
     fprintf(stderr, "%s\n", err_format(e, buf, sizeof buf));
     if (e->file[0] && e->line > 0)
         show_source(e->file, e->line, e->column);
+}
+
+const dse_cli_key dse_cli_keys[DSE_CLI_NKEYS] = {
+    {"topology", "topology", 1},
+    {"n", "n", 1},
+    {"k", "k", 1},
+    {"vcs", "vcs", 1},
+    {"buffer", "buffer", 1},
+    {"width", "width", 1},
+    {"express-m", "m", 1},
+    {"kn", "kn", 1},
+    {"routing", "routing", 1},
+    {"switching", "switching", 1},
+    {"router-delay", "router_delay", 1},
+    {"ejection", "ejection", 1},
+    {"message-bits", "message_bits", 0},
+    {"length", "length", 0},
+    {"traffic", "traffic", 0},
+    {"theta", "theta", 0},
+    {"hotspot-node", "hotspot_node", 0},
+    {"beta", "beta", 0},
+};
+_Static_assert(sizeof dse_cli_keys / sizeof dse_cli_keys[0] == DSE_CLI_NKEYS,
+               "DSE_CLI_NKEYS must count dse_cli_keys");
+
+int dse_cli_apply_key(const dse_cli_key *k, const char *value, net_design *d,
+                      net_workload *w, err *e)
+{
+    return k->design ? net_design_set(d, k->key, value, e)
+                     : net_workload_set(w, k->key, value, e);
+}
+
+/* A finite rate > 0 from text. */
+static int parse_rate(const char *what, const char *text, double *out, err *e)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !isfinite(v))
+        return err_set(e, ERR_INVALID,
+                       "--rates: %s: expected a number, got \"%s\"", what,
+                       text);
+    if (!(v > 0))
+        return err_set(e, ERR_INVALID, "--rates: %s: rates must be > 0, got %g",
+                       what, v);
+    *out = v;
+    return 0;
+}
+
+int dse_cli_parse_rates(const char *spec, double **rates, size_t *count,
+                        err *e)
+{
+    *rates = NULL;
+    *count = 0;
+    if (strchr(spec, ':')) {
+        char buf[256];
+        if (strlen(spec) >= sizeof buf)
+            return err_set(e, ERR_INVALID, "--rates: too long");
+        strcpy(buf, spec);
+        char *end_s = strchr(buf, ':');
+        *end_s++ = '\0';
+        char *step_s = strchr(end_s, ':');
+        if (!step_s || strchr(step_s + 1, ':'))
+            return err_set(e, ERR_INVALID,
+                           "--rates: expected A:B:STEP, got \"%s\"", spec);
+        *step_s++ = '\0';
+        double a, b, step;
+        int rc = parse_rate("start", buf, &a, e);
+        if (!rc)
+            rc = parse_rate("end", end_s, &b, e);
+        if (!rc)
+            rc = parse_rate("step", step_s, &step, e);
+        if (rc)
+            return rc;
+        if (b < a)
+            return err_set(e, ERR_INVALID, "--rates: end %g is below start %g",
+                           b, a);
+        double n = floor((b - a) / step + 1e-9) + 1;
+        if (n > RATES_MAX)
+            return err_set(e, ERR_INVALID, "--rates: more than %d rates",
+                           RATES_MAX);
+        *count = (size_t)n;
+        *rates = xmalloc(*count * sizeof **rates);
+        for (size_t i = 0; i < *count; i++)
+            (*rates)[i] = a + (double)i * step;
+        return 0;
+    }
+    size_t cap = 1;
+    for (const char *p = spec; *p; p++)
+        cap += *p == ',';
+    if (cap > RATES_MAX)
+        return err_set(e, ERR_INVALID, "--rates: more than %d rates", RATES_MAX);
+    double *v = xmalloc(cap * sizeof *v);
+    size_t n = 0;
+    for (const char *p = spec;;) {
+        size_t len = strcspn(p, ",");
+        char tok[64];
+        if (len == 0 || len >= sizeof tok) {
+            free(v);
+            return err_set(e, ERR_INVALID,
+                           "--rates: expected A:B:STEP or a comma-separated "
+                           "list of rates, got \"%s\"",
+                           spec);
+        }
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        if (parse_rate("rate", tok, &v[n], e)) {
+            free(v);
+            return ERR_INVALID;
+        }
+        n++;
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    *rates = v;
+    *count = n;
+    return 0;
 }

@@ -4,11 +4,37 @@
 #ifndef DSE_CLI_H
 #define DSE_CLI_H
 
+#include <stddef.h>
+
 #include "net/err.h"
+#include "net/net.h"
 
 /* Print e to stderr as "dse: FILE:LINE:COLUMN: PATH: message"; when it has a
  * file and line, also the source line and a caret under the column (like
  * gcc and jq). */
 void dse_cli_print_error(const err *e);
+
+/* Parse a list of injection rates: "A:B:STEP" (A, A+STEP, ... up to B
+ * inclusive) or "R1,R2,...".  Every rate must be finite and > 0.  On
+ * success 0 and *rates (caller frees) with *count entries; else ERR_INVALID
+ * and a message naming the bad part in e. */
+int dse_cli_parse_rates(const char *spec, double **rates, size_t *count,
+                        err *e);
+
+/* The single-key options every design-taking subcommand accepts:
+ * --NAME VALUE means KEY=VALUE for the design or the workload (the keys of
+ * net_design_set / net_workload_set). */
+typedef struct dse_cli_key {
+    const char *name;        /* option name without "--" */
+    const char *key;         /* design or workload key */
+    int design;              /* 1: design key, 0: workload key */
+} dse_cli_key;
+
+#define DSE_CLI_NKEYS 18
+extern const dse_cli_key dse_cli_keys[DSE_CLI_NKEYS];
+
+/* Apply one single-key option; 0 or ERR_INVALID / ERR_UNSUPPORTED. */
+int dse_cli_apply_key(const dse_cli_key *k, const char *value, net_design *d,
+                      net_workload *w, err *e);
 
 #endif

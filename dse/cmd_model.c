@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "models/model.h"
 #include "net/net.h"
@@ -47,34 +48,6 @@ typedef struct model_cli {
     int have_rates, saturation, list, json;
 } model_cli;
 
-/* Single-key options: --NAME VALUE is KEY=VALUE for the design or the
- * workload. */
-typedef struct key_opt {
-    const char *name, *key;
-    int design;               /* 1: net_design_set, 0: net_workload_set */
-} key_opt;
-
-static const key_opt key_opts[] = {
-    {"topology", "topology", 1},
-    {"n", "n", 1},
-    {"k", "k", 1},
-    {"vcs", "vcs", 1},
-    {"buffer", "buffer", 1},
-    {"width", "width", 1},
-    {"express-m", "m", 1},
-    {"kn", "kn", 1},
-    {"routing", "routing", 1},
-    {"switching", "switching", 1},
-    {"router-delay", "router_delay", 1},
-    {"ejection", "ejection", 1},
-    {"message-bits", "message_bits", 0},
-    {"length", "length", 0},
-    {"traffic", "traffic", 0},
-    {"theta", "theta", 0},
-    {"hotspot-node", "hotspot_node", 0},
-    {"beta", "beta", 0},
-};
-#define NKEY_OPTS (sizeof key_opts / sizeof key_opts[0])
 
 static void usage(FILE *out)
 {
@@ -161,60 +134,11 @@ static int parse_real(const char *opt, const char *s, double lo, double *out)
 static int parse_rates(model_cli *cli, const char *spec)
 {
     free(cli->rates);
-    cli->rates = NULL;
-    cli->nrates = 0;
-    if (strchr(spec, ':')) {
-        char buf[TEXT_MAX];
-        if (strlen(spec) >= sizeof buf)
-            return bad("--rates: too long");
-        strcpy(buf, spec);
-        char *b = strchr(buf, ':');
-        *b++ = '\0';
-        char *step_s = strchr(b, ':');
-        if (!step_s)
-            return bad("--rates: expected A:B:STEP, got \"%s\"", spec);
-        *step_s++ = '\0';
-        double a, hi, step;
-        if (parse_real("--rates start", buf, 0, &a) ||
-            parse_real("--rates end", b, 0, &hi) ||
-            parse_real("--rates step", step_s, 0, &step))
-            return 2;
-        if (!(step > 0))
-            return bad("--rates: the step must be > 0");
-        if (hi < a)
-            return bad("--rates: end %g is below start %g", hi, a);
-        double count = floor((hi - a) / step + 1e-9) + 1;
-        if (count > RATES_MAX)
-            return bad("--rates: more than %d rates", RATES_MAX);
-        cli->nrates = (size_t)count;
-        cli->rates = xmalloc(cli->nrates * sizeof(double));
-        for (size_t i = 0; i < cli->nrates; i++)
-            cli->rates[i] = a + (double)i * step;
-    } else {
-        size_t cap = 1;
-        for (const char *p = spec; *p; p++)
-            cap += *p == ',';
-        if (cap > RATES_MAX)
-            return bad("--rates: more than %d rates", RATES_MAX);
-        cli->rates = xmalloc(cap * sizeof(double));
-        const char *p = spec;
-        for (;;) {
-            size_t len = strcspn(p, ",");
-            char tok[64];
-            if (len == 0 || len >= sizeof tok)
-                return bad("--rates: expected A:B:STEP or a comma-separated "
-                           "list of rates, got \"%s\"",
-                           spec);
-            memcpy(tok, p, len);
-            tok[len] = '\0';
-            if (parse_real("--rates", tok, 0, &cli->rates[cli->nrates]))
-                return 2;
-            cli->nrates++;
-            if (!p[len])
-                break;
-            p += len + 1;
-        }
-    }
+    size_t n = 0;
+    err e;
+    if (dse_cli_parse_rates(spec, &cli->rates, &n, &e))
+        return bad("%s", e.msg);
+    cli->nrates = (size_t)n;
     cli->have_rates = 1;
     return 0;
 }
@@ -240,13 +164,13 @@ static int parse_options(int argc, char **argv, model_cli *cli, int *done)
         {"help", no_argument, NULL, 'h'},
     };
     enum { NFIXED = sizeof fixed / sizeof fixed[0] };
-    struct option longopts[NFIXED + NKEY_OPTS + 1];
+    struct option longopts[NFIXED + DSE_CLI_NKEYS + 1];
     memcpy(longopts, fixed, sizeof fixed);
-    for (size_t i = 0; i < NKEY_OPTS; i++)
-        longopts[NFIXED + i] = (struct option){key_opts[i].name,
+    for (size_t i = 0; i < DSE_CLI_NKEYS; i++)
+        longopts[NFIXED + i] = (struct option){dse_cli_keys[i].name,
                                                required_argument, NULL,
                                                OPT_KEY + (int)i};
-    memset(&longopts[NFIXED + NKEY_OPTS], 0, sizeof(struct option));
+    memset(&longopts[NFIXED + DSE_CLI_NKEYS], 0, sizeof(struct option));
 
     *done = 0;
     opterr = 0;
@@ -322,11 +246,9 @@ static int parse_options(int argc, char **argv, model_cli *cli, int *done)
             return bad("unknown option '%s' (see 'dse model --help')",
                        argv[optind - 1]);
         default:
-            if (c >= OPT_KEY && c < OPT_KEY + (int)NKEY_OPTS) {
-                const key_opt *k = &key_opts[c - OPT_KEY];
-                int rc = k->design ? net_design_set(&cli->d, k->key, optarg, &e)
-                                   : net_workload_set(&cli->w, k->key, optarg,
-                                                      &e);
+            if (c >= OPT_KEY && c < OPT_KEY + (int)DSE_CLI_NKEYS) {
+                const dse_cli_key *k = &dse_cli_keys[c - OPT_KEY];
+                int rc = dse_cli_apply_key(k, optarg, &cli->d, &cli->w, &e);
                 if (rc)
                     return bad("--%s: %s", k->name, e.msg);
                 break;

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "dse.h"
 #include "net/net.h"
@@ -50,32 +51,6 @@ typedef struct sim_cli {
     int json, quiet;
 } sim_cli;
 
-typedef struct key_opt {
-    const char *name, *key;
-    int design;               /* 1: net_design_set, 0: net_workload_set */
-} key_opt;
-
-static const key_opt key_opts[] = {
-    {"topology", "topology", 1},
-    {"n", "n", 1},
-    {"k", "k", 1},
-    {"vcs", "vcs", 1},
-    {"buffer", "buffer", 1},
-    {"width", "width", 1},
-    {"express-m", "m", 1},
-    {"kn", "kn", 1},
-    {"routing", "routing", 1},
-    {"switching", "switching", 1},
-    {"router-delay", "router_delay", 1},
-    {"ejection", "ejection", 1},
-    {"message-bits", "message_bits", 0},
-    {"length", "length", 0},
-    {"traffic", "traffic", 0},
-    {"theta", "theta", 0},
-    {"hotspot-node", "hotspot_node", 0},
-    {"beta", "beta", 0},
-};
-#define NKEY_OPTS (sizeof key_opts / sizeof key_opts[0])
 
 static void usage(FILE *out)
 {
@@ -177,69 +152,15 @@ static int parse_u64(const char *opt, const char *s, uint64_t *out)
     return 0;
 }
 
-/* "A:B:STEP" or "R1,R2,...": fills cli->rates (owned); every rate > 0. */
+/* "A:B:STEP" or "R1,R2,...": fills cli->rates (owned). */
 static int parse_rates(sim_cli *cli, const char *spec)
 {
     free(cli->rates);
-    cli->rates = NULL;
-    cli->nrates = 0;
-    if (strchr(spec, ':')) {
-        char buf[TEXT_MAX];
-        if (strlen(spec) >= sizeof buf)
-            return bad("--rates: too long");
-        strcpy(buf, spec);
-        char *b = strchr(buf, ':');
-        *b++ = '\0';
-        char *step_s = strchr(b, ':');
-        if (!step_s)
-            return bad("--rates: expected A:B:STEP, got \"%s\"", spec);
-        *step_s++ = '\0';
-        double a, hi, step;
-        if (parse_real("--rates start", buf, 0, &a) ||
-            parse_real("--rates end", b, 0, &hi) ||
-            parse_real("--rates step", step_s, 0, &step))
-            return 2;
-        if (!(a > 0))
-            return bad("--rates: rates must be > 0");
-        if (!(step > 0))
-            return bad("--rates: the step must be > 0");
-        if (hi < a)
-            return bad("--rates: end %g is below start %g", hi, a);
-        double count = floor((hi - a) / step + 1e-9) + 1;
-        if (count > RATES_MAX)
-            return bad("--rates: more than %d rates", RATES_MAX);
-        cli->nrates = (int)count;
-        cli->rates = xmalloc((size_t)cli->nrates * sizeof(double));
-        for (int i = 0; i < cli->nrates; i++)
-            cli->rates[i] = a + (double)i * step;
-        return 0;
-    }
-    size_t cap = 1;
-    for (const char *p = spec; *p; p++)
-        cap += *p == ',';
-    if (cap > RATES_MAX)
-        return bad("--rates: more than %d rates", RATES_MAX);
-    cli->rates = xmalloc(cap * sizeof(double));
-    const char *p = spec;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        char tok[64];
-        if (len == 0 || len >= sizeof tok)
-            return bad("--rates: expected A:B:STEP or a comma-separated list "
-                       "of rates, got \"%s\"",
-                       spec);
-        memcpy(tok, p, len);
-        tok[len] = '\0';
-        double v;
-        if (parse_real("--rates", tok, 0, &v))
-            return 2;
-        if (!(v > 0))
-            return bad("--rates: rates must be > 0, got %g", v);
-        cli->rates[cli->nrates++] = v;
-        if (!p[len])
-            break;
-        p += len + 1;
-    }
+    size_t n = 0;
+    err e;
+    if (dse_cli_parse_rates(spec, &cli->rates, &n, &e))
+        return bad("%s", e.msg);
+    cli->nrates = (int)n;
     return 0;
 }
 
@@ -266,13 +187,13 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
         {"help", no_argument, NULL, 'h'},
     };
     enum { NFIXED = sizeof fixed / sizeof fixed[0] };
-    struct option longopts[NFIXED + NKEY_OPTS + 1];
+    struct option longopts[NFIXED + DSE_CLI_NKEYS + 1];
     memcpy(longopts, fixed, sizeof fixed);
-    for (size_t i = 0; i < NKEY_OPTS; i++)
-        longopts[NFIXED + i] = (struct option){key_opts[i].name,
+    for (size_t i = 0; i < DSE_CLI_NKEYS; i++)
+        longopts[NFIXED + i] = (struct option){dse_cli_keys[i].name,
                                                required_argument, NULL,
                                                OPT_KEY + (int)i};
-    memset(&longopts[NFIXED + NKEY_OPTS], 0, sizeof(struct option));
+    memset(&longopts[NFIXED + DSE_CLI_NKEYS], 0, sizeof(struct option));
 
     sim_params *p = &cli->base;
     *done = 0;
@@ -354,12 +275,9 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
             return bad("unknown option '%s' (see 'dse sim --help')",
                        argv[optind - 1]);
         default:
-            if (c >= OPT_KEY && c < OPT_KEY + (int)NKEY_OPTS) {
-                const key_opt *k = &key_opts[c - OPT_KEY];
-                int rc = k->design
-                             ? net_design_set(&p->design, k->key, optarg, &e)
-                             : net_workload_set(&p->workload, k->key, optarg,
-                                                &e);
+            if (c >= OPT_KEY && c < OPT_KEY + (int)DSE_CLI_NKEYS) {
+                const dse_cli_key *k = &dse_cli_keys[c - OPT_KEY];
+                int rc = dse_cli_apply_key(k, optarg, &p->design, &p->workload, &e);
                 if (rc)
                     return bad("--%s: %s", k->name, e.msg);
                 break;
