@@ -351,24 +351,28 @@ static int sweep_chunk(batch *b, size_t *next, int from_cache, err *e)
     return n ? fetch(b, list, n, from_cache, 0, e) : 0;
 }
 
+/* Add up to CHUNK outstanding, not yet enqueued jobs in one round trip. */
 static int enqueue_some(batch *b, err *e)
 {
     dse_farm *f = b->f;
-    size_t sent = 0;
-    for (size_t i = 0; i < b->nu && sent < CHUNK; i++) {
+    dse_store_cmd *cmds = xcalloc(CHUNK, sizeof *cmds);
+    ujob **sent = xcalloc(CHUNK, sizeof *sent);
+    size_t n = 0;
+    for (size_t i = 0; i < b->nu && n < CHUNK; i++) {
         ujob *u = &b->u[i];
         if (u->state != 0 || u->enqueued)
             continue;
-        const char *fields[] = {"key", "job", "reply"};
-        const char *values[] = {u->key, u->text, f->k_reply};
-        int rc = f->st.ops->xadd(f->st.self, f->k_jobs, 3, fields, values, 0,
-                                 NULL, e);
-        if (rc)
-            return rc;
-        u->enqueued = 1;
-        sent++;
+        cmds[n] = (dse_store_cmd){9,
+                                  {"XADD", f->k_jobs, "*", "key", u->key, "job",
+                                   u->text, "reply", f->k_reply}};
+        sent[n++] = u;
     }
-    return 0;
+    int rc = f->st.ops->batch(f->st.self, cmds, n, e);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        sent[i]->enqueued = 1;
+    free(cmds);
+    free(sent);
+    return rc;
 }
 
 static int all_enqueued(const batch *b)

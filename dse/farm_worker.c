@@ -158,62 +158,76 @@ static const char *reply_of(worker *w, const dse_store_entry *en)
     return r;
 }
 
-/* Announce, count and acknowledge: the last steps of every entry. */
+/* The last steps of every entry, in one round trip and in this order:
+ * store the result (if computed), dead-letter (if refused), announce it on
+ * the coordinator's reply stream, count it, acknowledge and delete it.
+ * Retried whole on a lost connection: every step is idempotent but the
+ * counter and a duplicate announcement, which the coordinator ignores. */
 static int finish(conn *c, const dse_store_entry *en, const char *key,
-                  const char *status, const char *reason)
+                  const char *rkey, const char *result, const char *reason)
 {
     worker *w = c->w;
-    const dse_store_ops *ops = c->st.ops;
-    err le;
-    int rc;
+    const dse_farm_opts *fo = &w->o->farm;
+    dse_store_cmd cmds[8];
+    size_t n = 0;
+    char ttl[32], reply_ttl[32], dels[32], maxlen[32];
+    char kept[DEAD_TEXT_MAX + 1], keybuf[80];
+    if (result) {
+        dse_store_cmd *x = &cmds[n++];
+        *x = (dse_store_cmd){3, {"SET", rkey, result}};
+        if (fo->result_ttl_s > 0) {
+            snprintf(ttl, sizeof ttl, "%ld", fo->result_ttl_s * 1000);
+            x->argv[x->argc++] = "PX";
+            x->argv[x->argc++] = ttl;
+        }
+    }
+    snprintf(keybuf, sizeof keybuf, "%.64s", key ? key : "");
+    if (reason) {
+        const char *text = dse_store_entry_get(en, "job");
+        snprintf(kept, sizeof kept, "%s", text ? text : "");
+        snprintf(dels, sizeof dels, "%ld", en->deliveries);
+        snprintf(maxlen, sizeof maxlen, "%d", DEAD_MAXLEN);
+        cmds[n++] = (dse_store_cmd){
+            18, {"XADD", w->k_dead, "MAXLEN", "~", maxlen, "*", "id", en->id,
+                 "key", keybuf, "job", kept, "reason", reason, "worker",
+                 w->name, "deliveries", dels}};
+    }
     const char *reply = reply_of(w, en);
     if (reply && key) {
-        const char *fields[] = {"key", "status", "reason"};
-        const char *values[] = {key, status, reason ? reason : ""};
-        RETRY(c, rc, le,
-              ops->xadd(c->st.self, reply, 3, fields, values, 0, NULL, &le));
-        if (rc)
-            return rc;
-        RETRY(c, rc, le, ops->expire(c->st.self, reply, REPLY_TTL_MS, &le));
-        if (rc)
-            return rc;
+        snprintf(reply_ttl, sizeof reply_ttl, "%ld", REPLY_TTL_MS);
+        cmds[n++] = (dse_store_cmd){9,
+                                    {"XADD", reply, "*", "key", keybuf,
+                                     "status", reason ? "dead" : "done",
+                                     "reason", reason ? reason : ""}};
+        cmds[n++] = (dse_store_cmd){3, {"PEXPIRE", reply, reply_ttl}};
     }
-    RETRY(c, rc, le,
-          ops->hincrby(c->st.self, w->k_stats,
-                       strcmp(status, "dead") == 0 ? "dead" : "done", 1, &le));
-    if (rc)
-        return rc;
-    RETRY(c, rc, le,
-          ops->xack_del(c->st.self, w->k_jobs, DSE_FARM_GROUP, en->id, &le));
+    cmds[n++] = (dse_store_cmd){
+        4, {"HINCRBY", w->k_stats, reason ? "dead" : "done", "1"}};
+    cmds[n++] = (dse_store_cmd){4, {"XACK", w->k_jobs, DSE_FARM_GROUP, en->id}};
+    cmds[n++] = (dse_store_cmd){3, {"XDEL", w->k_jobs, en->id}};
+    err le;
+    int rc;
+    RETRY(c, rc, le, c->st.ops->batch(c->st.self, cmds, n, &le));
+    if (rc == 0) {
+        pthread_mutex_lock(&w->lock);
+        if (reason) {
+            w->dead++;
+        } else {
+            w->done++;
+            if (en->deliveries > 1)
+                w->reclaimed++;
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
     return rc;
 }
 
 static void dead_letter(conn *c, const dse_store_entry *en, const char *reason)
 {
-    worker *w = c->w;
     const char *key = dse_store_entry_get(en, "key");
-    const char *text = dse_store_entry_get(en, "job");
-    char kept[DEAD_TEXT_MAX + 1];
-    snprintf(kept, sizeof kept, "%s", text ? text : "");
-    char dels[32];
-    snprintf(dels, sizeof dels, "%ld", en->deliveries);
-    char keybuf[80];
-    snprintf(keybuf, sizeof keybuf, "%.64s", key ? key : "");
-    const char *fields[] = {"id", "key", "job", "reason", "worker", "deliveries"};
-    const char *values[] = {en->id, keybuf, kept, reason, w->name, dels};
-    err le;
-    int rc;
-    RETRY(c, rc, le,
-          c->st.ops->xadd(c->st.self, w->k_dead, 6, fields, values,
-                          DEAD_MAXLEN, NULL, &le));
-    if (rc)
-        return;
-    wlog(w, "dead letter %s (job %.12s): %s", en->id, keybuf, reason);
-    if (finish(c, en, key, "dead", reason) == 0) {
-        pthread_mutex_lock(&w->lock);
-        w->dead++;
-        pthread_mutex_unlock(&w->lock);
-    }
+    wlog(c->w, "dead letter %s (job %.12s): %s", en->id, key ? key : "",
+         reason);
+    finish(c, en, key, NULL, NULL, reason);
 }
 
 static void process(conn *c, const dse_store_entry *en)
@@ -243,22 +257,30 @@ static void process(conn *c, const dse_store_entry *en)
     }
     char rkey[DSE_FARM_PREFIX_MAX + 48];
     snprintf(rkey, sizeof rkey, "%sresult:%s", fo->prefix, key);
-    const char *keys[1] = {rkey};
-    char *cached = NULL;
-    err le;
-    int rc;
-    RETRY(c, rc, le, c->st.ops->get_many(c->st.self, keys, 1, &cached, &le));
-    if (rc) {
-        dse_job_fini(&job);
-        return;
+    /* A redelivered entry may have been run already (its worker died
+     * after storing the result): answer it from the store.  First
+     * deliveries skip the look-up; the coordinator already looked. */
+    int have = 0;
+    if (en->deliveries > 1) {
+        const char *keys[1] = {rkey};
+        char *cached = NULL;
+        err le;
+        int rc;
+        RETRY(c, rc, le, c->st.ops->get_many(c->st.self, keys, 1, &cached, &le));
+        if (rc) {
+            dse_job_fini(&job);
+            return;
+        }
+        dse_job_result res;
+        have = cached && dse_job_result_parse(cached, key, job.kind,
+                                              job.nrates, &res, NULL) == 0;
+        if (have)
+            dse_job_result_fini(&res);
+        free(cached);
     }
-    dse_job_result res;
-    int have = cached && dse_job_result_parse(cached, key, job.kind, job.nrates,
-                                              &res, NULL) == 0;
-    if (have)
-        dse_job_result_fini(&res);
-    free(cached);
+    char *out = NULL;
     if (!have) {
+        dse_job_result res;
         dse_job_run(&job, w->hard_stop, &res);
         if (job.kind == DSE_JOB_SIM && res.sim.status == SIM_STOPPED) {
             /* hard stop: no result; the entry stays pending */
@@ -266,25 +288,12 @@ static void process(conn *c, const dse_store_entry *en)
             dse_job_fini(&job);
             return;
         }
-        char *out = dse_job_result_format(&res, key);
+        out = dse_job_result_format(&res, key);
         dse_job_result_fini(&res);
-        long ttl = fo->result_ttl_s > 0 ? fo->result_ttl_s * 1000 : 0;
-        RETRY(c, rc, le,
-              c->st.ops->set(c->st.self, rkey, out, ttl, 0, NULL, &le));
-        free(out);
-        if (rc) {
-            dse_job_fini(&job);
-            return;
-        }
     }
     dse_job_fini(&job);
-    if (finish(c, en, key, "done", NULL) == 0) {
-        pthread_mutex_lock(&w->lock);
-        w->done++;
-        if (en->deliveries > 1)
-            w->reclaimed++;
-        pthread_mutex_unlock(&w->lock);
-    }
+    finish(c, en, key, rkey, out, NULL);
+    free(out);
 }
 
 /* ---- threads ---------------------------------------------------------------- */

@@ -49,6 +49,12 @@ typedef struct dse_store_entry {
 const char *dse_store_entry_get(const dse_store_entry *e, const char *name);
 void dse_store_entries_free(dse_store_entry *entries, size_t n);
 
+/* One command of a batch, as Redis argv (binary-safe strings). */
+typedef struct dse_store_cmd {
+    int argc;
+    const char *argv[24];
+} dse_store_cmd;
+
 typedef struct dse_store_ops {
     const char *name;                          /* "redis", "memory" */
     void (*destroy)(void *self);
@@ -127,6 +133,15 @@ typedef struct dse_store_ops {
      * the group does not exist. */
     int (*xpending_count)(void *self, const char *stream, const char *group,
                           long long *n, err *e);
+
+    /* ---- pipelining ---- */
+    /* Send n commands in one round trip; they run in order; replies are
+     * discarded.  Returns the first failure (the commands before it ran;
+     * the ones after it may have).  Only these commands are allowed, so
+     * every backend can run them: SET key value [PX ms], XADD stream [MAXLEN
+     * ~ n] * field value..., PEXPIRE key ms, HINCRBY key field n, XACK
+     * stream group id, XDEL stream id. */
+    int (*batch)(void *self, const dse_store_cmd *cmds, size_t n, err *e);
 
     /* ---- sorted sets (worker heartbeats) ---- */
     int (*zadd)(void *self, const char *key, double score, const char *member,

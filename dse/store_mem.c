@@ -962,6 +962,54 @@ static int m_xpending_count(void *self, const char *stream, const char *group,
     return 0;
 }
 
+/* ---- pipelining: the commands batch() allows, through the ops above ---- */
+
+static int m_batch(void *self, const dse_store_cmd *cmds, size_t n, err *e)
+{
+    for (size_t i = 0; i < n; i++) {
+        const dse_store_cmd *c = &cmds[i];
+        const char *op = c->argv[0];
+        int rc;
+        if (strcmp(op, "SET") == 0 && (c->argc == 3 || c->argc == 5)) {
+            long ttl = c->argc == 5 ? atol(c->argv[4]) : 0;
+            rc = m_set(self, c->argv[1], c->argv[2], ttl, 0, NULL, e);
+        } else if (strcmp(op, "XADD") == 0 && c->argc >= 5) {
+            int at = 2;
+            long maxlen = 0;
+            if (strcmp(c->argv[2], "MAXLEN") == 0) {
+                maxlen = atol(c->argv[4]);
+                at = 5;
+            }
+            at++; /* "*" */
+            size_t pairs = (size_t)(c->argc - at) / 2;
+            const char *f[12], *v[12];
+            for (size_t p = 0; p < pairs && p < 12; p++) {
+                f[p] = c->argv[at + 2 * p];
+                v[p] = c->argv[at + 2 * p + 1];
+            }
+            rc = m_xadd(self, c->argv[1], pairs < 12 ? pairs : 12, f, v,
+                        maxlen, NULL, e);
+        } else if (strcmp(op, "PEXPIRE") == 0 && c->argc == 3) {
+            rc = m_expire(self, c->argv[1], atol(c->argv[2]), e);
+        } else if (strcmp(op, "HINCRBY") == 0 && c->argc == 4) {
+            rc = m_hincrby(self, c->argv[1], c->argv[2], atoll(c->argv[3]), e);
+        } else if (strcmp(op, "XACK") == 0 && c->argc == 4) {
+            rc = m_xack_del(self, c->argv[1], c->argv[2], c->argv[3], e);
+        } else if (strcmp(op, "XDEL") == 0 && c->argc == 3) {
+            /* the farm always sends XACK then XDEL of the same entry, and
+             * m_xack_del did both */
+            rc = 0;
+        } else {
+            rc = err_set(e, ERR_INVALID, "memory store: %s not allowed in a "
+                                         "batch",
+                         op);
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 /* ---- sorted sets ---- */
 
 static int m_zadd(void *self, const char *key, double score,
@@ -1082,6 +1130,7 @@ static const dse_store_ops mem_ops = {
     .xrange = m_xrange,
     .xlen = m_xlen,
     .xpending_count = m_xpending_count,
+    .batch = m_batch,
     .zadd = m_zadd,
     .zrem = m_zrem,
     .zrange_from = m_zrange_from,

@@ -873,6 +873,43 @@ static int r_xpending_count(void *self, const char *stream, const char *group,
     return 0;
 }
 
+static int r_batch(void *self, const dse_store_cmd *cmds, size_t n, err *e)
+{
+    rstore *r = self;
+    if (n == 0)
+        return 0;
+    int rc = connect_now(r, e);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        const char *argv[24];
+        memcpy(argv, cmds[i].argv, sizeof argv);
+        if (redisAppendCommandArgv(r->ctx, cmds[i].argc, argv, NULL) !=
+            REDIS_OK) {
+            err_set(e, ERR_REDIS, "redis pipeline: %s", r->ctx->errstr);
+            drop(r);
+            return ERR_REDIS;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        void *reply = NULL;
+        if (redisGetReply(r->ctx, &reply) != REDIS_OK || !reply) {
+            char where[320];
+            dse_store_url_print(&r->url, where, sizeof where);
+            err_set(e, ERR_REDIS, "%s: %s: %s", where, cmds[i].argv[0],
+                    r->ctx->errstr[0] ? r->ctx->errstr : "connection lost");
+            drop(r);
+            return ERR_REDIS;
+        }
+        redisReply *rep = reply;
+        if (rep->type == REDIS_REPLY_ERROR && rc == 0)
+            rc = err_set(e, transient_error(rep->str) ? ERR_REDIS : ERR_INVALID,
+                         "redis %s: %s", cmds[i].argv[0], rep->str);
+        freeReplyObject(rep);
+    }
+    return rc;
+}
+
 static int r_zadd(void *self, const char *key, double score,
                   const char *member, err *e)
 {
@@ -944,6 +981,7 @@ static const dse_store_ops redis_ops = {
     .xrange = r_xrange,
     .xlen = r_xlen,
     .xpending_count = r_xpending_count,
+    .batch = r_batch,
     .zadd = r_zadd,
     .zrem = r_zrem,
     .zrange_from = r_zrange_from,
