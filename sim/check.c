@@ -2,6 +2,11 @@
  * check.c — sim_check_invariants: flit, message and credit conservation
  * and the consistency of VC ownership (the invariants listed in engine.c).
  *
+ * Also: DCSH bus VCs held by exactly the receiver leg that owns them,
+ * message-level multiplexers held by a VC of their own group; broadcast
+ * and copy counts balanced (generated = delivered + live unicast messages
+ * + broadcasts in progress; copies made = delivered + live).
+ *
  * It walks every VC and every live message, so it costs O(VCs + messages):
  * cheap next to a run, meant for the end of every test and run (sim_run
  * calls it) and for debugging, not for every cycle.
@@ -44,6 +49,19 @@ int sim_check_invariants(const sim_net *net, err *e)
         if (net->cd && v->credits + v->occ + inflight[x] != B)
             FAIL("VC %d: credits %d + occupancy %d + in flight %d != %d", x,
                  v->credits, v->occ, inflight[x], B);
+        if (net->bus_vc && v->ch < net->topo.nnet) {
+            int32_t h = net->bus_vc[sim_bus_slot(net, x)];
+            if (v->owner != SIM_NONE && h != x)
+                FAIL("held VC %d but its bus VC is held by %d", x, h);
+            if (h >= 0 && (net->vc[h].owner == SIM_NONE ||
+                           sim_bus_slot(net, h) != sim_bus_slot(net, x)))
+                FAIL("bus slot of VC %d names VC %d, which does not hold it",
+                     x, h);
+        }
+        if (net->mux_lock && sim_vc_group(net, x) >= 0 && v->out != SIM_NONE &&
+            net->grp_owner[sim_vc_group(net, x)] != x)
+            FAIL("VC %d has an output but not its multiplexer (held by %d)",
+                 x, net->grp_owner[sim_vc_group(net, x)]);
         if (v->owner == SIM_NONE) {
             if (v->occ || v->msg != SIM_NONE || v->out != SIM_NONE)
                 FAIL("free VC %d holds message %d (%d flits, out %d)", x,
@@ -104,7 +122,7 @@ int sim_check_invariants(const sim_net *net, err *e)
         if (ejecting[r] != net->eject_busy[r])
             FAIL("router %d: %d ejecting VCs, counter says %d", r,
                  ejecting[r], net->eject_busy[r]);
-        if (net->E > 0 && ejecting[r] > net->E)
+        if (net->E > 0 && r < net->nodes && ejecting[r] > net->E)
             FAIL("router %d uses %d ejection channels of %d", r, ejecting[r],
                  net->E);
     }
@@ -112,10 +130,11 @@ int sim_check_invariants(const sim_net *net, err *e)
     /* Messages: each live one is queued (nothing sent), being sent by its
      * PE (pe_next sent), or fully sent; sent = buffered + consumed. */
     long queued = 0, at_pe = 0;
-    for (int u = 0; u < net->nodes; u++) {
-        const sim_source *s = &net->src[u];
+    long nq = (long)net->nodes * net->topo.ipn;
+    for (long qi = 0; qi < nq; qi++) {
+        const sim_queue *q = &net->iq[qi];
         long n = 0;
-        for (int32_t m = s->q_head; n < s->q_len; m = net->msg[m].next, n++) {
+        for (int32_t m = q->head; n < q->len; m = net->msg[m].next, n++) {
             if (buffered[m] || net->msg[m].consumed ||
                 net->msg[m].t_inject >= 0)
                 FAIL("queued message %d has flits out", m);
@@ -124,10 +143,10 @@ int sim_check_invariants(const sim_net *net, err *e)
         }
         queued += n;
         for (int v = 0; v < V; v++) {
-            int32_t m = net->pe_msg[(long)u * V + v];
+            int32_t m = net->pe_msg[qi * V + v];
             if (m == SIM_NONE)
                 continue;
-            int32_t sent = net->pe_next[(long)u * V + v];
+            int32_t sent = net->pe_next[qi * V + v];
             if (buffered[m] + net->msg[m].consumed != sent)
                 FAIL("message %d: %d sent by the PE, %ld buffered + %d "
                      "consumed",
@@ -163,9 +182,15 @@ int sim_check_invariants(const sim_net *net, err *e)
     if (net->flits_generated != at_pe + net->flits_injected)
         FAIL("%ld flits generated != %ld at the PEs + %ld injected",
              net->flits_generated, at_pe, net->flits_injected);
-    if (net->generated != net->delivered + net->msgs_live)
-        FAIL("%ld generated != %ld delivered + %ld live", net->generated,
-             net->delivered, net->msgs_live);
+    if (net->generated !=
+        net->delivered + (net->msgs_live - net->copies_live) + net->bc_live)
+        FAIL("%ld generated != %ld delivered + %ld live messages + %ld "
+             "broadcasts in progress",
+             net->generated, net->delivered,
+             net->msgs_live - net->copies_live, net->bc_live);
+    if (net->copies_made != net->copies_done + net->copies_live)
+        FAIL("%ld broadcast copies made != %ld delivered + %ld live",
+             net->copies_made, net->copies_done, net->copies_live);
     if (net->duplicates)
         FAIL("%ld messages delivered twice", net->duplicates);
 out:

@@ -5,7 +5,14 @@
  *   - allocated to downstream VC y and y is full: it waits for y's head;
  *   - an unrouted header (not at its destination): it waits for one of the
  *     VCs its routing function permits, all held by other messages; each
- *     held VC z is freed only after z's head moves on.
+ *     held VC z is freed only after z's head moves on (on a DCSH bus, the
+ *     VC holding the same bus VC for another receiver);
+ *   - a header behind a message-level DCSH multiplexer held by another
+ *     input (M8): it waits for that input's VC.
+ * Flit-level multiplexers and physical channels are shared round robin:
+ * they delay but never block for good, so they add no dependency.  PCS
+ * probes never wait while holding network VCs (they back up), so reserved
+ * but empty VCs are not stuck.
  * A VC cannot progress if it waits only on VCs that cannot progress.  We
  * compute the largest such set D (a greatest fixed point) among the VCs
  * whose head flit has not moved for at least min_stuck cycles:
@@ -60,21 +67,30 @@ static int waits_on(const sim_net *net, int32_t x, edges *out)
     }
     int32_t r = net->topo.chan[vx->ch].dst;
     const sim_msg *m = &net->msg[vx->msg];
+    if (net->mux_lock) {
+        /* message-level multiplexer held by another input: wait for it */
+        int32_t g = sim_vc_group(net, x);
+        int32_t o = g >= 0 ? net->grp_owner[g] : SIM_NONE;
+        if (o != SIM_NONE && o != x) {
+            edges_push(out, o);
+            return 1;
+        }
+    }
     if (m->dst == r)
         return 0;                /* ejection channels always drain */
     if (vx->ready > net->now)
         return 0;                /* still in its routing delay */
     sim_route rt;
-    net->routing->route(net, r, m, x, &rt);
+    sim__route_of(net, r, m, x, &rt);
     int any = 0;
     for (int i = 0; i < (rt.ntiers ? rt.end[rt.ntiers - 1] : 0); i++) {
         uint64_t mask = rt.vcs[i];
         while (mask) {
             int v = __builtin_ctzll(mask);
             mask &= mask - 1;
-            int32_t z = rt.ch[i] * net->V + v;
-            const sim_vc *vz = &net->vc[z];
-            if (vz->owner == SIM_NONE || vz->occ == 0)
+            /* on a DCSH bus the VC may be held for another receiver */
+            int32_t z = sim_vc_holder(net, rt.ch[i] * net->V + v);
+            if (z == SIM_NONE || net->vc[z].occ == 0)
                 return 0;
             edges_push(out, z);
             any = 1;

@@ -8,13 +8,17 @@
  *                 arrive upstream and are usable in this cycle.
  *   2. generate   messages whose arrival falls in cycle t join their source
  *                 queue (source.c; calendar order: cycle, then node id).
- *   3. inject     per sending node (in the order nodes became busy): queued
- *                 messages take free injection VCs (lowest free VC first,
- *                 FIFO), then the injection channel moves one flit, round
- *                 robin over the injection VCs with room, from the PE into
- *                 the router's injection buffer.  Injection costs no cycle:
- *                 a header that enters in cycle t is at the source router in
- *                 cycle t (so it can leave in cycle t + D_r).
+ *   3. inject     per sending node (in the order nodes became busy) and per
+ *                 injection channel of the node (the unicast one, then the
+ *                 broadcast ports): queued messages take free injection VCs
+ *                 (lowest free VC first, FIFO), then the injection channel
+ *                 moves one flit, round robin over the injection VCs with
+ *                 room, from the PE into the router's injection buffer.
+ *                 Injection costs no cycle: a header that enters in cycle t
+ *                 is at the source router in cycle t (so it can leave in
+ *                 cycle t + D_r).  PCS: taking the injection VC launches the
+ *                 probe; the PE sends data only once the acknowledgement is
+ *                 back (msg.t_go).
  *   4. allocate   headers whose routing delay has elapsed (ready <= t), oldest
  *                 first, take a VC: at their destination an ejection channel
  *                 (if one of design.ejection_channels is free; 0 = unlimited),
@@ -22,6 +26,11 @@
  *                 function's candidates that has one, uniformly at random
  *                 (allocator stream).  A header that fails retries every
  *                 cycle.  A header allocated in cycle t may cross in cycle t.
+ *                 DCSH in message-level mode (M8): a header must first hold
+ *                 its input multiplexer (oldest ready header first), and
+ *                 keeps it, waiting or not, until its tail has passed.
+ *   4b. probes    PCS only (pcs.c): probes whose delay has elapsed reserve
+ *                 a VC one hop on, or back up one hop.
  *   5. traverse   every physical channel grants one flit, round robin over its
  *                 VCs starting after the last winner, to the first VC whose
  *                 head flit is allocated to it and whose downstream VC has
@@ -34,7 +43,15 @@
  *                 buffers), the answer is "no room": conservative, as real
  *                 credit hardware would be.  Ejecting VCs consume one flit
  *                 per cycle each.  With credit delay c > 0, room means a
- *                 credit in hand.
+ *                 credit in hand.  A DCSH bus is one physical channel for
+ *                 all its receivers (resolved through its representative
+ *                 channel); a flit leaving a VC that feeds a DCSH input
+ *                 multiplexer also needs the multiplexer, which passes one
+ *                 flit per cycle: the multiplexers are walked round robin
+ *                 (from the member after the last winner, each member's
+ *                 output resolved in turn until one moves), so both the
+ *                 multiplexer and the output channel arbitrate round robin
+ *                 and no input is starved.
  *   6. apply      all granted flits move at once: a flit that crosses a
  *                 channel in cycle t is in the downstream buffer from cycle
  *                 t + 1 (a header's routing delay starts then), and a flit
@@ -53,6 +70,11 @@
  *   B of them; a VC is free iff it holds no flit and no message; with credit
  *   delay c > 0, credits + occupancy + credits in flight = B for every VC.
  *
+ * DCSH buses and multiplexers add: a bus VC is held by at most one receiver
+ * leg (net->bus_vc agrees with VC ownership); a multiplexer passes at most
+ * one flit per cycle; in message-level mode at most one VC of a group has
+ * an allocated output, and it is the group's owner.
+ *
  * Everything here touches only VCs that hold a message: the active list (VCs
  * with an allocated output), the waiting list (unrouted headers) and the
  * busy sources; an empty network jumps straight to the next arrival.  No
@@ -66,13 +88,13 @@ static inline int32_t vc_router(const sim_net *net, int32_t x)
     return net->topo.chan[net->vc[x].ch].dst;
 }
 
-static void active_add(sim_net *net, int32_t x)
+void sim__active_add(sim_net *net, int32_t x)
 {
     net->vc[x].active = net->nactive;
     net->active[net->nactive++] = x;
 }
 
-static void active_remove(sim_net *net, int32_t x)
+void sim__active_remove(sim_net *net, int32_t x)
 {
     int32_t i = net->vc[x].active;
     int32_t last = net->active[--net->nactive];
@@ -84,6 +106,29 @@ static void active_remove(sim_net *net, int32_t x)
 void sim__waiting_push(sim_net *net, int32_t x)
 {
     net->waiting[net->nwaiting++] = x;
+}
+
+void sim__queue_push(sim_net *net, int32_t u, int32_t qi, int32_t m)
+{
+    sim_queue *q = &net->iq[qi];
+    net->msg[m].next = SIM_NONE;
+    if (q->len == 0)
+        q->head = m;
+    else
+        net->msg[q->tail].next = m;
+    q->tail = m;
+    q->len++;
+    net->queued++;
+    sim_source *s = &net->src[u];
+    if (!s->listed) {
+        s->listed = 1;
+        net->act_src[net->nact_src++] = u;
+    }
+}
+
+static inline int32_t phys_of(const sim_net *net, int32_t c)
+{
+    return net->topo.phys ? net->topo.phys[c] : c;
 }
 
 /* ---- 1. credits ------------------------------------------------------- */
@@ -126,45 +171,50 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
         vy->credits--;
 }
 
-/* Returns 1 while the node still has work (queued or sending). */
-static int inject_node(sim_net *net, int32_t u)
+/* One injection channel (queue qi = u*ipn + j) of a node.  Returns 1 while
+ * it still has work (queued or sending). */
+static int inject_channel(sim_net *net, int32_t qi)
 {
-    sim_source *s = &net->src[u];
+    sim_queue *q = &net->iq[qi];
     const int V = net->V;
-    int32_t base = (net->topo.nnet + u) * V;
-    int32_t *pe_msg = net->pe_msg + (long)u * V;
-    int32_t *pe_next = net->pe_next + (long)u * V;
+    int32_t base = (net->topo.nnet + qi) * V;
+    int32_t *pe_msg = net->pe_msg + (long)qi * V;
+    int32_t *pe_next = net->pe_next + (long)qi * V;
 
-    for (int v = 0; v < V && s->q_len > 0; v++) {
+    for (int v = 0; v < V && q->len > 0; v++) {
         sim_vc *vy = &net->vc[base + v];
         if (vy->owner != SIM_NONE)
             continue;
-        int32_t m = s->q_head;
-        s->q_head = net->msg[m].next;
-        s->q_len--;
+        int32_t m = q->head;
+        q->head = net->msg[m].next;
+        q->len--;
         net->queued--;
         vy->owner = SIM_PE;
         vy->msg = m;
         pe_msg[v] = m;
         pe_next[v] = 0;
+        if (net->pcs)
+            sim__pcs_start(net, m, base + v);
     }
 
-    int busy = s->q_len > 0;
+    int busy = q->len > 0;
     int moved = 0;
     for (int j = 0; j < V; j++) {
-        int v = (s->inj_rr + j) % V;
+        int v = (q->rr + j) % V;
         int32_t m = pe_msg[v];
         if (m == SIM_NONE)
             continue;
         busy = 1;
         if (moved || !has_room(net, base + v))
             continue;
+        sim_msg *mm = &net->msg[m];
+        if (net->pcs && (mm->t_go < 0 || mm->t_go > net->now))
+            continue;            /* no acknowledgement yet */
         int32_t y = base + v;
         int32_t seq = pe_next[v]++;
-        sim_msg *mm = &net->msg[m];
         put_flit(net, y, seq);
         net->flits_injected++;
-        if (seq == 0) {
+        if (seq == 0 && !net->pcs) {
             mm->t_inject = net->now;
             net->vc[y].ready = net->now + net->Dr;
             sim__waiting_push(net, y);
@@ -173,10 +223,20 @@ static int inject_node(sim_net *net, int32_t u)
             pe_msg[v] = SIM_NONE;
             net->vc[y].owner = SIM_HELD;
         }
-        s->inj_rr = (v + 1) % V;
+        q->rr = (v + 1) % V;
         moved = 1;
         net->last_move = net->now;
     }
+    return busy;
+}
+
+/* Returns 1 while the node still has work (queued or sending). */
+static int inject_node(sim_net *net, int32_t u)
+{
+    int busy = 0;
+    const int ipn = net->topo.ipn;
+    for (int j = 0; j < ipn; j++)
+        busy |= inject_channel(net, u * ipn + j);
     return busy;
 }
 
@@ -195,32 +255,22 @@ static void inject(sim_net *net)
 
 /* ---- 4. allocate ------------------------------------------------------- */
 
-static int try_allocate(sim_net *net, int32_t x)
+int32_t sim__route_pick(sim_net *net, const sim_route *rt, int32_t skip_ch)
 {
-    sim_vc *vx = &net->vc[x];
-    int32_t r = vc_router(net, x);
-    const sim_msg *m = &net->msg[vx->msg];
-    if (m->dst == r) {
-        if (net->E > 0 && net->eject_busy[r] >= net->E)
-            return 0;
-        net->eject_busy[r]++;
-        vx->out = SIM_EJECT;
-        active_add(net, x);
-        return 1;
-    }
-    sim_route rt;
-    net->routing->route(net, r, m, x, &rt);
     const int V = net->V;
-    for (int tier = 0, start = 0; tier < rt.ntiers; start = rt.end[tier++]) {
+    for (int tier = 0, start = 0; tier < rt->ntiers;
+         start = rt->end[tier++]) {
         int nfree = 0;
         int32_t only = SIM_NONE;
-        for (int i = start; i < rt.end[tier]; i++) {
-            uint64_t mask = rt.vcs[i];
-            int32_t base = rt.ch[i] * V;
+        for (int i = start; i < rt->end[tier]; i++) {
+            if (rt->ch[i] == skip_ch)
+                continue;
+            uint64_t mask = rt->vcs[i];
+            int32_t base = rt->ch[i] * V;
             while (mask) {
                 int v = __builtin_ctzll(mask);
                 mask &= mask - 1;
-                if (net->vc[base + v].owner == SIM_NONE) {
+                if (sim_vc_holder(net, base + v) == SIM_NONE) {
                     nfree++;
                     only = base + v;
                 }
@@ -228,29 +278,69 @@ static int try_allocate(sim_net *net, int32_t x)
         }
         if (nfree == 0)
             continue;
-        int32_t y = only;
-        if (nfree > 1) {
-            int pick = (int)rng_below(&net->rng, (uint64_t)nfree);
-            for (int i = start; i < rt.end[tier] && pick >= 0; i++) {
-                uint64_t mask = rt.vcs[i];
-                int32_t base = rt.ch[i] * V;
-                while (mask) {
-                    int v = __builtin_ctzll(mask);
-                    mask &= mask - 1;
-                    if (net->vc[base + v].owner == SIM_NONE && pick-- == 0) {
-                        y = base + v;
-                        break;
-                    }
-                }
+        if (nfree == 1)
+            return only;
+        int pick = (int)rng_below(&net->rng, (uint64_t)nfree);
+        for (int i = start; i < rt->end[tier]; i++) {
+            if (rt->ch[i] == skip_ch)
+                continue;
+            uint64_t mask = rt->vcs[i];
+            int32_t base = rt->ch[i] * V;
+            while (mask) {
+                int v = __builtin_ctzll(mask);
+                mask &= mask - 1;
+                if (sim_vc_holder(net, base + v) == SIM_NONE && pick-- == 0)
+                    return base + v;
             }
         }
-        net->vc[y].owner = x;
-        net->vc[y].msg = vx->msg;
-        vx->out = y;
-        active_add(net, x);
+    }
+    return SIM_NONE;
+}
+
+void sim__route_of(const sim_net *net, int r, const sim_msg *m, int32_t x,
+                   sim_route *rt)
+{
+    if (m->bc >= 0 && net->topo.mc_base >= 0) {
+        /* a DCSH broadcast copy: the bus of its dimension, any VC */
+        sim_route_begin(rt);
+        sim_route_add(rt, net->topo.mc_base + m->src * net->topo.n + m->bdim,
+                      net->mask_all);
+        sim_route_tier(rt);
+        return;
+    }
+    net->routing->route(net, r, m, x, rt);
+}
+
+static int try_allocate(sim_net *net, int32_t x)
+{
+    sim_vc *vx = &net->vc[x];
+    int32_t r = vc_router(net, x);
+    const sim_msg *m = &net->msg[vx->msg];
+    if (net->mux_lock) {
+        int32_t g = sim_vc_group(net, x);
+        if (g >= 0) {
+            if (net->grp_owner[g] != SIM_NONE && net->grp_owner[g] != x)
+                return 0;
+            net->grp_owner[g] = x;   /* held until the tail has passed */
+        }
+    }
+    if (m->dst == r) {
+        if (net->E > 0 && r < net->nodes && net->eject_busy[r] >= net->E)
+            return 0;
+        net->eject_busy[r]++;
+        vx->out = SIM_EJECT;
+        sim__active_add(net, x);
         return 1;
     }
-    return 0;
+    sim_route rt;
+    sim__route_of(net, r, m, x, &rt);
+    int32_t y = sim__route_pick(net, &rt, -1);
+    if (y == SIM_NONE)
+        return 0;
+    sim_vc_take(net, y, x, vx->msg);
+    vx->out = y;
+    sim__active_add(net, x);
+    return 1;
 }
 
 static void allocate(sim_net *net)
@@ -273,14 +363,36 @@ static inline void grant(sim_net *net, int32_t x)
     net->moved[net->nmoved++] = x;
 }
 
-/* Resolve channel c0 and, depth first, every channel whose outcome decides
- * whether a full downstream buffer frees a slot in this cycle. */
+/* May x's head flit pass its input multiplexer in this cycle? */
+static inline int mux_free(const sim_net *net, int32_t x)
+{
+    int32_t g = sim_vc_group(net, x);
+    return g < 0 || net->grp_stamp[g] != net->now;
+}
+
+/* x's head flit passes its multiplexer in this cycle (mux_free(x) held). */
+static inline void mux_take(sim_net *net, int32_t x)
+{
+    int32_t g = sim_vc_group(net, x);
+    if (g < 0)
+        return;
+    int32_t lo = net->topo.grp_first[g] * net->V;
+    int32_t size = net->topo.grp_first[g + 1] * net->V - lo;
+    int32_t next = x - lo + 1;
+    net->grp_stamp[g] = net->now;
+    net->grp_rr[g] = next == size ? 0 : next;
+}
+
+/* Resolve physical channel c0 (a DCSH bus: its representative channel)
+ * and, depth first, every channel whose outcome decides whether a full
+ * downstream buffer frees a slot in this cycle. */
 static void resolve(sim_net *net, int32_t c0)
 {
     const int V = net->V;
     const int64_t now = net->now;
     sim_vc *vc = net->vc;
     sim_chan *chan = net->topo.chan;
+    const int32_t *bus = net->bus_vc;
     int32_t *stk = net->dfs_ch, *pos = net->dfs_i;
     int sp = 0;
     chan[c0].stamp = now;
@@ -297,9 +409,13 @@ static void resolve(sim_net *net, int32_t c0)
         int v = chan[c].rr + i;
         if (v >= V)
             v -= V;
-        int32_t y = c * V + v;
+        int32_t y = bus ? bus[(int64_t)c * V + v] : c * V + v;
+        if (y < 0) {
+            pos[f]++;
+            continue;
+        }
         int32_t x = vc[y].owner;
-        if (x < 0 || vc[x].occ == 0) {
+        if (x < 0 || vc[x].occ == 0 || !mux_free(net, x)) {
             pos[f]++;
             continue;
         }
@@ -309,10 +425,13 @@ static void resolve(sim_net *net, int32_t c0)
             if (vy->mstamp == now) {
                 ok = 1;
             } else if (vy->out == SIM_EJECT) {
-                grant(net, y);
-                ok = 1;
+                if (mux_free(net, y)) {
+                    mux_take(net, y);
+                    grant(net, y);
+                    ok = 1;
+                }
             } else if (vy->out >= 0) {
-                int32_t c2 = vc[vy->out].ch;
+                int32_t c2 = phys_of(net, vc[vy->out].ch);
                 if (chan[c2].stamp != now) {
                     chan[c2].stamp = now;
                     stk[sp] = c2;
@@ -322,12 +441,40 @@ static void resolve(sim_net *net, int32_t c0)
             }
         }
         if (ok) {
+            mux_take(net, x);
             grant(net, x);
             chan[c].rr = v + 1 == V ? 0 : v + 1;
             sp--;
             continue;
         }
         pos[f]++;
+    }
+}
+
+/* DCSH input multiplexer g: offer its members, round robin from the one
+ * after the last winner, to their output channels until one moves. */
+static void walk_group(sim_net *net, int32_t g)
+{
+    const int64_t now = net->now;
+    int32_t lo = net->topo.grp_first[g] * net->V;
+    int32_t size = net->topo.grp_first[g + 1] * net->V - lo;
+    int32_t j = net->grp_rr[g];
+    net->grp_seen[g] = now;
+    for (int32_t i = 0; i < size && net->grp_stamp[g] != now; i++) {
+        int32_t x = lo + j;
+        if (++j == size)
+            j = 0;
+        sim_vc *vx = &net->vc[x];
+        if (vx->out == SIM_NONE || vx->occ == 0 || vx->mstamp == now)
+            continue;
+        if (vx->out == SIM_EJECT) {
+            mux_take(net, x);
+            grant(net, x);
+            break;
+        }
+        int32_t c = phys_of(net, net->vc[vx->out].ch);
+        if (net->topo.chan[c].stamp != now)
+            resolve(net, c);
     }
 }
 
@@ -353,7 +500,7 @@ static void apply(sim_net *net)
                 net->stats.win_cons_flits++;
             if (tail) {
                 net->eject_busy[vc_router(net, x)]--;
-                sim__deliver(net, mi);
+                sim__deliver(net, mi);   /* may grow the message pool */
             }
         } else {
             int32_t y = vx->out;
@@ -365,7 +512,7 @@ static void apply(sim_net *net)
             vy->occ++;
             if (net->cd)
                 vy->credits--;
-            if (seq == 0) {
+            if (seq == 0 && !net->pcs) {
                 int32_t r2 = vc_router(net, y);
                 m->hops++;
                 vy->ready = now + 1 + (m->dst == r2 ? 0 : net->Dr);
@@ -375,10 +522,13 @@ static void apply(sim_net *net)
                 vy->owner = SIM_HELD;
         }
         if (tail) {
-            vx->out = SIM_NONE;
-            vx->msg = SIM_NONE;
-            vx->owner = SIM_NONE;
-            active_remove(net, x);
+            if (net->mux_lock) {
+                int32_t g = sim_vc_group(net, x);
+                if (g >= 0 && net->grp_owner[g] == x)
+                    net->grp_owner[g] = SIM_NONE;
+            }
+            sim__active_remove(net, x);
+            sim_vc_release(net, x);
         }
     }
     if (net->nmoved)
@@ -395,11 +545,17 @@ static void traverse(sim_net *net)
         sim_vc *vx = &net->vc[x];
         if (vx->occ == 0 || vx->mstamp == now)
             continue;
+        int32_t g = sim_vc_group(net, x);
+        if (g >= 0) {
+            if (net->grp_seen[g] != now)
+                walk_group(net, g);
+            continue;
+        }
         if (vx->out == SIM_EJECT) {
             grant(net, x);
             continue;
         }
-        int32_t c = net->vc[vx->out].ch;
+        int32_t c = phys_of(net, net->vc[vx->out].ch);
         if (net->topo.chan[c].stamp != now)
             resolve(net, c);
     }
@@ -412,7 +568,8 @@ static void traverse(sim_net *net)
  * skipped over. */
 static void skip_idle(sim_net *net)
 {
-    if (net->nactive || net->nwaiting || net->nact_src || !net->sources_on ||
+    if (net->nactive || net->nwaiting || net->nact_src || net->nprobes ||
+        !net->sources_on ||
         net->heap_n == 0 || net->heap_t[0] <= net->now ||
         net->now - net->last_move <= net->cd)
         return;
@@ -427,6 +584,8 @@ void sim__cycle(sim_net *net)
     sim__generate(net);
     inject(net);
     allocate(net);
+    if (net->pcs)
+        sim__pcs_step(net);
     traverse(net);
     net->now++;
 }

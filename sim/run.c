@@ -81,26 +81,37 @@ void sim_params_init(sim_params *p)
 static int check_support(const net_design *d, const net_workload *w,
                          int allow_deadlock_prone, err *e)
 {
-    if (d->switching != NET_SWITCH_WORMHOLE)
+    if (d->switching != NET_SWITCH_WORMHOLE &&
+        !(d->switching == NET_SWITCH_PCS && d->topology == NET_HYPERCUBE))
         return err_set(e, ERR_UNSUPPORTED,
-                       "%s switching is not simulated yet (wormhole only)",
+                       "%s switching is simulated on the hypercube only",
                        net_switching_name(d->switching));
     if (!sim__topology_find(d->topology))
         return err_set(e, ERR_UNSUPPORTED,
-                       "%s networks are not simulated yet (torus, mesh and "
-                       "hypercube only)",
+                       "%s networks are not simulated",
                        net_topology_name(d->topology));
-    const sim_routing_ops *ro = sim__routing_find(d->routing);
+    const sim_routing_ops *ro = sim__routing_find(d);
     if (!ro)
         return err_set(e, ERR_UNSUPPORTED,
-                       "%s routing is not simulated yet (deterministic, "
-                       "duato and minimal_adaptive only)",
-                       net_routing_name(d->routing));
+                       "%s routing with %s switching is not simulated on the "
+                       "%s",
+                       net_routing_name(d->routing),
+                       net_switching_name(d->switching),
+                       net_topology_name(d->topology));
     if (!sim__traffic_find(w->traffic))
-        return err_set(e, ERR_UNSUPPORTED,
-                       "%s traffic is not simulated yet (needs broadcast "
-                       "trees)",
+        return err_set(e, ERR_UNSUPPORTED, "%s traffic is not simulated",
                        net_traffic_name(w->traffic));
+    if (d->topology == NET_EXPRESS && d->express_m > SIM_MAX_CANDS)
+        return err_set(e, ERR_UNSUPPORTED,
+                       "%d express channels: the simulator handles at most "
+                       "%d",
+                       d->express_m, SIM_MAX_CANDS);
+    if (w->traffic == NET_TRAFFIC_BROADCAST &&
+        d->topology != NET_TORUS && d->topology != NET_DCSH)
+        return err_set(e, ERR_UNSUPPORTED,
+                       "broadcast traffic is simulated on the torus and the "
+                       "DCSH only (spanning trees), not on the %s",
+                       net_topology_name(d->topology));
     if (d->vcs > SIM_MAX_VCS)
         return err_set(e, ERR_UNSUPPORTED,
                        "%d virtual channels: the simulator handles at most "
@@ -175,12 +186,17 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
         return rc;
     sim_net *net = xcalloc(1, sizeof *net);
     net->p = *p;
-    if ((rc = sim__topo_build(&net->topo, &p->design, e))) {
+    const net_design *d = &p->design;
+    if (p->workload.traffic == NET_TRAFFIC_BROADCAST) {
+        net->topo.bports = d->topology == NET_DCSH ? d->n : 2 * d->n;
+        net->topo.mcast = d->topology == NET_DCSH;
+    }
+    if ((rc = sim__topo_build(&net->topo, d, e))) {
+        sim__topo_free(&net->topo);
         free(net);
         return rc;
     }
-    const net_design *d = &p->design;
-    net->routing = sim__routing_find(d->routing);
+    net->routing = sim__routing_find(d);
     net->traffic = sim__traffic_find(p->workload.traffic);
     net->V = d->vcs;
     net->B = d->buffer_flits;
@@ -192,7 +208,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->mean_len = lm;
     net->fixed_len = p->workload.length == NET_LENGTH_FIXED ? lm : 0;
 
-    long nchan = (long)net->topo.nnet + net->nodes;
+    long nchan = (long)net->topo.nnet + (long)net->nodes * net->topo.ipn;
     if (nchan * net->V > INT32_MAX / 2) {
         int vcs = net->V;
         sim__topo_free(&net->topo);
@@ -215,22 +231,45 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     }
     net->mask_all = net->V == 64 ? ~UINT64_C(0)
                                  : (UINT64_C(1) << net->V) - 1;
+    net->pcs = d->switching == NET_SWITCH_PCS;
+    if (net->topo.phys) {
+        net->bus_vc = xmalloc(sizeof *net->bus_vc * (size_t)net->nvc);
+        for (int32_t x = 0; x < net->nvc; x++)
+            net->bus_vc[x] = SIM_NONE;
+    }
+    if (net->topo.grp) {
+        size_t g = (size_t)net->topo.ngroups;
+        net->grp_stamp = xmalloc(sizeof *net->grp_stamp * g);
+        net->grp_seen = xmalloc(sizeof *net->grp_seen * g);
+        net->grp_rr = xcalloc(g, sizeof *net->grp_rr);
+        net->grp_owner = xmalloc(sizeof *net->grp_owner * g);
+        for (size_t i = 0; i < g; i++) {
+            net->grp_stamp[i] = net->grp_seen[i] = -1;
+            net->grp_owner[i] = SIM_NONE;
+        }
+        /* M8: deterministic routing without VCs arbitrates per message */
+        net->mux_lock = d->routing == NET_ROUTE_DETERMINISTIC && net->V == 1;
+    }
     net->routing->setup(net);
     if (net->traffic->setup)
         net->traffic->setup(net);
 
     net->msg_free = SIM_NONE;
+    net->bc_free = SIM_NONE;
     net->src = xcalloc((size_t)net->nodes, sizeof *net->src);
+    size_t nq = (size_t)net->nodes * (size_t)net->topo.ipn;
+    net->iq = xcalloc(nq, sizeof *net->iq);
+    for (size_t i = 0; i < nq; i++)
+        net->iq[i].head = net->iq[i].tail = SIM_NONE;
     for (int u = 0; u < net->nodes; u++) {
         sim_source *s = &net->src[u];
         rng_seed(&s->rng, p->seed, (uint64_t)u);
-        s->q_head = s->q_tail = SIM_NONE;
         s->silent = net->traffic->silent && net->traffic->silent(net, u);
         if (s->silent)
             net->silent_nodes++;
     }
     net->sending_nodes = net->nodes - net->silent_nodes;
-    size_t nv = (size_t)net->nodes * (size_t)net->V;
+    size_t nv = nq * (size_t)net->V;
     net->pe_msg = xmalloc(sizeof *net->pe_msg * nv);
     net->pe_next = xcalloc(nv, sizeof *net->pe_next);
     for (size_t i = 0; i < nv; i++)
@@ -267,6 +306,15 @@ void sim_net_destroy(sim_net *net)
     free(net->vc);
     free(net->msg);
     free(net->src);
+    free(net->iq);
+    free(net->mask_hop);
+    free(net->bus_vc);
+    free(net->grp_stamp);
+    free(net->grp_seen);
+    free(net->grp_rr);
+    free(net->grp_owner);
+    free(net->probes);
+    sim__bcast_free_all(net);
     free(net->pe_msg);
     free(net->pe_next);
     free(net->heap_t);
@@ -295,6 +343,10 @@ static int coords_text(const sim_net *net, long u, char *buf, size_t size)
 {
     const sim_topo *t = &net->topo;
     size_t used = 0;
+    if (u >= t->nodes)           /* interchange or DCSH bus receiver */
+        return snprintf(buf, size, "%s%ld",
+                        net->p.design.topology == NET_EXPRESS ? "ic" : "bus",
+                        u - t->nodes);
     int n = snprintf(buf, size, "%ld", u);
     used = n > 0 ? (size_t)n : 0;
     if (t->n > 4 || net->p.design.topology == NET_HYPERCUBE)
@@ -408,6 +460,11 @@ void sim_net_counts(const sim_net *net, sim_counts *c)
     for (int32_t x = 0; x < net->nvc; x++)
         c->flits_buffered += net->vc[x].occ;
     c->duplicates = net->duplicates;
+    c->broadcasts_live = net->bc_live;
+    c->copies_made = net->copies_made;
+    c->copies_delivered = net->copies_done;
+    c->copies_live = net->copies_live;
+    c->probes = net->nprobes;
     if (net->p.track_delivery)
         for (long s = 0; s < net->generated && s < net->deliv_cap; s++)
             if (!net->deliv[s])
@@ -601,6 +658,15 @@ int sim_net_run(sim_net *net, sim_result *r, err *e)
     if (p->stop == SIM_STOP_CI && status == SIM_OK && !r->ci_met)
         note(r, "CI target %g not met after %ld messages", p->ci_target,
              st->done);
+    if (status == SIM_OK && r->broadcasts > 0)
+        note(r, "broadcast latency %.3f +- %.3f cycles over %ld broadcasts; "
+                "unicast latency %.3f",
+             r->broadcast_latency, r->broadcast_latency_ci95, r->broadcasts,
+             r->latency);
+    if (status == SIM_OK && net->pcs)
+        note(r, "PCS path setup %.3f cycles (probe out and "
+                "acknowledgement back), %.4f backtracks per message",
+             r->path_setup, r->backtracks);
     return 0;
 }
 
@@ -654,7 +720,11 @@ void sim_result_merge(const sim_result *rs, int n, sim_result *out)
         out->ci_met &= x->ci_met;
         if (!out->detail[0] && x->detail[0])
             memcpy(out->detail, x->detail, sizeof out->detail);
+        out->broadcasts += x->broadcasts;
         if (out->status == SIM_OK) {
+            out->broadcast_latency += x->broadcast_latency / n;
+            out->path_setup += x->path_setup / n;
+            out->backtracks += x->backtracks / n;
             out->latency += x->latency / n;
             out->network_latency += x->network_latency / n;
             out->source_wait += x->source_wait / n;
@@ -664,13 +734,16 @@ void sim_result_merge(const sim_result *rs, int n, sim_result *out)
     }
     if (out->status != SIM_OK)
         return;
-    double s1 = 0, s2 = 0;
+    double s1 = 0, s2 = 0, s3 = 0;
     for (int i = 0; i < n; i++) {
         s1 += (rs[i].latency - out->latency) * (rs[i].latency - out->latency);
         s2 += (rs[i].network_latency - out->network_latency) *
               (rs[i].network_latency - out->network_latency);
+        s3 += (rs[i].broadcast_latency - out->broadcast_latency) *
+              (rs[i].broadcast_latency - out->broadcast_latency);
     }
     double t = sim__t95(n - 1) / sqrt((double)n);
     out->latency_ci95 = t * sqrt(s1 / (n - 1));
     out->network_latency_ci95 = t * sqrt(s2 / (n - 1));
+    out->broadcast_latency_ci95 = t * sqrt(s3 / (n - 1));
 }

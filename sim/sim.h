@@ -26,12 +26,23 @@
  *     the last flit is consumed L cycles after the header reaches its
  *     destination router.  Example: 1 hop, D_r = 0, L = 1 gives 2.
  *
- * Supported now: torus, mesh, hypercube; deterministic (dimension order,
- * Dally-Seitz dateline classes on tori), duato (adaptive VCs plus
- * deterministic escape VCs), minimal_adaptive (seed 001's 2D-torus scheme);
- * wormhole switching; uniform, hotspot, transpose, bit_reversal and shuffle
- * traffic.  Everything else (dcsh, express, pcube, hop_based, pcs,
- * broadcast) is rejected with ERR_UNSUPPORTED and the reason.
+ * Supported: torus, mesh, hypercube, dcsh (buses with (k-1)V-input
+ * multiplexers: flit level, message level for deterministic V = 1),
+ * express (interchanges, m express channels); deterministic (dimension
+ * order, Dally-Seitz dateline classes on tori and express rings), duato
+ * (adaptive VCs plus deterministic escape VCs), minimal_adaptive (seed
+ * 001's 2D-torus scheme), pcube (hypercube), hop_based (dcsh, hypercube,
+ * torus, mesh); wormhole switching, and pcs on the hypercube
+ * (minimal_adaptive probes with backtracking); uniform, hotspot,
+ * transpose, bit_reversal and shuffle traffic, and broadcast (spanning
+ * trees of one-hop copies) on the torus and the DCSH.  Anything else is
+ * rejected with ERR_UNSUPPORTED and the reason.
+ *
+ * Zero-load latency (what the tests check): wormhole h (1 + D_r) + L, h
+ * the exact hop count of the pair (express interchanges count as hops and
+ * charge D_r); PCS h (3 + D_r) + L (probe, acknowledgement, data: pcs.c);
+ * a broadcast depth (1 + D_r + L), depth = sum floor(k_i/2) on the torus
+ * and n on the DCSH (bcast.c).
  *
  * Threads: no global mutable state.  Any number of runs may go on at once
  * on different threads; a (params, seed) pair gives the same result bit for
@@ -130,8 +141,21 @@ typedef struct sim_result {
     int replications;        /* 1, or the count merged by sim_result_merge */
     uint64_t seed;
     double rate;
+    /* traffic = broadcast: the latency, hop and length fields above are
+     * the unicast messages'; a broadcast's latency runs from its
+     * generation to the last flit of its last copy consumed at the last
+     * node reached.  0 unless status == SIM_OK. */
+    double broadcast_latency;
+    double broadcast_latency_ci95;   /* batch means (replications: spread) */
+    long broadcasts;         /* measured broadcasts completed (included in
+                                `messages`) */
+    /* switching = pcs (0 otherwise): mean cycles from the probe's start to
+     * the acknowledgement's return, and probe back-ups per message. */
+    double path_setup;
+    double backtracks;
     char detail[512];        /* why saturated / the deadlocked channels /
-                                notes (silent nodes); "" if nothing to say */
+                                notes (silent nodes, broadcast and PCS
+                                figures); "" if nothing to say */
 } sim_result;
 
 /* Defaults as documented in sim_params; design and workload from
@@ -142,8 +166,8 @@ void sim_params_init(sim_params *p);
 const char *sim_status_name(sim_status s);
 
 /* 0 if the simulator supports (design, workload); else ERR_UNSUPPORTED
- * (not simulated yet: dcsh, express, pcube, ...) or ERR_INFEASIBLE /
- * ERR_INVALID (net_check, net_workload_check) with the reason in e. */
+ * (e.g. broadcast off the torus and DCSH) or ERR_INFEASIBLE / ERR_INVALID
+ * (net_check, net_workload_check) with the reason in e. */
 int sim_supports(const net_design *d, const net_workload *w, err *e);
 
 /* Simulate p at p->rate and p->seed.  Fills *r and returns 0 when the run
@@ -188,9 +212,16 @@ typedef struct sim_counts {
     long flits_injected;     /* flits that entered an injection buffer */
     long flits_consumed;     /* flits consumed at destinations */
     long flits_buffered;     /* flits sitting in VC buffers now */
-    long duplicates;         /* deliveries of an already delivered message
-                                (track_delivery only; must be 0) */
+    long duplicates;         /* deliveries of an already delivered message,
+                                or broadcast receipts by a node already
+                                reached (track_delivery only; must be 0) */
     long undelivered;        /* tracked messages not (yet) delivered */
+    /* broadcast traffic: generated / delivered above count a broadcast
+     * once (delivered when its last node is reached); its copies are
+     * counted here and their flits in the flit counters */
+    long broadcasts_live;    /* broadcasts not yet complete */
+    long copies_made, copies_delivered, copies_live;
+    long probes;             /* PCS: probes out */
 } sim_counts;
 
 /* Build the network for p (rate, seed included); *out owned by the caller,

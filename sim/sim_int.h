@@ -6,12 +6,17 @@
  * Layout (all arrays owned by sim_net, allocated once in sim_net_create;
  * nothing is allocated per flit):
  *
- *   routers 0..nodes-1 (a router per node; later topologies may add
- *   routers without a PE, e.g. express interchanges, after them)
+ *   routers 0..nodes-1 (a router per node), then routers without a PE:
+ *   express-cube interchanges (topo_express.c) and, for DCSH broadcast, one
+ *   "bus receiver" per (node, dimension) (topo_dcsh.c).
  *
  *   channels  0 .. nnet-1          network channels (one direction of a
- *                                  link), built by the topology ops
- *             nnet + u             injection channel of node u (PE -> router)
+ *                                  link, or one sender->receiver leg of a
+ *                                  DCSH bus), built by the topology ops
+ *             nnet + u*ipn + j     injection channel j of node u (PE ->
+ *                                  router): j = 0 unicast, j = 1 + p the
+ *                                  broadcast copies leaving by port p
+ *                                  (broadcast traffic only; ipn = 1 else)
  *
  *   VCs       ch * V + v           VC v of channel ch.  The VC's buffer sits
  *                                  at the channel's downstream router; its
@@ -32,25 +37,33 @@
  * of design.ejection_channels (0 = unlimited) and is consumed at one flit
  * per cycle.
  *
- * EXTENDING (simulator II).  What varies is a table entry:
- *   - a topology: a sim_topology_ops in its own file, listed in topo.c.
- *     Express-cubes bring a build() that adds interchange routers after the
- *     nodes (routers without a PE: nothing in the engine assumes router ==
- *     node except injection, which is per node) and min_channels() that
- *     offers local or express channels.  The DCSH brings a build() with one
- *     channel per (node, dimension, target): its k-1 targets share the
- *     node's bus, i.e. one grant per cycle for the group, and its input
- *     multiplexers allow one flit per cycle out of a group of input VCs.
- *     Both are one more check where resolve() (engine.c) grants a
- *     candidate: a per-group cycle stamp, like sim_chan.stamp.
+ * PHYSICAL CHANNELS AND INPUT MULTIPLEXERS (DCSH).  A channel normally is
+ * its own physical channel: one flit per cycle over its V VCs.  A DCSH bus
+ * is one physical channel with V VCs reaching k-1 receivers; it is built as
+ * k-1 channels (one per receiver, so that every VC buffer sits at one
+ * router) tied together by topo.phys[ch], the bus's representative channel:
+ * the representative's stamp and round-robin pointer govern the whole bus
+ * (one flit per cycle), and bus VC v is one resource, net->bus_vc[rep*V+v]
+ * = the receiver-side VC that holds it (SIM_NONE: free), so at most V
+ * messages use the bus at once, as the thesis's V-VC channel model has it.
+ * topo.grp[ch] names the input multiplexer the channel's VCs feed at the
+ * receiving router (one per router and dimension, (k-1)V inputs): at most
+ * one flit per cycle passes it (flit level, round robin, non-blocking:
+ * thesis 2.3), or, in message-level mode (M8: deterministic, V = 1), one
+ * message holds it from header arbitration until its tail has passed.
+ * Injection channels belong to no multiplexer.
+ *
+ * EXTENDING.  What varies is a table entry:
+ *   - a topology: a sim_topology_ops in its own file, listed in topo.c
+ *     (cube-like: topo_cube.c; dcsh: topo_dcsh.c; express: topo_express.c);
  *   - a routing function: a sim_routing_ops in its own file, listed in
- *     route.c.  P-cube and hop-based routing need only route() (it gets
- *     the input VC and the message's hop count).
+ *     route.c (route_dor, route_duato, route_minadapt, route_pcube,
+ *     route_hop, route_express, route_pcs);
  *   - a traffic pattern: an entry in traffic.c.
- * PCS (probe, backtracking, then data) and broadcast trees (one input VC
- * feeding several output VCs) change how a header is allocated and how a
- * flit leaves a VC; they plug in at try_allocate() and apply() in
- * engine.c as a switching mode, not as edits to every phase.
+ * PCS (pcs.c) replaces header allocation by probes that reserve a path and
+ * lets the PE stream data only after the acknowledgement; broadcast
+ * (bcast.c) turns one generated message into copies, one per tree edge,
+ * queued at the per-port injection channels of the nodes that forward.
  */
 #ifndef DSE_SIM_INT_H
 #define DSE_SIM_INT_H
@@ -65,6 +78,7 @@
 #define SIM_PE (-2)              /* vc.owner: owned by the source PE */
 #define SIM_HELD (-3)            /* vc.owner: held by a message whose tail
                                     has already entered it */
+#define SIM_BCAST (-4)           /* traffic dest(): this one is a broadcast */
 #define SIM_MAX_VCS 64           /* VC sets are uint64_t masks */
 #define SIM_MAX_TIERS 4
 #define SIM_MAX_CANDS (4 * NET_MAX_DIMS)
@@ -101,10 +115,24 @@ typedef struct sim_msg {
     int32_t hops;                /* network channels the header crossed */
     int32_t next;                /* source-queue / free-list link */
     int32_t consumed;            /* flits consumed at the destination */
-    int64_t serial;              /* generation order, 0, 1, 2, ... */
+    int64_t serial;              /* generation order, 0, 1, 2, ...; -1 for
+                                    a broadcast copy (its broadcast has the
+                                    serial) */
     int64_t t_gen;               /* cycle generated */
     int64_t t_inject;            /* cycle the header entered the injection
                                     buffer (-1 before) */
+    /* broadcast copies (bcast.c) */
+    int32_t bc;                  /* broadcast record, SIM_NONE: unicast */
+    int16_t bdim, bdir;          /* tree edge this copy travels */
+    /* PCS (pcs.c) */
+    int32_t pvc;                 /* VC the probe sits in (the last one
+                                    reserved), SIM_NONE when not probing */
+    int32_t bt_ch;               /* channel just backtracked from, excluded
+                                    at the next decision; -1 */
+    int32_t backtracks;          /* backtracking steps so far */
+    int64_t pready;              /* cycle the probe may act next */
+    int64_t t_go;                /* cycle the acknowledgement is back: the
+                                    PE may send data (-1 before) */
 } sim_msg;
 
 /* ---- ops tables ------------------------------------------------------- */
@@ -142,11 +170,26 @@ struct sim_topo {
     int nodes, routers;
     int nports;                  /* port slots per router: 2n */
     int nnet;                    /* network channels */
+    int ipn;                     /* injection channels per node (1, or
+                                    1 + broadcast ports) */
+    int bports;                  /* broadcast ports per node: torus 2n,
+                                    DCSH n (0: no broadcast channels) */
+    int mcast;                   /* set before build(): DCSH broadcast needs
+                                    its bus receivers */
     int32_t *port;               /* [r*nports + 2*dim + (dir<0)] -> channel */
-    sim_chan *chan;              /* nnet + nodes entries */
+    sim_chan *chan;              /* nnet + nodes * ipn entries */
     int32_t *coord;              /* [node*n + dim], when small enough to
                                     keep (saves two divisions per lookup);
                                     NULL otherwise */
+    /* DCSH (topo_dcsh.c); NULL / 0 for point-to-point topologies */
+    int32_t *phys;               /* [ch] representative channel of its bus */
+    int32_t *grp;                /* [ch] input multiplexer at its dst, -1 */
+    int ngroups;
+    int32_t *grp_first;          /* [g .. g+1) channels feeding group g */
+    int32_t mc_base;             /* DCSH broadcast: channel of bus (u, d) is
+                                    mc_base + u*n + d; -1 without */
+    /* express-cube interchanges (topo_express.c) */
+    void *aux;                   /* topology-private tables, freed with it */
 };
 
 static inline int sim_topo_coord(const sim_topo *t, long r, int dim)
@@ -230,16 +273,22 @@ typedef struct sim_traffic_ops {
 
 /* The registered entries (topo_cube.c, route_*.c, traffic.c). */
 extern const sim_topology_ops sim__topo_torus, sim__topo_mesh,
-    sim__topo_hypercube;
+    sim__topo_hypercube, sim__topo_dcsh, sim__topo_express;
 extern const sim_routing_ops sim__route_dor, sim__route_duato,
-    sim__route_minadapt;
+    sim__route_minadapt, sim__route_pcube, sim__route_hop,
+    sim__route_express, sim__route_pcs;
 
 const sim_topology_ops *sim__topology_find(net_topology t);
-const sim_routing_ops *sim__routing_find(net_routing r);
+/* The routing entry for d's (topology, routing, switching), or NULL. */
+const sim_routing_ops *sim__routing_find(const net_design *d);
 const sim_traffic_ops *sim__traffic_find(net_traffic t);
 
-/* Build t for d (d already checked); 0 or ERR_UNSUPPORTED. */
+/* Build t for d (d already checked; t->mcast and t->bports set by the
+ * caller); 0 or ERR_UNSUPPORTED. */
 int sim__topo_build(sim_topo *t, const net_design *d, err *e);
+/* For build() functions: append ipn = 1 + t->bports injection channels per
+ * node after the t->nnet network channels already in t->chan (realloc). */
+void sim__topo_add_injection(sim_topo *t);
 void sim__topo_free(sim_topo *t);
 
 /* ---- statistics (stats.c) --------------------------------------------- */
@@ -247,8 +296,12 @@ void sim__topo_free(sim_topo *t);
 #define SIM_MAX_BATCHES 64
 
 typedef struct sim_batch {
-    double latency, network, wait, hops, flits;
-    long n;
+    double latency, network, wait, hops, flits;   /* unicast messages */
+    double setup, backtracks;                     /* PCS */
+    double blat;                                  /* broadcasts */
+    long n;                      /* measured items done: unicast messages
+                                    and broadcasts (batch completeness) */
+    long nu, nb;                 /* of which unicast, broadcasts */
 } sim_batch;
 
 typedef struct sim_stats {
@@ -268,6 +321,8 @@ typedef struct sim_stats {
 void sim__stats_init(sim_stats *s, const sim_params *p);
 /* Record a delivered measured message. */
 void sim__stats_add(sim_stats *s, const sim_msg *m, int64_t now);
+/* Record a completed measured broadcast (generation serial, latency). */
+void sim__stats_add_bcast(sim_stats *s, int64_t serial, double latency);
 /* Leading batches that are complete. */
 int sim__stats_prefix(const sim_stats *s);
 /* Mean and 95% half-width of the per-batch means of field f over the first
@@ -281,12 +336,26 @@ double sim__t95(int df);
 typedef struct sim_source {
     rng rng;
     double next_t;               /* next arrival, continuous time */
-    int32_t q_head, q_tail;      /* source FIFO (message indices) */
-    int32_t q_len;
-    int32_t inj_rr;              /* injection channel round robin */
     int8_t silent;               /* never sends (permutation fixed point) */
     int8_t listed;               /* in net->act_src */
 } sim_source;
+
+/* The FIFO in front of one injection channel (index u*ipn + j). */
+typedef struct sim_queue {
+    int32_t head, tail;          /* message indices */
+    int32_t len;
+    int32_t rr;                  /* round robin over the channel's VCs */
+} sim_queue;
+
+/* A broadcast in progress (bcast.c). */
+typedef struct sim_bcast {
+    int64_t serial;              /* generation serial (measurement) */
+    int64_t t_gen;
+    int32_t src, len;
+    int32_t left;                /* nodes still to reach */
+    int32_t next;                /* free list */
+    uint8_t *seen;               /* track_delivery: per node, owned */
+} sim_bcast;
 
 struct sim_net {
     sim_params p;
@@ -307,6 +376,18 @@ struct sim_net {
     uint64_t mask_all;           /* all V VCs */
     uint64_t mask_class[2];      /* deterministic / escape VCs per class */
     uint64_t mask_adapt;         /* adaptive VCs (duato, minimal_adaptive) */
+    uint64_t *mask_hop;          /* hop_based: [h] VCs of a message h hops
+                                    from its destination (owned) */
+    int pcs;                     /* switching == pcs */
+
+    /* DCSH buses and input multiplexers (see the header comment) */
+    int32_t *bus_vc;             /* [rep*V + v] VC holding bus VC v; NULL
+                                    for point-to-point channels */
+    int64_t *grp_stamp;          /* [g] cycle its multiplexer passed a flit */
+    int64_t *grp_seen;           /* [g] cycle traverse walked it */
+    int32_t *grp_rr;             /* [g] member VC favoured next */
+    int32_t *grp_owner;          /* [g] message-level mode: VC holding it */
+    int mux_lock;                /* message-level multiplexers (M8) */
 
     /* messages: a pool with a free list; grows by doubling */
     sim_msg *msg;
@@ -315,8 +396,10 @@ struct sim_net {
 
     /* sources */
     sim_source *src;
-    int32_t *pe_msg, *pe_next;   /* per injection VC: message being sent
-                                    by the PE and its next flit */
+    sim_queue *iq;               /* per injection channel (u*ipn + j) */
+    int32_t *pe_msg, *pe_next;   /* per injection VC ((u*ipn + j)*V + v):
+                                    message being sent by the PE and its
+                                    next flit */
     int64_t *heap_t;             /* generation calendar: (cycle, node) */
     int32_t *heap_node;
     int heap_n;
@@ -345,7 +428,18 @@ struct sim_net {
 
     rng rng;                     /* allocator stream */
 
-    /* counters */
+    /* PCS probes (pcs.c): messages whose probe is out */
+    int32_t *probes;
+    int nprobes, probes_cap;
+
+    /* broadcasts (bcast.c) */
+    sim_bcast *bc;
+    int32_t bc_cap, bc_free;
+    long bc_live;                /* broadcasts in progress */
+    long copies_made, copies_done, copies_live;
+
+    /* counters (generated / delivered: unicast messages and broadcasts,
+     * the units the workload generates) */
     long generated, delivered, queued;
     long flits_generated, flits_injected, flits_consumed;
     int64_t last_move;           /* last cycle any flit moved */
@@ -360,6 +454,52 @@ struct sim_net {
     char deadlock_desc[512];
 };
 
+/* ---- VC allocation state (shared by engine.c, pcs.c, deadlock.c) ------ */
+
+/* Bus slot of network VC z (DCSH): index into net->bus_vc. */
+static inline int64_t sim_bus_slot(const sim_net *net, int32_t z)
+{
+    int32_t ch = net->vc[z].ch;
+    return (int64_t)net->topo.phys[ch] * net->V + (z - ch * net->V);
+}
+
+/* The VC that holds what z needs to be allocated: SIM_NONE when z can be
+ * taken now; z itself when it is held; on a DCSH bus, the receiver-side
+ * VC that holds the same bus VC. */
+static inline int32_t sim_vc_holder(const sim_net *net, int32_t z)
+{
+    if (net->bus_vc && net->vc[z].ch < net->topo.nnet)
+        return net->bus_vc[sim_bus_slot(net, z)];
+    return net->vc[z].owner != SIM_NONE ? z : SIM_NONE;
+}
+
+/* Allocate free VC z to message msg, owned by upstream VC owner. */
+static inline void sim_vc_take(sim_net *net, int32_t z, int32_t owner,
+                               int32_t msg)
+{
+    net->vc[z].owner = owner;
+    net->vc[z].msg = msg;
+    if (net->bus_vc && net->vc[z].ch < net->topo.nnet)
+        net->bus_vc[sim_bus_slot(net, z)] = z;
+}
+
+/* Free VC z (its tail has left, or a probe gave it back). */
+static inline void sim_vc_release(sim_net *net, int32_t z)
+{
+    sim_vc *v = &net->vc[z];
+    v->out = SIM_NONE;
+    v->msg = SIM_NONE;
+    v->owner = SIM_NONE;
+    if (net->bus_vc && v->ch < net->topo.nnet)
+        net->bus_vc[sim_bus_slot(net, z)] = SIM_NONE;
+}
+
+/* Input multiplexer group of VC x (-1: none). */
+static inline int32_t sim_vc_group(const sim_net *net, int32_t x)
+{
+    return net->topo.grp ? net->topo.grp[net->vc[x].ch] : -1;
+}
+
 /* source.c: message pool, generation calendar, source queues */
 void sim__sources_start(sim_net *net);        /* (re)build the calendar */
 void sim__generate(sim_net *net);             /* this cycle's arrivals */
@@ -371,6 +511,43 @@ void sim__deliver(sim_net *net, int32_t m);
 /* engine.c */
 void sim__cycle(sim_net *net);
 void sim__waiting_push(sim_net *net, int32_t vc);
+void sim__active_add(sim_net *net, int32_t vc);
+void sim__active_remove(sim_net *net, int32_t vc);
+/* Append message m to the FIFO of injection channel q (u*ipn + j) of node
+ * u, listing u as a busy source. */
+void sim__queue_push(sim_net *net, int32_t u, int32_t q, int32_t m);
+/* The candidates of a routing decision for message m at router r, its
+ * header in VC x (the routing function's, or a DCSH broadcast copy's bus). */
+void sim__route_of(const sim_net *net, int r, const sim_msg *m, int32_t x,
+                   sim_route *rt);
+/* A free VC from the first tier of rt that has one, uniformly at random
+ * (allocator stream), ignoring channel skip_ch (-1: none); SIM_NONE if
+ * every permitted VC is held. */
+int32_t sim__route_pick(sim_net *net, const sim_route *rt, int32_t skip_ch);
+
+/* pcs.c */
+void sim__pcs_start(sim_net *net, int32_t m, int32_t inj_vc);
+void sim__pcs_step(sim_net *net);
+
+/* bcast.c */
+/* Turn the message just drawn at u (dst == SIM_BCAST) into a broadcast of
+ * generation serial `serial` and length len: record it and queue the
+ * source's copies. */
+void sim__bcast_generate(sim_net *net, int32_t u, int32_t len,
+                         int64_t serial);
+/* Copy m was consumed at its destination: receipts and forwarding. */
+void sim__bcast_delivered(sim_net *net, int32_t m);
+void sim__bcast_free_all(sim_net *net);
+/* Message pool (source.c). */
+int32_t sim__msg_alloc(sim_net *net);
+/* The next generation serial (opens the measurement window at the warm-up
+ * serial, counts it in the window, makes room for delivery tracking). */
+int64_t sim__serial_new(sim_net *net);
+/* A unicast message u -> dst of len flits generated now with that serial,
+ * queued at u's unicast injection channel; returns its index.  (Sources
+ * call it; tests use it to send one chosen message.) */
+int32_t sim__message_new(sim_net *net, int32_t u, int32_t dst, int32_t len,
+                         int64_t serial);
 /* deadlock.c: VCs that can never move (stuck >= min_stuck cycles and
  * waiting only on each other); describes them in net->deadlock_desc.
  * Returns how many. */

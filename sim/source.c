@@ -13,6 +13,9 @@
  * Lengths: fixed, or geometric on {1, 2, ...} with mean Lm
  * (net_message_flits), drawn after the destination from the same stream.
  *
+ * A broadcast (traffic broadcast, bcast.c) takes a generation serial like a
+ * unicast message; its copies are pool messages with serial -1.
+ *
  * Pool.  Messages live in one array with a free list; it doubles when full
  * (amortised, never per flit).  Its size is bounded in practice by the
  * saturation rule on source-queue length (run.c).
@@ -37,7 +40,7 @@ static void pool_grow(sim_net *net)
     net->msg_cap = cap;
 }
 
-static int32_t msg_alloc(sim_net *net)
+int32_t sim__msg_alloc(sim_net *net)
 {
     if (net->msg_free == SIM_NONE)
         pool_grow(net);
@@ -134,6 +137,44 @@ static void track_delivery_slot(sim_net *net, long serial)
     }
 }
 
+int64_t sim__serial_new(sim_net *net)
+{
+    int64_t serial = net->generated++;
+    sim_stats *st = &net->stats;
+    if (serial == st->warmup && st->window == 0) {
+        st->window = 1;
+        st->ws = net->now;
+    }
+    if (st->window == 1)
+        st->win_gen_msgs++;
+    if (net->p.track_delivery)
+        track_delivery_slot(net, serial);
+    return serial;
+}
+
+int32_t sim__message_new(sim_net *net, int32_t u, int32_t dst, int32_t len,
+                         int64_t serial)
+{
+    int32_t i = sim__msg_alloc(net);
+    sim_msg *m = &net->msg[i];
+    memset(m, 0, sizeof *m);
+    m->src = u;
+    m->dst = dst;
+    m->len = len;
+    m->serial = serial;
+    m->t_gen = net->now;
+    m->t_inject = -1;
+    m->bc = SIM_NONE;
+    m->pvc = SIM_NONE;
+    m->bt_ch = -1;
+    m->t_go = -1;
+    net->flits_generated += len;
+    if (net->stats.window == 1)
+        net->stats.win_gen_flits += len;
+    sim__queue_push(net, u, u * net->topo.ipn, i);
+    return i;
+}
+
 static void new_message(sim_net *net, int32_t u)
 {
     sim_source *s = &net->src[u];
@@ -141,42 +182,11 @@ static void new_message(sim_net *net, int32_t u)
     int32_t len = net->fixed_len > 0
                       ? net->fixed_len
                       : (int32_t)rng_geometric(&s->rng, net->mean_len);
-    int32_t i = msg_alloc(net);
-    sim_msg *m = &net->msg[i];
-    m->src = u;
-    m->dst = dst;
-    m->len = len;
-    m->hops = 0;
-    m->next = SIM_NONE;
-    m->consumed = 0;
-    m->serial = net->generated++;
-    m->t_gen = net->now;
-    m->t_inject = -1;
-    net->flits_generated += len;
-
-    sim_stats *st = &net->stats;
-    if (m->serial == st->warmup && st->window == 0) {
-        st->window = 1;
-        st->ws = net->now;
-    }
-    if (st->window == 1) {
-        st->win_gen_msgs++;
-        st->win_gen_flits += len;
-    }
-    if (net->p.track_delivery)
-        track_delivery_slot(net, m->serial);
-
-    if (s->q_len == 0)
-        s->q_head = i;
+    int64_t serial = sim__serial_new(net);
+    if (dst == SIM_BCAST)        /* its copies count their own flits */
+        sim__bcast_generate(net, u, len, serial);
     else
-        net->msg[s->q_tail].next = i;
-    s->q_tail = i;
-    s->q_len++;
-    net->queued++;
-    if (!s->listed) {
-        s->listed = 1;
-        net->act_src[net->nact_src++] = u;
-    }
+        sim__message_new(net, u, dst, len, serial);
 }
 
 void sim__generate(sim_net *net)
@@ -198,6 +208,13 @@ void sim__generate(sim_net *net)
 
 void sim__deliver(sim_net *net, int32_t mi)
 {
+    if (net->msg[mi].bc >= 0) {          /* a broadcast copy */
+        sim__bcast_delivered(net, mi);
+        net->copies_done++;
+        net->copies_live--;
+        sim__msg_release(net, mi);
+        return;
+    }
     const sim_msg *m = &net->msg[mi];
     sim_stats *st = &net->stats;
     net->delivered++;

@@ -16,6 +16,11 @@
  *     the CI uses the complete leading batches only.
  * The half-width is t(0.975, nb-1) * s / sqrt(nb), s the standard deviation
  * of the batch means; the mean is the message-weighted mean.
+ *
+ * Broadcast traffic: a batch's serials cover unicast messages and
+ * broadcasts; both count for completeness (n), the unicast latency means
+ * use the unicast count (nu), the broadcast latency means the broadcast
+ * count (nb; batches without a broadcast are left out of its CI).
  */
 #include <math.h>
 #include <string.h>
@@ -46,8 +51,11 @@ static void merge_pairs(sim_stats *s)
     for (int i = 0; i < SIM_MAX_BATCHES / 2; i++) {
         sim_batch *a = &s->b[2 * i], *b = &s->b[2 * i + 1], *o = &s->b[i];
         sim_batch m = {a->latency + b->latency, a->network + b->network,
-                       a->wait + b->wait, a->hops + b->hops,
-                       a->flits + b->flits, a->n + b->n};
+                       a->wait + b->wait,       a->hops + b->hops,
+                       a->flits + b->flits,     a->setup + b->setup,
+                       a->backtracks + b->backtracks,
+                       a->blat + b->blat,       a->n + b->n,
+                       a->nu + b->nu,           a->nb + b->nb};
         *o = m;
     }
     memset(&s->b[SIM_MAX_BATCHES / 2], 0,
@@ -56,9 +64,11 @@ static void merge_pairs(sim_stats *s)
     s->nbatches = (s->nbatches + 1) / 2;
 }
 
-void sim__stats_add(sim_stats *s, const sim_msg *m, int64_t now)
+/* The batch of measured serial `serial` (merging pairs under the CI rule
+ * when it falls past the last one). */
+static sim_batch *batch_of(sim_stats *s, int64_t serial)
 {
-    long off = m->serial - s->warmup;
+    long off = (long)serial - s->warmup;
     long idx = off / s->bsize;
     if (s->last_size) {          /* count rule: fixed batches */
         if (idx >= s->nbatches)
@@ -71,13 +81,32 @@ void sim__stats_add(sim_stats *s, const sim_msg *m, int64_t now)
         if (idx >= s->nbatches)
             s->nbatches = (int)idx + 1;
     }
-    sim_batch *b = &s->b[idx];
+    return &s->b[idx];
+}
+
+void sim__stats_add(sim_stats *s, const sim_msg *m, int64_t now)
+{
+    sim_batch *b = batch_of(s, m->serial);
     b->latency += (double)(now - m->t_gen);
     b->network += (double)(now - m->t_inject);
     b->wait += (double)(m->t_inject - m->t_gen);
     b->hops += m->hops;
     b->flits += m->len;
+    if (m->t_go >= 0) {          /* PCS: probe start to acknowledgement */
+        b->setup += (double)(m->t_go - m->t_inject);
+        b->backtracks += m->backtracks;
+    }
     b->n++;
+    b->nu++;
+    s->done++;
+}
+
+void sim__stats_add_bcast(sim_stats *s, int64_t serial, double latency)
+{
+    sim_batch *b = batch_of(s, serial);
+    b->blat += latency;
+    b->n++;
+    b->nb++;
     s->done++;
 }
 
@@ -120,47 +149,71 @@ double sim__t95(int df)
     return 1.960;
 }
 
+enum { F_LATENCY, F_NETWORK, F_BCAST };
+
+/* Half-width of the mean of field f over the first nb batches (batches
+ * without a sample of that kind are left out). */
 static double half_width(const sim_stats *s, int nb, int field)
 {
-    if (nb < 2)
+    double x[SIM_MAX_BATCHES];
+    int m = 0;
+    for (int i = 0; i < nb; i++) {
+        const sim_batch *b = &s->b[i];
+        long cnt = field == F_BCAST ? b->nb : b->nu;
+        if (cnt == 0)
+            continue;
+        double sum = field == F_LATENCY   ? b->latency
+                     : field == F_NETWORK ? b->network
+                                          : b->blat;
+        x[m++] = sum / (double)cnt;
+    }
+    if (m < 2)
         return INFINITY;
     double mean = 0, sq = 0;
-    for (int i = 0; i < nb; i++) {
-        const sim_batch *b = &s->b[i];
-        double x = (field ? b->network : b->latency) / (double)b->n;
-        mean += x;
-    }
-    mean /= nb;
-    for (int i = 0; i < nb; i++) {
-        const sim_batch *b = &s->b[i];
-        double x = (field ? b->network : b->latency) / (double)b->n - mean;
-        sq += x * x;
-    }
-    double sd = sqrt(sq / (nb - 1));
-    return sim__t95(nb - 1) * sd / sqrt((double)nb);
+    for (int i = 0; i < m; i++)
+        mean += x[i];
+    mean /= m;
+    for (int i = 0; i < m; i++)
+        sq += (x[i] - mean) * (x[i] - mean);
+    double sd = sqrt(sq / (m - 1));
+    return sim__t95(m - 1) * sd / sqrt((double)m);
 }
 
 void sim__stats_summary(const sim_stats *s, int nb, sim_result *r)
 {
-    sim_batch t = {0, 0, 0, 0, 0, 0};
+    sim_batch t;
+    memset(&t, 0, sizeof t);
     for (int i = 0; i < nb; i++) {
-        t.latency += s->b[i].latency;
-        t.network += s->b[i].network;
-        t.wait += s->b[i].wait;
-        t.hops += s->b[i].hops;
-        t.flits += s->b[i].flits;
-        t.n += s->b[i].n;
+        const sim_batch *b = &s->b[i];
+        t.latency += b->latency;
+        t.network += b->network;
+        t.wait += b->wait;
+        t.hops += b->hops;
+        t.flits += b->flits;
+        t.setup += b->setup;
+        t.backtracks += b->backtracks;
+        t.blat += b->blat;
+        t.n += b->n;
+        t.nu += b->nu;
+        t.nb += b->nb;
     }
     r->messages = t.n;
     r->batches = nb;
-    if (t.n == 0)
-        return;
-    double n = (double)t.n;
-    r->latency = t.latency / n;
-    r->network_latency = t.network / n;
-    r->source_wait = t.wait / n;
-    r->hops = t.hops / n;
-    r->message_flits = t.flits / n;
-    r->latency_ci95 = half_width(s, nb, 0);
-    r->network_latency_ci95 = half_width(s, nb, 1);
+    r->broadcasts = t.nb;
+    if (t.nu > 0) {
+        double n = (double)t.nu;
+        r->latency = t.latency / n;
+        r->network_latency = t.network / n;
+        r->source_wait = t.wait / n;
+        r->hops = t.hops / n;
+        r->message_flits = t.flits / n;
+        r->path_setup = t.setup / n;
+        r->backtracks = t.backtracks / n;
+        r->latency_ci95 = half_width(s, nb, F_LATENCY);
+        r->network_latency_ci95 = half_width(s, nb, F_NETWORK);
+    }
+    if (t.nb > 0) {
+        r->broadcast_latency = t.blat / (double)t.nb;
+        r->broadcast_latency_ci95 = half_width(s, nb, F_BCAST);
+    }
 }

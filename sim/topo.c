@@ -7,13 +7,17 @@
  * in (node, dim, dir +, dir -) order, so the graph (and every run) is the
  * same on every machine.
  *
- * Adding a topology (DCSH, express-cube): write its ops in its own file and
- * list it in `topologies` below.  Topologies whose channels are not
- * point-to-point (the DCSH's one channel per node and dimension reaching
- * k-1 receivers) or that need routers without a PE (express interchanges)
- * get their own build function in the ops when they arrive.
+ * Injection channels come last, ipn = 1 + bports per node (the unicast
+ * channel, then one per broadcast port: sim__topo_add_injection), for every
+ * builder.
+ *
+ * Adding a topology: write its ops in its own file and list it in
+ * `topologies` below.  Topologies whose channels are not point-to-point
+ * (the DCSH bus, topo_dcsh.c) or that need routers without a PE (express
+ * interchanges, topo_express.c) bring their own build function.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "net/xalloc.h"
 #include "sim_int.h"
@@ -22,6 +26,8 @@ static const sim_topology_ops *const topologies[] = {
     &sim__topo_torus,
     &sim__topo_mesh,
     &sim__topo_hypercube,
+    &sim__topo_dcsh,
+    &sim__topo_express,
 };
 
 const sim_topology_ops *sim__topology_find(net_topology t)
@@ -39,6 +45,8 @@ int sim__topo_build(sim_topo *t, const net_design *d, err *e)
         return err_set(e, ERR_UNSUPPORTED,
                        "the simulator does not build %s networks yet",
                        net_topology_name(d->topology));
+    t->ipn = 1 + t->bports;
+    t->mc_base = -1;
     if (ops->build) {
         t->ops = ops;
         return ops->build(t, d, e);
@@ -76,7 +84,7 @@ int sim__topo_build(sim_topo *t, const net_design *d, err *e)
                     v >= 0 ? (int32_t)nchan++ : -1;
             }
     t->nnet = (int)nchan;
-    t->chan = xcalloc((size_t)(nchan + nodes), sizeof *t->chan);
+    t->chan = xcalloc((size_t)nchan, sizeof *t->chan);
     for (long u = 0; u < nodes; u++)
         for (int dim = 0; dim < d->n; dim++)
             for (int s = 0; s < 2; s++) {
@@ -90,14 +98,31 @@ int sim__topo_build(sim_topo *t, const net_design *d, err *e)
                 ch->dir = (int16_t)(s ? -1 : +1);
                 ch->stamp = -1;
             }
-    for (long u = 0; u < nodes; u++) {
-        sim_chan *ch = &t->chan[nchan + u];
-        ch->src = ch->dst = (int32_t)u;
+    sim__topo_add_injection(t);
+    return 0;
+}
+
+void sim__topo_add_injection(sim_topo *t)
+{
+    long ninj = (long)t->nodes * t->ipn;
+    long total = (long)t->nnet + ninj;
+    t->chan = xrealloc(t->chan, sizeof *t->chan * (size_t)total);
+    for (long i = 0; i < ninj; i++) {
+        sim_chan *ch = &t->chan[t->nnet + i];
+        memset(ch, 0, sizeof *ch);
+        ch->src = ch->dst = (int32_t)(i / t->ipn);
         ch->dim = -1;
         ch->dir = 0;
         ch->stamp = -1;
     }
-    return 0;
+    if (t->phys) {               /* an injection channel is its own */
+        t->phys = xrealloc(t->phys, sizeof *t->phys * (size_t)total);
+        t->grp = xrealloc(t->grp, sizeof *t->grp * (size_t)total);
+        for (long c = t->nnet; c < total; c++) {
+            t->phys[c] = (int32_t)c;
+            t->grp[c] = -1;
+        }
+    }
 }
 
 void sim__topo_free(sim_topo *t)
@@ -105,7 +130,13 @@ void sim__topo_free(sim_topo *t)
     free(t->port);
     free(t->chan);
     free(t->coord);
+    free(t->phys);
+    free(t->grp);
+    free(t->grp_first);
+    free(t->aux);
     t->port = NULL;
     t->chan = NULL;
     t->coord = NULL;
+    t->phys = t->grp = t->grp_first = NULL;
+    t->aux = NULL;
 }

@@ -11,9 +11,12 @@
  *                 the permutation maps to itself sends nothing (reported as
  *                 sim_result.silent_nodes); its rate is not given to others.
  *
+ *   broadcast     with probability beta a broadcast (SIM_BCAST: bcast.c
+ *                 builds its tree), otherwise uniform over the other N-1
+ *                 nodes (seed 004 assumption b).
+ *
  * Every draw comes from the source's own stream, so a node's destinations
- * do not depend on the design being simulated.  Broadcast traffic needs
- * broadcast trees in the engine and is rejected until then.
+ * do not depend on the design being simulated.
  */
 #include "net/xalloc.h"
 #include "sim_int.h"
@@ -42,6 +45,13 @@ static int32_t hotspot_dest(const sim_net *net, int32_t src, rng *r)
     return uniform_other(net, src, r);
 }
 
+static int32_t bcast_dest(const sim_net *net, int32_t src, rng *r)
+{
+    if (rng_uniform(r) < net->p.workload.broadcast_fraction)
+        return SIM_BCAST;
+    return uniform_other(net, src, r);
+}
+
 static void perm_setup(sim_net *net)
 {
     net->perm = xmalloc(sizeof *net->perm * (size_t)net->nodes);
@@ -64,6 +74,7 @@ static int perm_silent(const sim_net *net, int32_t src)
 static const sim_traffic_ops traffics[] = {
     {NET_TRAFFIC_UNIFORM, NULL, uniform_dest, NULL},
     {NET_TRAFFIC_HOTSPOT, NULL, hotspot_dest, NULL},
+    {NET_TRAFFIC_BROADCAST, NULL, bcast_dest, NULL},
     {NET_TRAFFIC_TRANSPOSE, perm_setup, perm_dest, perm_silent},
     {NET_TRAFFIC_BIT_REVERSAL, perm_setup, perm_dest, perm_silent},
     {NET_TRAFFIC_SHUFFLE, perm_setup, perm_dest, perm_silent},

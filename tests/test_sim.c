@@ -283,18 +283,13 @@ static void expect_code(const char *design, const char *workload, int code)
 static void test_unsupported(void **state)
 {
     (void)state;
-    expect_code("topology=dcsh k=4 n=2 vcs=2", "", ERR_UNSUPPORTED);
-    expect_code("topology=express k=16 n=2 kn=4 m=1 vcs=2", "",
-                ERR_UNSUPPORTED);
-    expect_code("topology=hypercube n=4 vcs=1 routing=pcube", "",
-                ERR_UNSUPPORTED);
-    expect_code("topology=torus k=4 n=2 vcs=4 routing=hop_based", "",
-                ERR_UNSUPPORTED);
-    expect_code("topology=hypercube n=4 vcs=1 routing=minimal_adaptive "
-                "switching=pcs",
-                "", ERR_UNSUPPORTED);
-    expect_code("topology=torus k=4 n=2 vcs=3 routing=duato",
+    /* (dcsh, express, pcube, hop_based, pcs and broadcast: test_sim2.c) */
+    expect_code("topology=mesh k=4 n=2 vcs=2 routing=duato",
                 "traffic=broadcast beta=0.1", ERR_UNSUPPORTED);
+    expect_code("topology=hypercube n=4 vcs=1",
+                "traffic=broadcast beta=0.1", ERR_UNSUPPORTED);
+    expect_code("topology=express k=16 n=2 kn=4 m=200 vcs=2", "",
+                ERR_UNSUPPORTED);
     /* infeasible: fewer VCs than deadlock freedom needs */
     expect_code("topology=torus k=4 n=2 vcs=1", "", ERR_INFEASIBLE);
     expect_code("topology=torus k=4 n=2 vcs=2 routing=duato", "",

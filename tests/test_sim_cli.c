@@ -63,9 +63,10 @@ static void test_bad_input(void **state)
     expect_bad("--rates 0.01,x", "expected a number");
     expect_bad("--rates 0.01 --design 'k=4 n=2 vcs=1'",
                "needs at least 2");
-    expect_bad("--rates 0.01 --design 'topology=dcsh k=4 n=2'",
-               "not simulated yet");
-    expect_bad("--rates 0.01 --design 'routing=duato vcs=3' "
+    expect_bad("--rates 0.01 --design 'topology=express k=16 n=2 kn=4 "
+               "m=200'",
+               "express channels");
+    expect_bad("--rates 0.01 --design 'topology=mesh k=4 n=2 vcs=1' "
                "--workload 'traffic=broadcast beta=0.1'",
                "broadcast");
     expect_bad("--rates 0.01 --design 'k=4 n=2 bogus=1'", "bogus");
