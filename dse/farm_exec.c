@@ -194,6 +194,8 @@ typedef struct batch {
     void (*failed)(void *ctx, size_t job, const char *reason);
     void *ctx;
     size_t done, failed_jobs, cached, outstanding;
+    int empty_checks;        /* health checks in a row that found the job
+                                stream empty while jobs were outstanding */
     dse_progress *progress;
 } batch;
 
@@ -433,8 +435,22 @@ static int health(batch *b, double *no_worker_since, int *give_up, err *e)
     free(members);
     rc = f->st.ops->xpending_count(f->st.self, f->k_jobs, DSE_FARM_GROUP, &pel,
                                    e);
+    long long len = 0;
+    if (!rc)
+        rc = f->st.ops->xlen(f->st.self, f->k_jobs, &len, e);
     if (rc)
         return rc;
+    /* Entries leave the stream only after their result is stored and
+     * announced, and the sweep between two checks collects those results:
+     * an empty stream twice in a row while jobs are outstanding means the
+     * entries were lost (a server restarted without persistence, whose
+     * group a worker re-created first).  Send them again. */
+    b->empty_checks = len == 0 && b->outstanding > 0 ? b->empty_checks + 1 : 0;
+    if (b->empty_checks >= 3) {
+        for (size_t i = 0; i < b->nu; i++)
+            b->u[i].enqueued = 0;
+        b->empty_checks = 0;
+    }
     dse_farm_status st = {.phase = b->phase, .total = b->n, .done = b->done,
                           .cached = b->cached, .failed = b->failed_jobs,
                           .workers = workers};

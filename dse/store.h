@@ -199,6 +199,8 @@ void dse_mem_db_destroy(dse_mem_db *db);      /* accepts NULL */
 void dse__store_mem_open(dse_mem_db *db, dse_store *out);
 /* 1: every operation fails with ERR_REDIS, as if the server were down. */
 void dse_mem_db_set_down(dse_mem_db *db, int down);
+/* Lose every key, as a server restarted without persistence would. */
+void dse_mem_db_flush(dse_mem_db *db);
 /* Move the store's clock forward (idle times, heartbeats, expiry). */
 void dse_mem_db_advance_ms(dse_mem_db *db, long long ms);
 

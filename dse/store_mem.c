@@ -132,6 +132,16 @@ void dse_mem_db_set_down(dse_mem_db *db, int down)
     pthread_mutex_unlock(&db->lock);
 }
 
+void dse_mem_db_flush(dse_mem_db *db)
+{
+    pthread_mutex_lock(&db->lock);
+    for (size_t i = 0; i < db->nkeys; i++)
+        key_clear(&db->keys[i]);
+    db->nkeys = 0;
+    pthread_cond_broadcast(&db->changed);
+    pthread_mutex_unlock(&db->lock);
+}
+
 void dse_mem_db_advance_ms(dse_mem_db *db, long long ms)
 {
     pthread_mutex_lock(&db->lock);

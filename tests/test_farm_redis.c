@@ -9,6 +9,8 @@
  *   - a worker killed with SIGKILL in the middle of a simulation: the job
  *     is reclaimed by another worker, the results are still identical, no
  *     entry is left pending and nothing is dead-lettered;
+ *   - a worker sent SIGTERM in the middle of a simulation finishes it
+ *     (stored, acknowledged) before it exits 0;
  *   - Redis restarted (append-only file on) during a study: workers and
  *     coordinator reconnect and the study completes with identical results;
  *   - Redis stopped for good: `dse optimize --redis` exits 1 with a clear
@@ -212,6 +214,42 @@ static void test_sigkill_reclaimed(void **state)
     assert_int_equal(pending(&st), 0);
     assert_int_equal(stream_len(&st, "dse:jobs"), 0);
     assert_int_equal(stream_len(&st, "dse:dead"), 0);
+    free(c.json);
+    dse_store_close(&st);
+    assert_int_equal(test_worker_stop(b), 0);
+    test_redis_fini(&r);
+}
+
+/* ---- SIGTERM: the job in hand is finished first ---------------------------- */
+
+static void test_sigterm_finishes_job(void **state)
+{
+    (void)state;
+    NEED_REDIS();
+    test_redis r = {0};
+    assert_int_equal(test_redis_start(&r), 0);
+    dse_store st;
+    test_store_open(&r, &st);
+    pid_t a = test_worker_start(&r, "polite", NULL, NULL);
+    coord c;
+    coord_init(&c, "farm_kill.yaml", &r);
+    pthread_t th;
+    pthread_create(&th, NULL, coord_main, &c);
+    int held = 0; /* the score job done, a simulation in hand */
+    for (int i = 0; i < 400 && !held; i++) {
+        test_sleep(0.02);
+        held = pending(&st) > 0 && test_hget_ll(&st, "dse:stats", "done") >= 1;
+    }
+    assert_true(held);
+    long long before = test_hget_ll(&st, "dse:stats", "done");
+    assert_int_equal(test_worker_stop(a), 0); /* waits for the job */
+    assert_int_equal(test_hget_ll(&st, "dse:stats", "done"), before + 1);
+    assert_int_equal(pending(&st), 0);        /* nothing left in hand */
+    assert_false(c.finished);                 /* one simulation still to do */
+    pid_t b = test_worker_start(&r, "next", NULL, NULL);
+    pthread_join(th, NULL);
+    assert_int_equal(c.rc, 0);
+    assert_string_equal(c.json, local_kill);
     free(c.json);
     dse_store_close(&st);
     assert_int_equal(test_worker_stop(b), 0);
@@ -465,6 +503,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_workers_identical),
         cmocka_unit_test(test_sigkill_reclaimed),
+        cmocka_unit_test(test_sigterm_finishes_job),
         cmocka_unit_test(test_redis_restart),
         cmocka_unit_test(test_redis_gone),
         cmocka_unit_test(test_malformed_jobs_dead_lettered),

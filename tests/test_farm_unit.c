@@ -554,12 +554,17 @@ static void test_mem_reclaim_and_dead_letter(void **state)
 typedef struct flapper {
     dse_mem_db *db;
     double down_at, up_at;
+    int flush;               /* lose the data instead of going down */
 } flapper;
 
 static void *flap_main(void *arg)
 {
     flapper *f = arg;
     test_sleep(f->down_at);
+    if (f->flush) {
+        dse_mem_db_flush(f->db);
+        return NULL;
+    }
     dse_mem_db_set_down(f->db, 1);
     if (f->up_at > 0) {
         test_sleep(f->up_at - f->down_at);
@@ -588,7 +593,7 @@ static void test_mem_store_down(void **state)
     assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
     dse_executor ex;
     dse_farm_executor(farm, &ex);
-    flapper fl = {db, 0.3, 0.9};
+    flapper fl = {db, 0.3, 0.9, 0};
     pthread_t th;
     pthread_create(&th, NULL, flap_main, &fl);
     char *json = test_run_json(&s, &ex, &rc, &e);
@@ -604,7 +609,7 @@ static void test_mem_store_down(void **state)
     spec.mem = db2;
     assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
     dse_farm_executor(farm, &ex);
-    fl = (flapper){db2, 0.0, 0};
+    fl = (flapper){db2, 0.0, 0, 0};
     pthread_create(&th, NULL, flap_main, &fl);
     pthread_join(th, NULL);
     double t0 = dse_now_s();
@@ -624,6 +629,42 @@ static void test_mem_store_down(void **state)
     free(local_tiny);
 }
 
+/* The store loses everything mid-run (restart without persistence): the
+ * worker re-creates the group, the coordinator notices its jobs are gone
+ * and sends them again. */
+static void test_mem_store_lost_data(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    int rc;
+    err e;
+    char *local = test_run_json(&s, NULL, &rc, &e);
+    dse_mem_db *db = dse_mem_db_create();
+    dse_store_spec spec = {.mem = db};
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    wthread w;
+    worker_start(&w, db, 1);
+    dse_farm *farm;
+    assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
+    dse_executor ex;
+    dse_farm_executor(farm, &ex);
+    flapper fl = {db, 0.4, 0, 1};
+    pthread_t th;
+    pthread_create(&th, NULL, flap_main, &fl);
+    char *json = test_run_json(&s, &ex, &rc, &e);
+    pthread_join(th, NULL);
+    assert_int_equal(rc, 0);
+    assert_string_equal(json, local);
+    free(json);
+    free(local);
+    dse_farm_destroy(farm);
+    assert_int_equal(worker_stop(&w), 0);
+    dse_mem_db_destroy(db);
+    cfg_study_fini(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -636,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_mem_identical),
         cmocka_unit_test(test_mem_reclaim_and_dead_letter),
         cmocka_unit_test(test_mem_store_down),
+        cmocka_unit_test(test_mem_store_lost_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
