@@ -107,7 +107,7 @@ int dse_farm_create(const dse_store_spec *spec, const dse_farm_opts *o,
                                   e);
     if (rc) {
         if (e)
-            err_prefix(e, "cannot use Redis at %s", f->url);
+            err_prefix(e, "cannot use Redis");
         dse_farm_destroy(f);
         return rc;
     }
