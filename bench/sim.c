@@ -10,6 +10,12 @@
  *    (20000 warm-up + 200000 measured messages) at half of it is timed:
  *    simulated router-cycles per second = 64 x cycles / wall seconds.
  *    Target: >= 20 million on one core in a Release build.
+ *    The same protocol for simulator II's networks at their validation
+ *    sizes (002 chapters 2 and 6): a 16x16 DCSH (Duato, V = 2) and a 32x32
+ *    one (dimension order, V = 1: message-level multiplexers), and 32x32
+ *    express-cubes (kn = 4, m = 1 and 4, V = 2), 32-flit messages;
+ *    router-cycles counts node routers (N x cycles), as dse sim does —
+ *    express interchanges and DCSH bus legs are extra work per node.
  * 2. Memory: peak RSS (getrusage) after building and running a 64x64 torus
  *    with the same router for 20000 cycles at a light load.  Target: under
  *    300 MB.
@@ -45,19 +51,23 @@ static double peak_rss_mb(void)
     return (double)ru.ru_maxrss / 1024.0;   /* Linux: kilobytes */
 }
 
-static void speed_design(sim_params *p)
+static void set_design(sim_params *p, const char *design,
+                       const char *workload)
 {
     sim_params_init(p);
     err e;
-    if (net_design_parse(&p->design,
-                         "topology=torus k=8 n=2 vcs=2 buffer=4 "
-                         "routing=deterministic",
-                         &e) ||
-        net_workload_parse(&p->workload, "message_bits=16 traffic=uniform",
-                           &e)) {
+    if (net_design_parse(&p->design, design, &e) ||
+        net_workload_parse(&p->workload, workload, &e)) {
         fprintf(stderr, "bench_sim: %s\n", e.msg);
         exit(1);
     }
+}
+
+static void speed_design(sim_params *p)
+{
+    set_design(p, "topology=torus k=8 n=2 vcs=2 buffer=4 "
+                  "routing=deterministic",
+               "message_bits=16 traffic=uniform");
 }
 
 static int saturated_at(const sim_params *base, double rate, int quick)
@@ -75,34 +85,35 @@ static int saturated_at(const sim_params *base, double rate, int quick)
     return r.status != SIM_OK;
 }
 
-static void bench_speed(int quick)
+/* Bisection for the saturation rate between lo and hi, then one timed run
+ * at half of it; prints the figures under `label`. */
+static void speed_run(const char *label, sim_params *p, double lo, double hi,
+                      int quick)
 {
-    sim_params p;
-    speed_design(&p);
-    double lo = 0.001, hi = 0.06;
+    int len = net_message_flits(&p->design, &p->workload);
+    long nodes = net_nodes(&p->design);
     double t0 = now_s();
     for (int i = 0; i < (quick ? 6 : 10); i++) {
         double mid = 0.5 * (lo + hi);
-        if (saturated_at(&p, mid, quick))
+        if (saturated_at(p, mid, quick))
             hi = mid;
         else
             lo = mid;
     }
     double sat = lo;
-    printf("8x8 torus, deterministic, V=2, B=4, L=16, uniform: saturation "
-           "rate %.5f msgs/node/cycle (%.4f flits/node/cycle), found in "
-           "%.1f s\n",
-           sat, sat * 16, now_s() - t0);
+    printf("%s: saturation rate %.5f msgs/node/cycle (%.4f flits/node/cycle), "
+           "found in %.1f s\n",
+           label, sat, sat * len, now_s() - t0);
 
-    p.rate = 0.5 * sat;
+    p->rate = 0.5 * sat;
     if (quick) {
-        p.warmup_messages = 5000;
-        p.messages = 40000;
+        p->warmup_messages = 5000;
+        p->messages = 40000;
     }
     sim_result r;
     err e;
     t0 = now_s();
-    if (sim_run(&p, &r, &e)) {
+    if (sim_run(p, &r, &e)) {
         fprintf(stderr, "bench_sim: %s\n", e.msg);
         exit(1);
     }
@@ -110,12 +121,50 @@ static void bench_speed(int quick)
     printf("  at half saturation (rate %.5f): latency %.2f +- %.2f cycles, "
            "accepted %.4f flits/node/cycle, %ld messages, %ld cycles in "
            "%.2f s\n",
-           p.rate, r.latency, r.latency_ci95, r.accepted_flits, r.messages,
+           p->rate, r.latency, r.latency_ci95, r.accepted_flits, r.messages,
            r.cycles, wall);
-    printf("  speed: %.1f million router-cycles/s (target >= 20), %.0f "
-           "messages/s\n",
-           64.0 * (double)r.cycles / wall / 1e6,
-           (double)(r.messages + p.warmup_messages) / wall);
+    printf("  speed: %.1f million router-cycles/s, %.0f messages/s\n",
+           (double)nodes * (double)r.cycles / wall / 1e6,
+           (double)(r.messages + p->warmup_messages) / wall);
+}
+
+static void bench_speed(int quick)
+{
+    sim_params p;
+    speed_design(&p);
+    speed_run("8x8 torus, deterministic, V=2, B=4, L=16, uniform (target >= "
+              "20 million router-cycles/s)",
+              &p, 0.001, 0.06, quick);
+}
+
+/* Simulator II: DCSH and express-cube speed at their validation sizes. */
+static void bench_speed2(int quick)
+{
+    static const struct {
+        const char *label, *design, *workload;
+        double lo, hi;
+    } cases[] = {
+        {"16x16 DCSH, duato, V=2, B=1, L=32 exponential, uniform",
+         "topology=dcsh k=16 n=2 vcs=2 routing=duato router_delay=0",
+         "message_bits=32 length=exponential", 0.0005, 0.05},
+        {"32x32 DCSH, deterministic, V=1 (message-level multiplexers), B=1, "
+         "L=32 exponential, uniform",
+         "topology=dcsh k=32 n=2 vcs=1 router_delay=0",
+         "message_bits=32 length=exponential", 0.0005, 0.05},
+        {"32x32 express-cube, kn=4, m=1, deterministic, V=2, B=1, L=32 "
+         "exponential, uniform",
+         "topology=express k=32 n=2 kn=4 m=1 vcs=2 router_delay=0",
+         "message_bits=32 length=exponential", 0.0001, 0.01},
+        {"32x32 express-cube, kn=4, m=4, deterministic, V=2, B=1, L=32 "
+         "exponential, uniform",
+         "topology=express k=32 n=2 kn=4 m=4 vcs=2 router_delay=0",
+         "message_bits=32 length=exponential", 0.0001, 0.01},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_params p;
+        set_design(&p, cases[i].design, cases[i].workload);
+        speed_run(cases[i].label, &p, cases[i].lo, cases[i].hi, quick);
+    }
 }
 
 static void bench_memory(int quick)
@@ -223,6 +272,7 @@ int main(int argc, char **argv)
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     printf("bench_sim (%s)\n", dse_version_string());
     bench_speed(quick);
+    bench_speed2(quick);
     bench_memory(quick);
     bench_models(quick);
     return 0;

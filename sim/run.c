@@ -13,7 +13,9 @@
  *   3. End: count rule, when every tagged message is delivered; CI rule,
  *      when the complete leading batches (>= 10, >= min_messages messages)
  *      give a 95% half-width below ci_target * mean, or max_messages are
- *      measured.
+ *      measured.  Broadcast traffic: a tagged broadcast counts as measured
+ *      when its last node is reached; the CI rule judges the unicast
+ *      latency (the broadcast latency when every message is a broadcast).
  *
  * SATURATION (never reported as a finite latency; latency fields are 0):
  *   - the mean source queue exceeds saturation_queue messages per sending
@@ -599,7 +601,13 @@ int sim_net_run(sim_net *net, sim_result *r, err *e)
                     break;
                 }
                 sim__stats_summary(st, nb, &tmp);
-                if (tmp.latency_ci95 < p->ci_target * tmp.latency) {
+                /* the unicast latency's CI; all broadcasts (beta = 1):
+                 * the broadcast latency's */
+                int bc_only = tmp.broadcasts == tmp.messages;
+                double lat = bc_only ? tmp.broadcast_latency : tmp.latency;
+                double hw = bc_only ? tmp.broadcast_latency_ci95
+                                    : tmp.latency_ci95;
+                if (lat > 0 && hw < p->ci_target * lat) {
                     r->ci_met = 1;
                     nb_final = nb;
                     break;

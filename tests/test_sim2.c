@@ -410,6 +410,31 @@ static void test_low_rate_broadcast(void **state)
     }
 }
 
+/* The CI rule judges the broadcast latency when every message is one. */
+static void test_ci_broadcast_only(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=dcsh k=4 n=2 vcs=2 routing=duato",
+                        "message_bits=4 traffic=broadcast beta=1");
+    p.rate = 0.005;
+    p.stop = SIM_STOP_CI;
+    p.ci_target = 0.02;
+    p.min_messages = 2000;
+    p.max_messages = 200000;
+    p.warmup_messages = 500;
+    sim_result r;
+    err e;
+    assert_int_equal(sim_run(&p, &r, &e), 0);
+    assert_int_equal(r.status, SIM_OK);
+    assert_true(r.ci_met);
+    assert_int_equal(r.broadcasts, r.messages);
+    assert_true(r.messages < p.max_messages);
+    assert_true(r.latency == 0);               /* no unicast message */
+    assert_true(r.broadcast_latency_ci95 < 0.02 * r.broadcast_latency);
+    /* above its zero-load value 2 (1 + 1 + 4) = 12 */
+    assert_true(r.broadcast_latency > 12);
+}
+
 /* ---- what is supported -------------------------------------------------- */
 
 static int code_of(const char *design, const char *workload)
@@ -478,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_bcast_dcsh_tree),
         cmocka_unit_test(test_low_rate),
         cmocka_unit_test(test_low_rate_broadcast),
+        cmocka_unit_test(test_ci_broadcast_only),
         cmocka_unit_test(test_supported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
