@@ -95,10 +95,13 @@ typedef struct conn {
     double backoff;
 } conn;
 
-/* After an operation failed with rc: 1 = retry (slept), 0 = give up. */
-static int retry_after(conn *c, int rc, const err *e)
+/* After an operation failed with rc: 1 = retry (slept), 0 = give up.
+ * With fatal, an error other than ERR_REDIS ends the worker. */
+static int retry_maybe_fatal(conn *c, int rc, const err *e, int fatal)
 {
     worker *w = c->w;
+    if (rc != ERR_REDIS && !fatal)
+        return 0;
     if (rc != ERR_REDIS) {
         pthread_mutex_lock(&w->lock);
         if (!w->fatal) {
@@ -119,6 +122,11 @@ static int retry_after(conn *c, int rc, const err *e)
     dse__farm_sleep(c->backoff, w->hard_stop);
     c->backoff = c->backoff * 2 < 2.0 ? c->backoff * 2 : 2.0;
     return !(w->hard_stop && *w->hard_stop);
+}
+
+static int retry_after(conn *c, int rc, const err *e)
+{
+    return retry_maybe_fatal(c, rc, e, 1);
 }
 
 static void conn_ok(conn *c)
@@ -158,11 +166,31 @@ static const char *reply_of(worker *w, const dse_store_entry *en)
     return r;
 }
 
-/* The last steps of every entry, in one round trip and in this order:
- * store the result (if computed), dead-letter (if refused), announce it on
- * the coordinator's reply stream, count it, acknowledge and delete it.
- * Retried whole on a lost connection: every step is idempotent but the
- * counter and a duplicate announcement, which the coordinator ignores. */
+/* Run a batch until it is accepted or fails otherwise than by a lost
+ * connection (0, ERR_INVALID: the server refused one of its commands, the
+ * others ran; ERR_REDIS only on a hard stop). */
+static int run_batch(conn *c, const dse_store_cmd *cmds, size_t n, err *le)
+{
+    int rc;
+    for (;;) {
+        rc = c->st.ops->batch(c->st.self, cmds, n, le);
+        if (rc == 0)
+            conn_ok(c);
+        if (rc == 0 || !retry_maybe_fatal(c, rc, le, 0))
+            return rc;
+    }
+}
+
+/* The last steps of every entry, in two round trips:
+ *   1. store the result (or the dead letter), announce it on the
+ *      coordinator's reply stream, count it;
+ *   2. only once the result is known to be stored: XACK and XDEL.
+ * A lost connection retries the step (every command is idempotent but the
+ * counter and a duplicate announcement, which the coordinator ignores).
+ * If the server refuses a command of step 1 (a hostile entry naming a
+ * reply "stream" of another type, or the server out of memory), the
+ * result is looked up: stored, the entry is acknowledged; not stored, it
+ * stays pending, to be reclaimed and in the end dead-lettered. */
 static int finish(conn *c, const dse_store_entry *en, const char *key,
                   const char *rkey, const char *result, const char *reason)
 {
@@ -203,11 +231,27 @@ static int finish(conn *c, const dse_store_entry *en, const char *key,
     }
     cmds[n++] = (dse_store_cmd){
         4, {"HINCRBY", w->k_stats, reason ? "dead" : "done", "1"}};
-    cmds[n++] = (dse_store_cmd){4, {"XACK", w->k_jobs, DSE_FARM_GROUP, en->id}};
-    cmds[n++] = (dse_store_cmd){3, {"XDEL", w->k_jobs, en->id}};
     err le;
-    int rc;
-    RETRY(c, rc, le, c->st.ops->batch(c->st.self, cmds, n, &le));
+    int rc = run_batch(c, cmds, n, &le);
+    if (rc == ERR_REDIS)
+        return rc;
+    if (rc) {
+        wlog(w, "entry %s: %s", en->id, le.msg);
+        if (result) { /* was the result stored anyway? */
+            const char *keys[1] = {rkey};
+            char *v = NULL;
+            RETRY(c, rc, le, c->st.ops->get_many(c->st.self, keys, 1, &v, &le));
+            int stored = v && strcmp(v, result) == 0;
+            free(v);
+            if (rc || !stored)
+                return rc ? rc : ERR_INVALID;
+        }
+    }
+    dse_store_cmd ack[2] = {
+        {4, {"XACK", w->k_jobs, DSE_FARM_GROUP, en->id}},
+        {3, {"XDEL", w->k_jobs, en->id}},
+    };
+    rc = run_batch(c, ack, 2, &le);
     if (rc == 0) {
         pthread_mutex_lock(&w->lock);
         if (reason) {
@@ -218,6 +262,8 @@ static int finish(conn *c, const dse_store_entry *en, const char *key,
                 w->reclaimed++;
         }
         pthread_mutex_unlock(&w->lock);
+    } else if (rc != ERR_REDIS) {
+        wlog(w, "entry %s: %s", en->id, le.msg);
     }
     return rc;
 }

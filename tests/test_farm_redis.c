@@ -451,7 +451,23 @@ static void test_malformed_jobs_dead_lettered(void **state)
     const char *f3[] = {"hello"};
     const char *v3[] = {"world"};
     st.ops->xadd(st.self, "dse:jobs", 1, f3, v3, 0, NULL, NULL);
-    size_t expected = nbad + 2;
+    /* a hostile reply "stream" (a string under the prefix): the bad job is
+     * still dead-lettered, a good one still served, the worker lives */
+    assert_int_equal(st.ops->set(st.self, "dse:reply:evil", "x", 0, 0, NULL,
+                                 NULL),
+                     0);
+    const char *f5[] = {"key", "job", "reply"};
+    const char *v5[] = {key, "{\"v\":", "dse:reply:evil"};
+    st.ops->xadd(st.self, "dse:jobs", 3, f5, v5, 0, NULL, NULL);
+    p.seed = 2;
+    dse_job_sim_init(&job, &p);
+    char *good2 = dse_job_format(&job);
+    dse_job_fini(&job);
+    char key2[DSE_JOB_KEY_LEN + 1];
+    dse_job_key(good2, key2);
+    const char *v6[] = {key2, good2, "dse:reply:evil"};
+    st.ops->xadd(st.self, "dse:jobs", 3, f5, v6, 0, NULL, NULL);
+    size_t expected = nbad + 3;
     /* then the good job: the worker still serves it */
     const char *v4[] = {key, good};
     st.ops->xadd(st.self, "dse:jobs", 2, f2, v4, 0, NULL, NULL);
@@ -464,6 +480,17 @@ static void test_malformed_jobs_dead_lettered(void **state)
         st.ops->get_many(st.self, k, 1, &res, NULL);
     }
     assert_non_null(res);
+    free(res);
+    snprintf(rkey, sizeof rkey, "dse:result:%s", key2);
+    const char *k2[] = {rkey};
+    res = NULL;
+    st.ops->get_many(st.self, k2, 1, &res, NULL);
+    assert_non_null(res); /* served before the good job (stream order) */
+    free(res);
+    snprintf(rkey, sizeof rkey, "dse:result:%s", key);
+    const char *k1[] = {rkey};
+    res = NULL;
+    st.ops->get_many(st.self, k1, 1, &res, NULL);
     dse_job_result jr;
     assert_int_equal(dse_job_result_parse(res, key, DSE_JOB_SIM, 0, &jr, NULL), 0);
     assert_int_equal(jr.sim_code, 0);
@@ -492,6 +519,7 @@ static void test_malformed_jobs_dead_lettered(void **state)
     assert_int_equal(pending(&st), 0);
     assert_int_equal(stream_len(&st, "dse:jobs"), 0);
     free(good);
+    free(good2);
     dse_store_close(&st);
     assert_int_equal(test_worker_stop(w), 0); /* still alive, exits cleanly */
     test_redis_fini(&r);
