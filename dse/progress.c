@@ -54,9 +54,15 @@ static void print_line(dse_progress *p, double now, int final)
     } else {
         format_eta(eta, sizeof eta,
                    rate > 0 ? (double)(p->total - p->done) / rate : -1);
-        fprintf(p->out, "%s%-9s %zu/%zu  %3.0f%%  %.1f/s  ETA %s%s%s%s",
+        /* slow phases (simulations) run well under one job a second */
+        char speed[32];
+        if (rate >= 1 || rate == 0)
+            snprintf(speed, sizeof speed, "%.1f/s", rate);
+        else
+            snprintf(speed, sizeof speed, "%.1f/min", rate * 60);
+        fprintf(p->out, "%s%-9s %zu/%zu  %3.0f%%  %s  ETA %s%s%s%s",
                 p->tty ? "\r\033[K" : "", p->phase, p->done, p->total, pct,
-                rate, eta, p->extra[0] ? "  " : "", p->extra,
+                speed, eta, p->extra[0] ? "  " : "", p->extra,
                 p->tty ? "" : "\n");
     }
     fflush(p->out);
