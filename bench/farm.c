@@ -9,7 +9,7 @@
  * connections), which is the same work a `dse worker` process does.
  *
  * 1. Simulation stage: S independent simulations (8x8 torus, dimension
- *    order, 2 VCs, uniform traffic at about half of saturation, 20000
+ *    order, 2 VCs, uniform traffic at about half of saturation, 60000
  *    measured messages each, seeds 1..S), run by
  *      - the local executor (sim_run_many) on 1 and on 2 threads,
  *      - the farm with 1 worker and with 2 workers (one slot each).
@@ -209,7 +209,7 @@ int main(int argc, char **argv)
         jobs[i].rate = 0.02;
         jobs[i].seed = i + 1;
         jobs[i].warmup_messages = 2000;
-        jobs[i].messages = quick ? 5000 : 20000;
+        jobs[i].messages = quick ? 5000 : 60000;
     }
     sim_result *r0 = calloc(S, sizeof *r0), *r1 = calloc(S, sizeof *r1);
     int *c0 = calloc(S, sizeof *c0), *c1 = calloc(S, sizeof *c1);

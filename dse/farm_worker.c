@@ -8,9 +8,10 @@
  *     claim one stale entry (XAUTOCLAIM, at most every visibility/4), or
  *     read one new entry (XREADGROUP BLOCK 500 ms);
  *     process it: refuse it to the dead-letter stream if it was delivered
- *     too often or does not parse; else answer from the store if its
- *     result is already there, or run it; store the result; announce it
- *     on the coordinator's reply stream; and only then XACK + XDEL.
+ *     too often or does not parse; else (a redelivered entry) answer from
+ *     the store if its result is already there, or run it; then, in one
+ *     round trip, store the result, announce it on the coordinator's reply
+ *     stream and count it; and only then, in a second, XACK + XDEL.
  * The heartbeat thread, every heartbeat_s: ZADD PREFIX workers, refresh
  * PREFIX worker:NAME, and XCLAIM JUSTID every entry in hand so a long job
  * is never taken for abandoned while its worker lives.
@@ -19,7 +20,8 @@
  * to 2 s) and retry forever; a result computed before the outage is kept
  * and stored when Redis comes back, then acknowledged (acknowledging first
  * could lose it).  Only errors retrying cannot fix (authentication
- * refused) end the worker.
+ * refused, the job stream of another type) end the worker; a command the
+ * server refuses for one entry (see finish) leaves that entry pending.
  *
  * Stop: *stop lets every thread finish the job in hand, then the worker
  * deregisters (ZREM) and returns.  *hard_stop also aborts running
