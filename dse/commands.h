@@ -16,5 +16,6 @@ int dse_cmd_worker(int argc, char **argv);   /* dse/cmd_worker.c */
 int dse_cmd_serve(int argc, char **argv);    /* dse/cmd_serve.c */
 int dse_cmd_submit(int argc, char **argv);   /* dse/cmd_submit.c */
 int dse_cmd_status(int argc, char **argv);   /* dse/cmd_status.c */
+int dse_cmd_validate(int argc, char **argv); /* dse/cmd_validate.c */
 
 #endif

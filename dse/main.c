@@ -22,7 +22,7 @@ static const command commands[] = {
     {"cost", "cost and widest allowed channel of one design under a budget", dse_cmd_cost},
     {"model", "evaluate an analytic latency model over a range of rates", dse_cmd_model},
     {"sim", "simulate one design flit by flit over a range of rates", dse_cmd_sim},
-    {"validate", "compare every analytic model with the simulator", NULL},
+    {"validate", "compare every analytic model with the simulator", dse_cmd_validate},
     {"optimize", "search a study's design space and write a Pareto report", dse_cmd_optimize},
     {"worker", "serve scoring and simulation jobs from a Redis farm", dse_cmd_worker},
     {"serve", "the daemon: run submitted studies on the farm", dse_cmd_serve},
