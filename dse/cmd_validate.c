@@ -8,8 +8,10 @@
  *
  * Progress goes to stderr; a summary table to stdout.  The page records
  * the exact command and the git revision (HEAD of the checkout the command
- * runs in, and whether net/, models/, sim/ or dse/ had uncommitted changes;
- * the binary's own build revision beside it).
+ * runs in, and whether net/, models/, sim/ or dse/validate* had
+ * uncommitted changes;
+ * the binary's own build revision beside it).  Only those paths decide
+ * the numbers; other work in progress in the shared checkout does not.
  *
  * Exit status (commands.h): 0 when the suite ran (set-ups the simulator
  * does not support yet are reported, not failures); 1 when a set-up failed
@@ -124,12 +126,12 @@ static void revision(char *buf, size_t size)
     char head[64], dirty[256];
     capture("git rev-parse --short HEAD 2>/dev/null", head, sizeof head);
     capture("git status --porcelain --untracked-files=no -- net models sim "
-            "dse 2>/dev/null",
+            "'dse/validate*' 2>/dev/null",
             dirty, sizeof dirty);
     if (head[0])
         snprintf(buf, size, "`%s`%s; binary: %s", head,
-                 dirty[0] ? " with uncommitted changes in net/ models/ sim/ "
-                            "dse/"
+                 dirty[0] ? " with uncommitted changes in net/, models/, "
+                            "sim/ or dse/validate*"
                           : "",
                  dse_version_string());
     else

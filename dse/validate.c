@@ -112,7 +112,7 @@ static void case_setup(dse_validate_case *c, const dse_validate_config *cfg,
     memset(c, 0, sizeof *c);
     c->cfg = cfg;
     c->sat_ratio = NAN;
-    c->mape50 = c->mape80 = c->bias50 = NAN;
+    c->mape50 = c->mape80 = c->bias50 = c->bcast_mape50 = NAN;
     c->m = model_find(cfg->model);
     if (!c->m) {
         c->status = DSE_VALIDATE_NOT_COVERED;
@@ -416,26 +416,37 @@ static double sim_value(const dse_validate_point *pt, dse_validate_metric m,
                                              : pt->sim.latency;
 }
 
-static void point_error(dse_validate_point *pt, dse_validate_metric m)
+static void point_error(dse_validate_point *pt, dse_validate_metric m,
+                        int broadcast)
 {
     double s = sim_value(pt, m, NULL);
     double v = pt->model_code == 0 ? pt->model.latency : NAN;
     pt->error_pct = isfinite(s) && s > 0 && isfinite(v)
                         ? 100.0 * (v - s) / s
                         : NAN;
+    double sb = isfinite(s) ? pt->sim.broadcast_latency : NAN;
+    double vb = isfinite(v) ? pt->model.broadcast_latency : NAN;
+    pt->bcast_error_pct = broadcast && sb > 0 && vb > 0
+                              ? 100.0 * (vb - sb) / sb
+                              : NAN;
 }
 
 void dse_validate_case_summarize(dse_validate_case *c,
                                  dse_validate_metric metric)
 {
-    double sum50 = 0, sum80 = 0, signed50 = 0;
-    c->n50 = c->n80 = c->msat50 = c->msat80 = c->ssat = 0;
+    double sum50 = 0, sum80 = 0, signed50 = 0, bsum50 = 0;
+    int broadcast = c->workload.traffic == NET_TRAFFIC_BROADCAST;
+    c->n50 = c->n80 = c->msat50 = c->msat80 = c->ssat = c->bcast_n50 = 0;
     c->max_ci_pct = NAN;
     for (int i = 0; i < c->nrefs; i++)
-        point_error(&c->refs[i], metric);
+        point_error(&c->refs[i], metric, broadcast);
     for (int i = 0; i < c->npoints; i++) {
         dse_validate_point *pt = &c->points[i];
-        point_error(pt, metric);
+        point_error(pt, metric, broadcast);
+        if (pt->frac <= 0.5 + 1e-9 && isfinite(pt->bcast_error_pct)) {
+            bsum50 += fabs(pt->bcast_error_pct);
+            c->bcast_n50++;
+        }
         double ci;
         double s = sim_value(pt, metric, &ci);
         if (!isfinite(s)) {
@@ -467,6 +478,7 @@ void dse_validate_case_summarize(dse_validate_case *c,
     c->mape50 = c->n50 ? sum50 / c->n50 : NAN;
     c->bias50 = c->n50 ? signed50 / c->n50 : NAN;
     c->mape80 = c->n80 ? sum80 / c->n80 : NAN;
+    c->bcast_mape50 = c->bcast_n50 ? bsum50 / c->bcast_n50 : NAN;
     c->sat_ratio = c->model_sat > 0 && c->sim_sat > 0
                        ? c->model_sat / c->sim_sat
                        : NAN;

@@ -128,6 +128,8 @@ typedef struct dse_validate_point {
     double ref_latency;      /* the source's simulation (NAN: none) */
     double error_pct;        /* 100 (model - sim) / sim; NAN if either has
                                 no value */
+    double bcast_error_pct;  /* the same for the broadcast completion
+                                latency (broadcast traffic; else NAN) */
 } dse_validate_point;
 
 typedef struct dse_validate_case {
@@ -158,6 +160,8 @@ typedef struct dse_validate_case {
     int msat50, msat80;      /* points where only the model saturated */
     int ssat;                /* sweep points the simulator saturated at */
     double max_ci_pct;       /* widest relative CI of the sweep */
+    double bcast_mape50;     /* broadcast latency, loads <= 50% (NAN: none) */
+    int bcast_n50;
     double sim_cpu_s;        /* simulation seconds (search + sweep) */
 } dse_validate_case;
 

@@ -456,6 +456,31 @@ static void write_points(FILE *f, const dse_validate_case *c)
     fprintf(f, "\n");
 }
 
+/* Broadcast traffic: the broadcast completion latency (generation to the
+ * last copy consumed) against the model's estimate, where it gives one. */
+static void write_broadcast(FILE *f, const dse_validate_case *c)
+{
+    fprintf(f, "Broadcast completion latency (the model's `broadcast_latency`, "
+               "a lower estimate by its own account):\n\n"
+               "| load | rate | simulation | +-95%% | model | error |\n"
+               "|---|---|---|---|---|---|\n");
+    for (int i = 0; i < c->npoints; i++) {
+        const dse_validate_point *pt = &c->points[i];
+        int ok = pt->sim_code == 0 && pt->sim.status == SIM_OK;
+        char a[NUM], b[NUM], d[NUM], g[NUM], h[NUM];
+        fprintf(f, "| %.0f%% | %s | %s | %s | %s | %s |\n", 100 * pt->frac,
+                num(a, pt->rate, "%.5g"),
+                ok ? num(b, pt->sim.broadcast_latency, "%.2f")
+                   : sim_status_text(pt),
+                ok ? num(d, pt->sim.broadcast_latency_ci95, "%.2f") : "-",
+                pt->model_code == 0
+                    ? num(g, pt->model.broadcast_latency, "%.2f")
+                    : model_status_name(pt->model.status),
+                spct(h, pt->bcast_error_pct));
+    }
+    fprintf(f, "\n");
+}
+
 static void write_refs(FILE *f, const dse_validate_case *c)
 {
     dse_validate_metric m = c->cfg->metric;
@@ -528,6 +553,11 @@ static int write_case(FILE *f, const dse_validate_case *c,
         if (c->msat80)
             fprintf(f, "; the model is saturated at %d of the points up to "
                        "80%%", c->msat80);
+        if (c->workload.traffic == NET_TRAFFIC_BROADCAST)
+            fprintf(f, "\n- compared: unicast messages only (the simulator "
+                       "reports broadcasts apart); broadcast completion "
+                       "latency MAPE <=50%%: %s over %d points",
+                    pct(b, c->bcast_mape50), c->bcast_n50);
         fprintf(f, "\n- widest simulation CI: %s of the mean; simulation "
                    "time %s s\n\n",
                 pct(g, c->max_ci_pct), num(a, c->sim_cpu_s, "%.0f"));
@@ -542,6 +572,8 @@ static int write_case(FILE *f, const dse_validate_case *c,
                     c->cfg->model, c->cfg->label, svg_link, name);
         else
             fprintf(f, "(plot unavailable: %s)\n\n", ce.msg);
+        if (c->workload.traffic == NET_TRAFFIC_BROADCAST)
+            write_broadcast(f, c);
         if (c->nrefs)
             write_refs(f, c);
     } else {

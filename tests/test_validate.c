@@ -10,7 +10,8 @@
  *     threads;
  *   - the Markdown page: summary table, per-set-up table, SVG written and
  *     linked, notes quoted, the unsupported set-up listed;
- *   - the command line: --help, bad options, unknown model, --list.
+ *   - the command line: --help, bad options, unknown model, --list, and
+ *     the real --quick subset of one model (hcube-duato, ~10 s in ASan).
  * The full suite (dse validate) takes far longer and is run by hand; its
  * output is docs/validation.md.
  */
@@ -350,6 +351,37 @@ static void test_cli(void **state)
     assert_int_equal(run_cli("stray"), 2);
 }
 
+/* The real --quick path for one cheap model (the 8-cube example, about
+ * 10 s under ASan): exit 0, page and plot written. */
+static void test_cli_quick_one_model(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/dse-test-validate-cli-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[512], md[256], svg[300];
+    snprintf(md, sizeof md, "%s/v.md", dir);
+    snprintf(args, sizeof args, "--quick --model hcube-duato --jobs 2 -q "
+             "--out %s", md);
+    assert_int_equal(run_cli(args), 0);
+    FILE *f = fopen(md, "r");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = '\0';
+    fclose(f);
+    assert_non_null(strstr(text, "--quick --model hcube-duato"));
+    assert_non_null(strstr(text, "| hcube-duato | example |"));
+    assert_non_null(strstr(text, "| 50% |"));
+    assert_null(strstr(text, "| torus-det |"));
+    snprintf(svg, sizeof svg, "%s/v/hcube-duato-example.svg", dir);
+    assert_int_equal(access(svg, R_OK), 0);
+    remove(svg);
+    snprintf(svg, sizeof svg, "%s/v", dir);
+    rmdir(svg);
+    remove(md);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_tiny_run),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_cli_quick_one_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
