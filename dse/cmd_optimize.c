@@ -164,6 +164,8 @@ int dse_cmd_optimize(int argc, char **argv)
     o.stop = &stop_requested;
     dse_run run;
     rc = dse_optimize(&study, &o, &run, &e);
+    if (farm)
+        run.njob_failures = dse_farm_failures(farm, &run.job_failures);
     int status = 0;
     if (rc == ERR_INTERRUPTED || stop_requested) {
         fprintf(stderr, "dse optimize: interrupted; no report written\n");

@@ -398,10 +398,14 @@ static void run_study(runner *r)
         requeue(r);
         return;
     }
-    if (rc == 0)
-        rc = dse_report_write(&run, dir, &e);
     const char *const *reasons;
     size_t failed = dse_farm_failures(r->farm, &reasons) - failed_before;
+    if (rc == 0) {
+        /* this study's own failures: the ones after failed_before */
+        run.job_failures = reasons + failed_before;
+        run.njob_failures = failed;
+        rc = dse_report_write(&run, dir, &e);
+    }
     char nfail[32];
     snprintf(nfail, sizeof nfail, "%zu", failed);
     if (rc) {

@@ -77,6 +77,10 @@ typedef struct dse_run {
     const char *strategy;    /* "exhaustive" or "nlopt" */
     double seconds_space, seconds_score, seconds_sim, seconds_total;
     int interrupted;
+    /* Jobs the executor gave up on (the farm's dead-letter stream): set by
+     * the caller after the run, borrowed; reported, never hidden. */
+    const char *const *job_failures;
+    size_t njob_failures;
 } dse_run;
 
 struct sim_params;

@@ -183,6 +183,21 @@ char **dse_report_notes(const dse_run *r, size_t *count)
                "thesis 6.4.2 expects the express-cube to win at all loads "
                "under the multi-chip pin-out constraint at 1024 nodes",
                &notes, count);
+    if (r->njob_failures) {
+        char list[700] = "";
+        size_t used = 0;
+        for (size_t q = 0; q < r->njob_failures && q < 3 && used < sizeof list; q++) {
+            int w = snprintf(list + used, sizeof list - used, "%s\"%s\"",
+                             q ? "; " : "", r->job_failures[q]);
+            if (w > 0)
+                used += (size_t)w;
+        }
+        add_note(&notes, count,
+                 "%zu job(s) failed on the farm and went to its dead-letter "
+                 "stream; their designs or simulation points are missing from "
+                 "this report. First reasons: %s.",
+                 r->njob_failures, list);
+    }
     size_t unsimulated = 0, disagree = 0;
     for (size_t f = 0; f < r->nfinalists; f++) {
         const dse_candidate *c = &r->cand[r->finalists[f]];

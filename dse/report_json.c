@@ -153,6 +153,10 @@ int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e)
                              "evaluations", (json_int_t)r->evaluations,
                              "candidates", cands, "finalists", fins, "notes",
                              notes);
+    json_t *fails = json_array();
+    for (size_t q = 0; q < r->njob_failures; q++)
+        json_array_append_new(fails, json_string(r->job_failures[q]));
+    json_object_set_new(root, "job_failures", fails);
     if (with_timings)
         json_object_set_new(root, "timings_s",
                             json_pack("{s:f, s:f, s:f, s:f}", "space",

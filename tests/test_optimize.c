@@ -533,7 +533,8 @@ static const key_spec root_spec[] = {
     {"space", T_OBJ, 0},      {"strategy", T_STR, 0},
     {"evaluations", T_INT, 0}, {"candidates", T_ARR, 0},
     {"finalists", T_ARR, 0},  {"notes", T_ARR, 0},
-    {"timings_s", T_OBJ, 1},  {NULL, 0, 0}};
+    {"job_failures", T_ARR, 0}, {"timings_s", T_OBJ, 1},
+    {NULL, 0, 0}};
 static const key_spec study_spec[] = {
     {"name", T_STR, 0},         {"source", T_STR, 0},
     {"nodes", T_INT, 0},        {"technology", T_STR, 0},
