@@ -40,6 +40,16 @@
  *     depth * (1 + D_r + L),
  * depth = sum_i floor(k_i / 2) on the torus (its diameter), n on the DCSH.
  *
+ * Departures from 002 chapter 5 (its broadcast simulations), recorded
+ * here: the thesis replicates flits in the routers as they arrive (a flit
+ * advances when all its outputs are free), gives broadcasts a VC of their
+ * own with priority over unicast, and a separate ejection channel; we
+ * follow seed 004 (store and forward through the local queues, copies
+ * routed and arbitrated like unicast messages on any VC) for both
+ * networks, and on the DCSH do not charge the receivers' input buffers,
+ * multiplexers or ejection channels for broadcast flits (topo_dcsh.c).
+ * The zero-load figures below hold for this scheme.
+ *
  * Exactly once: the trees reach every node but the source once; with
  * track_delivery each record keeps a per-node bitmap and a second receipt
  * counts as a duplicate.  Counters: copies are messages of the pool

@@ -477,8 +477,11 @@ static void test_bound_hotspot(void **state)
         "switching=pcs ejection=0",
         "topology=hypercube n=4 vcs=2 routing=pcube ejection=0 buffer=2",
         "topology=dcsh k=4 n=2 vcs=2 routing=duato ejection=0 buffer=2",
+        "topology=dcsh k=4 n=2 vcs=2 routing=hop_based ejection=0 buffer=2",
+        "topology=dcsh k=4 n=2 vcs=1 ejection=0 buffer=2",
+        "topology=hypercube n=4 vcs=4 routing=hop_based ejection=0",
     };
-    for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < 6; j++) {
         sim_params p = make(designs[j], "message_bits=8 traffic=hotspot "
                                         "theta=1");
         long n = net_nodes(&p.design);
