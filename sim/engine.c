@@ -29,6 +29,9 @@
  *                 DCSH in message-level mode (M8): a header must first hold
  *                 its input multiplexer (oldest ready header first), and
  *                 keeps it, waiting or not, until its tail has passed.
+ *                 (Its routing delay runs in the input buffer, before the
+ *                 multiplexer selects it: a header that waited for the
+ *                 multiplexer is not charged D_r again.)
  *   4b. probes    PCS only (pcs.c): probes whose delay has elapsed reserve
  *                 a VC one hop on, or back up one hop.
  *   5. traverse   every physical channel grants one flit, round robin over its
