@@ -207,7 +207,7 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
     err e;
     while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
         err_clear(&e);
-        double v;
+        double v = 0;
         long l;
         switch (c) {
         case 'h':
