@@ -229,6 +229,12 @@ static void sim_job_params(const cfg_study *s, const dse_run *r, size_t f,
         p->messages = s->sim.measured_messages;
     }
     p->max_cycles = s->sim.max_cycles;
+    /* The watchdog's window is also how long a saturation verdict is
+     * confirmed not to be a deadlock.  The detector looks for VCs that can
+     * never move, a structural property, so 1000 cycles settle it; the
+     * default 5000 made every saturated 1024-node finalist pay 5000 of its
+     * slowest cycles. */
+    p->deadlock_cycles = 1000;
     p->stop_flag = stop;
 }
 
