@@ -183,6 +183,28 @@ char **dse_report_notes(const dse_run *r, size_t *count)
                "thesis 6.4.2 expects the express-cube to win at all loads "
                "under the multi-chip pin-out constraint at 1024 nodes",
                &notes, count);
+    /* Finalists the simulator saturates at a target rate the model still
+     * serves: the model's saturation rate is optimistic for them. */
+    size_t optimistic = 0;
+    double first_rate = INFINITY, worst_ratio = INFINITY;
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        for (size_t ri = 0; c->sim && ri < s->rates.n; ri++)
+            if (c->sim[ri].saturated && isfinite(c->latency[ri])) {
+                optimistic++;
+                first_rate = fmin(first_rate, s->rates.v[ri]);
+                worst_ratio = fmin(worst_ratio, s->rates.v[ri] / c->saturation_rate);
+                break;
+            }
+    }
+    if (optimistic)
+        add_note(&notes, count,
+                 "The simulator saturates %zu of %zu finalists at target rates "
+                 "their models still serve (from rate %g, as low as %.0f%% of a "
+                 "model's saturation rate): for these designs the models "
+                 "overestimate the sustainable load, so the simulated figures "
+                 "should decide.",
+                 optimistic, r->nfinalists, first_rate, 100 * worst_ratio);
     if (r->njob_failures) {
         char list[700] = "";
         size_t used = 0;
