@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "net/xalloc.h"
 
@@ -176,4 +177,45 @@ int dse_cli_parse_rates(const char *spec, double **rates, size_t *count,
     *rates = v;
     *count = n;
     return 0;
+}
+
+int dse_cli_real(const char *cmd, const char *opt, const char *text, double lo,
+                 double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !isfinite(v) || v < lo) {
+        fprintf(stderr, "%s: %s: expected a number >= %g, got \"%s\"\n", cmd,
+                opt, lo, text);
+        return 2;
+    }
+    *out = v;
+    return 0;
+}
+
+int dse_cli_long(const char *cmd, const char *opt, const char *text, long lo,
+                 long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi) {
+        fprintf(stderr,
+                "%s: %s: expected an integer in [%ld, %ld], got \"%s\"\n", cmd,
+                opt, lo, hi, text);
+        return 2;
+    }
+    *out = v;
+    return 0;
+}
+
+void dse_cli_log_line(void *ctx, const char *line)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    char when[32];
+    localtime_r(&t, &tm);
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+    fprintf(stderr, "%s %s: %s\n", when, (const char *)ctx, line);
 }

@@ -14,6 +14,20 @@
  * gcc and jq). */
 void dse_cli_print_error(const err *e);
 
+/* Option values for subcommand `cmd` ("dse sim", ...): a finite number
+ * >= lo, or an integer in [lo, hi].  On a bad value they print
+ * "CMD: OPT: expected ..., got \"TEXT\"" on stderr and return the exit
+ * status 2; on success 0 and *out set. */
+int dse_cli_real(const char *cmd, const char *opt, const char *text, double lo,
+                 double *out);
+int dse_cli_long(const char *cmd, const char *opt, const char *text, long lo,
+                 long hi, long *out);
+
+/* A log callback for the long-running commands: prints
+ * "YYYY-MM-DD HH:MM:SS CTX: LINE" on stderr, where ctx is the program name
+ * as a const char * ("dse worker"). */
+void dse_cli_log_line(void *ctx, const char *line);
+
 /* Parse a list of injection rates: "A:B:STEP" (A, A+STEP, ... up to B
  * inclusive) or "R1,R2,...".  Every rate must be finite and > 0.  On
  * success 0 and *rates (caller frees) with *count entries; else ERR_INVALID

@@ -118,16 +118,9 @@ __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
     return 2;
 }
 
-/* A finite number >= lo; 0 or exit status 2. */
 static int parse_real(const char *opt, const char *s, double lo, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v) || v < lo)
-        return bad("%s: expected a number >= %g, got \"%s\"", opt, lo, s);
-    *out = v;
-    return 0;
+    return dse_cli_real("dse model", opt, s, lo, out);
 }
 
 /* "A:B:STEP" or "R1,R2,...": fills cli->rates (owned). */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "farm_serve.h"
 
@@ -28,16 +29,6 @@ static void on_signal(int sig)
     stop_requested = 1;
 }
 
-static void log_line(void *ctx, const char *line)
-{
-    (void)ctx;
-    time_t t = time(NULL);
-    struct tm tm;
-    char when[32];
-    localtime_r(&t, &tm);
-    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-    fprintf(stderr, "%s dse serve: %s\n", when, line);
-}
 
 static void usage(FILE *out)
 {
@@ -100,7 +91,8 @@ int dse_cmd_serve(int argc, char **argv)
     };
     dse_serve_opts o;
     dse_serve_opts_init(&o);
-    o.log = log_line;
+    o.log = dse_cli_log_line;
+    o.log_ctx = (void *)"dse serve";
     const char *url = NULL, *root = NULL;
     double v;
     int opt;

@@ -123,26 +123,13 @@ __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
 
 static int parse_real(const char *opt, const char *s, double lo, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v) || v < lo)
-        return bad("%s: expected a number >= %g, got \"%s\"", opt, lo, s);
-    *out = v;
-    return 0;
+    return dse_cli_real("dse sim", opt, s, lo, out);
 }
 
 static int parse_long(const char *opt, const char *s, long lo, long hi,
                       long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return bad("%s: expected an integer in [%ld, %ld], got \"%s\"", opt,
-                   lo, hi, s);
-    *out = v;
-    return 0;
+    return dse_cli_long("dse sim", opt, s, lo, hi, out);
 }
 
 static int parse_u64(const char *opt, const char *s, uint64_t *out)

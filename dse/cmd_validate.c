@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "dse.h"
 #include "pool.h"
@@ -95,14 +96,7 @@ __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
 static int parse_long(const char *opt, const char *s, long lo, long hi,
                       long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return bad("%s: expected an integer in [%ld, %ld], got \"%s\"", opt,
-                   lo, hi, s);
-    *out = v;
-    return 0;
+    return dse_cli_long("dse validate", opt, s, lo, hi, out);
 }
 
 /* First line of a shell command's output (trailing newline removed), or

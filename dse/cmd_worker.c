@@ -32,16 +32,6 @@ static void on_signal(int sig)
     stop_requested = 1;
 }
 
-static void log_line(void *ctx, const char *line)
-{
-    (void)ctx;
-    time_t t = time(NULL);
-    struct tm tm;
-    char when[32];
-    localtime_r(&t, &tm);
-    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-    fprintf(stderr, "%s dse worker: %s\n", when, line);
-}
 
 static void usage(FILE *out)
 {
@@ -101,7 +91,8 @@ int dse_cmd_worker(int argc, char **argv)
     dse_worker_opts o;
     dse_worker_opts_init(&o);
     o.slots = dse_cores();
-    o.log = log_line;
+    o.log = dse_cli_log_line;
+    o.log_ctx = (void *)"dse worker";
     const char *url = NULL;
     double v;
     int opt;
