@@ -62,7 +62,8 @@ static const net_switching scheme_switching[] = {CFG_ROUTING_LIST(SWITCH_)};
 /* Indexed by cons_technology, cons_rounding and model_variant. */
 static const char *const technology_names[] = {"vlsi", "multichip"};
 static const char *const rounding_names[] = {"floor", "ceil"};
-static const char *const variant_names[] = {"recommended", "printed"};
+static const char *const variant_names[] = {"recommended", "printed",
+                                             "corrected"};
 static const char *const objective_names[] = {
     "latency",        "saturation", "cost",           "cost(bisection)",
     "cost(pins)",     "cost(wires)", "cost(buffer_bits)"};

@@ -133,8 +133,7 @@ static void print_study(const cfg_study *s, const dse_space *sp)
         printf("all cores");
     printf(", flag model errors > %g%%\n", s->sim.tolerance_pct);
     printf("  %-18s%s variant, tolerance %g\n", "model",
-           s->model.variant == MODEL_VARIANT_PRINTED ? "printed"
-                                                     : "recommended",
+           model_variant_name(s->model.variant),
            s->model.tolerance);
     printf("  %-18s%s (", "report", s->report_dir);
     int first = 1;

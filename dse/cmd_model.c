@@ -87,9 +87,10 @@ static void usage(FILE *out)
         "                        1e-4 relative)\n"
         "  --model NAME          use this model (default: the first registered\n"
         "                        model that covers the design)\n"
-        "  --variant recommended|printed\n"
-        "                        MODELS.md resolutions (default) or the\n"
-        "                        equations as printed in the source\n"
+        "  --variant corrected|recommended|printed\n"
+        "                        the corrections found by dse validate\n"
+        "                        (default), MODELS.md's resolutions of the\n"
+        "                        source, or its equations as printed\n"
         "  --tolerance X  --max-iterations N  --damping D\n"
         "                        fixed-point solver (1e-9, 10000, 0.5)\n"
         "  --json                print JSON instead of a table\n"
@@ -197,13 +198,9 @@ static int parse_options(int argc, char **argv, model_cli *cli, int *done)
             cli->model_name = optarg;
             break;
         case OPT_VARIANT:
-            if (strcmp(optarg, "recommended") == 0)
-                cli->opts.variant = MODEL_VARIANT_RECOMMENDED;
-            else if (strcmp(optarg, "printed") == 0)
-                cli->opts.variant = MODEL_VARIANT_PRINTED;
-            else
-                return bad("--variant: expected recommended or printed, got "
-                           "\"%s\"", optarg);
+            if (model_variant_parse(optarg, &cli->opts.variant) != 0)
+                return bad("--variant: expected corrected, recommended or "
+                           "printed, got \"%s\"", optarg);
             break;
         case OPT_JSON:
             cli->json = 1;
@@ -300,9 +297,7 @@ static void print_json(const model *m, const model_cli *cli, double zero,
     json_object_set_new(root, "design", json_string(dtext));
     json_object_set_new(root, "workload", json_string(wtext));
     json_object_set_new(root, "variant",
-                        json_string(cli->opts.variant == MODEL_VARIANT_PRINTED
-                                        ? "printed"
-                                        : "recommended"));
+                        json_string(model_variant_name(cli->opts.variant)));
     json_object_set_new(root, "message_flits",
                         json_integer(net_message_flits(&cli->d, &cli->w)));
     json_object_set_new(root, "zero_load_latency", json_real(zero));
@@ -345,9 +340,7 @@ static void print_table(const model *m, const model_cli *cli, double zero,
     printf("source      %s\n", m->source);
     printf("design      %s\n", dtext);
     printf("workload    %s\n", wtext);
-    printf("variant     %s\n", cli->opts.variant == MODEL_VARIANT_PRINTED
-                                   ? "printed"
-                                   : "recommended");
+    printf("variant     %s\n", model_variant_name(cli->opts.variant));
     printf("flits       %d per message\n", net_message_flits(&cli->d, &cli->w));
     printf("zero load   %.4f cycles\n", zero);
     if (have_sat)

@@ -111,11 +111,6 @@ static void set_text(json_t *o, const char *key, const char *text)
     json_object_set_new(o, key, json_string(text));
 }
 
-static const char *variant_name(model_variant v)
-{
-    return v == MODEL_VARIANT_PRINTED ? "printed" : "recommended";
-}
-
 char *dse_job_format(const dse_job *j)
 {
     json_t *o = json_object();
@@ -131,7 +126,7 @@ char *dse_job_format(const dse_job *j)
         json_object_set_new(o, "model", j->model ? json_string(j->model->name)
                                                  : json_null());
         json_t *mo = json_object();
-        set_text(mo, "variant", variant_name(j->model_opts.variant));
+        set_text(mo, "variant", model_variant_name(j->model_opts.variant));
         json_object_set_new(mo, "tolerance", real_json(j->model_opts.tolerance));
         json_object_set_new(mo, "max_iterations",
                             json_integer(j->model_opts.max_iterations));
@@ -326,11 +321,7 @@ static int parse_score(reader *r, const dse_job_limits *lim, dse_job *j)
     int rc;
     if ((rc = get_string(&sub, "variant", 32, &variant)))
         return rc;
-    if (strcmp(variant, "recommended") == 0)
-        j->model_opts.variant = MODEL_VARIANT_RECOMMENDED;
-    else if (strcmp(variant, "printed") == 0)
-        j->model_opts.variant = MODEL_VARIANT_PRINTED;
-    else
+    if (model_variant_parse(variant, &j->model_opts.variant) != 0)
         return err_set(e, ERR_INVALID, "job: unknown model variant '%.32s'",
                        variant);
     if ((rc = get_real(&sub, "tolerance", 0, 1, 1, &j->model_opts.tolerance)) ||

@@ -166,8 +166,7 @@ void report_table_settings(const dse_run *r, rtable *t)
                 s->sim.seeds, s->sim.warmup_messages, s->sim.measured_messages,
                 s->sim.ci_half_width, s->sim.tolerance_pct);
     rtable_cell(t, "model variant");
-    rtable_cell(t, "%s", s->model.variant == MODEL_VARIANT_PRINTED
-                             ? "printed" : "recommended");
+    rtable_cell(t, "%s", model_variant_name(s->model.variant));
     rtable_cell(t, "run time");
     rtable_cell(t, "%.1f s (space %.2f s, scoring %.2f s, simulation %.1f s)",
                 r->seconds_total, r->seconds_space, r->seconds_score,

@@ -23,13 +23,30 @@
 
 #include "net/net.h"
 
-/* Which reading of a model's source: MODELS.md marks resolutions
- * [recommended]; the printed equations stay reachable for reproducing the
- * papers' own figures (`dse model --variant printed`). */
+/* Which reading of a model's source.
+ *   recommended  MODELS.md's resolutions of the source's typos [recommended]
+ *   printed      the equations as printed, to reproduce the papers' own
+ *                figures (`dse model --variant printed`)
+ *   corrected    recommended, plus the corrections `dse validate` traced to
+ *                the model side (docs/validation/notes.md, findings 1, 2 and
+ *                5, and the ejection decision): routing delay kept out of
+ *                the multiplexing degree, the injection and ejection
+ *                channels as M/G/1 queues, processor sharing at the DCSH
+ *                input multiplexers.  Each is a re-derivation, none a fitted
+ *                constant; docs/models.md "Corrected variant" has the
+ *                equations.  Models without such a correction treat it as
+ *                recommended.  The default. */
 typedef enum {
     MODEL_VARIANT_RECOMMENDED = 0,
     MODEL_VARIANT_PRINTED = 1,
+    MODEL_VARIANT_CORRECTED = 2,
 } model_variant;
+#define MODEL_VARIANT_COUNT 3
+
+/* "recommended", "printed", "corrected". */
+const char *model_variant_name(model_variant v);
+/* 0 and *v set when name is a variant's name, else -1. */
+int model_variant_parse(const char *name, model_variant *v);
 
 typedef struct model_opts {
     model_variant variant;
@@ -81,7 +98,7 @@ typedef struct model {
     void (*example)(net_design *d, net_workload *w);
 } model;
 
-/* Defaults: recommended variant, tolerance 1e-9, 10000 iterations,
+/* Defaults: corrected variant, tolerance 1e-9, 10000 iterations,
  * damping 0.5. */
 void model_opts_init(model_opts *opts);
 

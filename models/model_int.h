@@ -83,6 +83,52 @@ int model_result_ok(model_result *out, double latency, double network_latency,
 int model_result_thesis(model_result *out, double rate, int vcs, double L,
                         double m_avg, double v_avg, int iterations);
 
+/* ---- corrected variant (models/corrected.c; docs/models.md "Corrected
+ * variant") ------------------------------------------------------------ */
+
+/* E[L^2] of the message length in flits: Lm^2 for fixed lengths,
+ * 2 Lm^2 - Lm for the geometric lengths on {1, 2, ...} the simulator draws
+ * for "exponential". */
+double model_length_m2(const net_design *d, const net_workload *w);
+
+/* Pollaczek-Khinchine M/G/1 wait lam E[S^2] / (2 (1 - lam E[S])) of a
+ * channel that serves one message at a time for S = slowdown x length
+ * (E[S] = slowdown lm, E[S^2] = slowdown^2 lm2).  MODEL_SATURATED when
+ * lam E[S] >= 1 or an input is not finite. */
+model_status wait_mg1_pk(double lam, double lm, double lm2, double slowdown,
+                         double *w);
+
+/* The corrected ejection wait W_qd: the one ejection channel of a node
+ * takes one message at a time (MODELS.md section 3 item 10, which is what
+ * the thesis simulated: 002 section 7, "when a message header is blocked at
+ * the destination, waiting for the ejection channel, the whole message is
+ * spread out along its path"), and holds it until the tail is consumed.
+ * The tail arrives only as fast as the multiplexed path delivers it, so the
+ * channel's service time is `slowdown` x length, slowdown being the model's
+ * own multiplexing degree (1 at zero load).  M/G/1 at lam / c per channel
+ * for c ejection channels; 0 with ejection_channels == 0 (immediate
+ * consumption). */
+model_status model_ejection_corrected(const net_design *d, double lam,
+                                      double lm, double lm2, double slowdown,
+                                      double *wqd);
+
+/* The corrected closing step, replacing model_result_thesis():
+ *   latency = W_s + (L - route) slowdown + route
+ * W_s = wait_mg1_pk(rate, lm, lm2, 1): the node's messages share one
+ * injection channel (MODELS.md section 3 item 7), not V full-speed servers
+ * at rate/V each (finding 2); it is not stretched by the multiplexing
+ * degree, since a waiting message transmits nothing.  route is the part of
+ * the network latency L spent on routing decisions (Dr x mean hops): a
+ * deciding header holds its VC but sends nothing, so channel sharing does
+ * not stretch it (finding 1).  slowdown = v_avg x m_avg, both computed by
+ * the model from transmitting occupancy.  Saturated when rate lm >= 1 or
+ * when the V injection VCs, each held for L, cannot carry the rate
+ * ((rate/V) L >= 1, the thesis's own guard).  network_latency = L and
+ * vc_multiplexing = slowdown in *out. */
+int model_result_corrected(model_result *out, double rate, int vcs,
+                           double lm, double lm2, double L, double route,
+                           double slowdown, int iterations);
+
 /* The registered models (defined in their own files). */
 extern const model model_torus_det;
 extern const model model_torus_duato;

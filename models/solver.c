@@ -87,10 +87,31 @@ int model_result_thesis(model_result *out, double rate, int vcs, double L,
 
 void model_opts_init(model_opts *opts)
 {
-    opts->variant = MODEL_VARIANT_RECOMMENDED;
+    opts->variant = MODEL_VARIANT_CORRECTED;
     opts->tolerance = 1e-9;
     opts->max_iterations = 10000;
     opts->damping = 0.5;
+}
+
+static const char *const variant_names[MODEL_VARIANT_COUNT] = {
+    [MODEL_VARIANT_RECOMMENDED] = "recommended",
+    [MODEL_VARIANT_PRINTED] = "printed",
+    [MODEL_VARIANT_CORRECTED] = "corrected",
+};
+
+const char *model_variant_name(model_variant v)
+{
+    return (unsigned)v < MODEL_VARIANT_COUNT ? variant_names[v] : "?";
+}
+
+int model_variant_parse(const char *name, model_variant *v)
+{
+    for (int i = 0; i < MODEL_VARIANT_COUNT; i++)
+        if (name && strcmp(name, variant_names[i]) == 0) {
+            *v = (model_variant)i;
+            return 0;
+        }
+    return -1;
 }
 
 const char *model_status_name(model_status s)

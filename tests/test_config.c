@@ -360,7 +360,7 @@ static void test_good_minimal_defaults(void **state)
     assert_int_equal(s.sim.warmup_messages, 20000);
     assert_int_equal(s.sim.threads, 0);
     assert_true(s.sim.tolerance_pct == 10);
-    assert_int_equal(s.model.variant, MODEL_VARIANT_RECOMMENDED);
+    assert_int_equal(s.model.variant, MODEL_VARIANT_CORRECTED);
     assert_true(s.model.tolerance == 1e-9);
     assert_string_equal(s.report_dir, "reports/good_minimal");
     for (int f = 0; f < CFG_FORMAT_COUNT; f++)
