@@ -48,6 +48,44 @@
  *     uses only the mean, so fixed-length workloads are accepted with the
  *     same equations (an approximation the simulator will measure).
  *
+ * Corrected variant (MODEL_VARIANT_CORRECTED; model.h, corrected.c,
+ * docs/validation/notes.md findings 1, 2 and 5).  Every change re-derives
+ * a term from the simulated semantics (MODELS.md section 3); nothing is
+ * fitted to the simulator:
+ *   (a) Routing delay out of the multiplexing degree (finding 1).  The
+ *       blocking chain P[v] = B1(m_c, L, V) keeps the full holding time L,
+ *       since a header that is deciding holds its VC.  But while it decides
+ *       it transmits nothing, so the degree of flit sharing is taken over
+ *       the transmitting occupancy, the same L_i without their routing
+ *       decisions (the backward pass at Dr = 0 with the same B_h, W_qd):
+ *         L_tx  = sum_i p_i (i + Lm + sum_{h<=i} B_h + W_qd)
+ *               = L - Dr d_avg            (sum_i p_i i = d_avg)
+ *         V_avg = Vbar(B1(m_c, L_tx, V))
+ *       and only the non-routing part of L is stretched (closing step).
+ *   (d) Input multiplexer (finding 5): a round-robin flit-level
+ *       multiplexer is a processor-sharing server; its mean slowdown is
+ *       1/(1 - rho), not Dally's degree (1 + rho)/(1 - rho) that the
+ *       (k-1)V-state chain tends to.  With the chain's own rho:
+ *         M_avg = 1 / (1 - m_c L_tx),   saturated when m_c L_tx >= 1.
+ *       Only where the router has that multiplexer (input_mux): the DCSH,
+ *       not hcube-duato, whose recommended M_avg = 1 is kept.
+ *   (c) Ejection: W_qd = model_ejection_corrected(lam, Lm, E[L^2], s), the
+ *       M/G/1 wait of the one ejection channel held for s x length, with
+ *       s = V_avg x M_avg (the tail arrives only as fast as the
+ *       multiplexed path delivers it); 0 with unlimited ejection.  s is a
+ *       second unknown of the fixed point, x = (L, s), started at the
+ *       zero-load point (L0 with W_qd = 0, s = 1); W_qd enters (2.6)
+ *       where the printed one does, so it feeds the blocking chain.
+ *       Saturated when lam Lm s >= 1.  Both components of the map grow
+ *       with both unknowns, so the iterates still climb.
+ *   (b) Closing step: model_result_corrected(), whose source wait is the
+ *       P-K wait of the one injection channel (finding 2), not stretched:
+ *         Latency = W_s + (L - Dr d_avg) V_avg M_avg + Dr d_avg,
+ *         W_s = lam E[L^2] / (2 (1 - lam Lm)).
+ *       The thesis's guard (lam/V) L >= 1 stays a saturation condition.
+ *   (e) At rate 0: W_qd = W_s = 0, V_avg = M_avg = 1, so the latency is
+ *       d_avg (1 + Dr) + Lm, the same zero load as the other variants.
+ *
  * Solve (MODELS.md M3 "Solve"): one unknown L, started at the zero-load
  * value L0 = sum p_i (i(1+Dr) + Lm) + W_qd and iterated with model_solve;
  * the map is increasing in L, so the iterates climb to the least fixed
@@ -131,8 +169,13 @@ int dcsh__covers_common(const net_design *d, const net_workload *w,
 
 typedef struct adaptive_ctx {
     const dcsh_params *p;
+    const net_design *d;
     dcsh_block block;
     double m_c;                 /* rate on every channel (2.5) */
+    /* corrected variant only */
+    int corrected;
+    int input_mux;              /* apply the processor-sharing M_avg */
+    double lm2;                 /* E[length^2] */
 } adaptive_ctx;
 
 /* Pblk(h), h = 1..n, for a channel held L cycles on average. */
@@ -175,11 +218,40 @@ static model_status blocking_probs(const adaptive_ctx *c, double L,
     return MODEL_CONVERGED;
 }
 
+/* Corrected variant: the multiplexing slowdown V_avg x M_avg of a network
+ * whose mean latency is L, from the transmitting occupancy
+ * L_tx = L - Dr d_avg (sum_i p_i i = d_avg: the same L_i without their
+ * routing decisions, blocking delays and W_qd kept).  *v_avg and *m_avg
+ * receive the two factors. */
+static model_status corrected_slowdown(const adaptive_ctx *c, double L,
+                                       double *v_avg, double *m_avg)
+{
+    const dcsh_params *p = c->p;
+    double ltx = L - p->dr * p->d_avg;
+    *m_avg = 1;
+    model_status st = vc_mux_degree(c->m_c, ltx, p->vcs, v_avg);
+    if (st != MODEL_CONVERGED)
+        return st;
+    if (c->input_mux) {
+        double rho = c->m_c * ltx;      /* the (k-1)V chain's own rho */
+        if (!isfinite(rho) || rho < 0 || rho >= 1)
+            return MODEL_SATURATED;
+        *m_avg = 1 / (1 - rho);         /* processor sharing */
+    }
+    return MODEL_CONVERGED;
+}
+
+/* x[0] = L; corrected variant also x[1] = slowdown, which sets W_qd. */
 static model_status adaptive_map(void *ctx, const double *x, double *fx)
 {
     const adaptive_ctx *c = ctx;
     const dcsh_params *p = c->p;
     double L = x[0];
+    double w_qd = p->w_qd;
+    if (c->corrected &&
+        model_ejection_corrected(c->d, p->lam, p->lm, c->lm2, x[1], &w_qd) !=
+            MODEL_CONVERGED)
+        return MODEL_SATURATED;
     double pblk[NET_MAX_DIMS + 1];
     model_status st = blocking_probs(c, L, pblk);
     if (st != MODEL_CONVERGED)
@@ -189,10 +261,17 @@ static model_status adaptive_map(void *ctx, const double *x, double *fx)
     double blocked = 0, next = 0;
     for (int i = 1; i <= p->n; i++) {
         blocked += pblk[i] * L;         /* B_h = Pblk(h) L          (2.8) */
-        double li = i * (1 + p->dr) + p->lm + blocked + p->w_qd;  /* (2.6) */
+        double li = i * (1 + p->dr) + p->lm + blocked + w_qd;   /* (2.6) */
         next += p->p[i] * li;           /* (2.12) */
     }
     fx[0] = next;
+    if (c->corrected) {
+        double v_avg, m_avg;
+        st = corrected_slowdown(c, L, &v_avg, &m_avg);
+        if (st != MODEL_CONVERGED)
+            return st;
+        fx[1] = v_avg * m_avg;
+    }
     return MODEL_CONVERGED;
 }
 
@@ -209,17 +288,32 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
      * whatever the printed W_qd without denominator says. */
     if (p.lam * p.lm >= 1)
         return model_result_fail(out, MODEL_SATURATED, 0);
-    adaptive_ctx c = {&p, block, p.lam * p.d_avg / p.n};
-    double L = p.w_qd;
+    int corrected = opts->variant == MODEL_VARIANT_CORRECTED;
+    adaptive_ctx c = {&p,        d,         block,
+                      p.lam * p.d_avg / p.n, corrected, input_mux,
+                      model_length_m2(d, w)};
+    /* zero-load start; the corrected W_qd is 0 there (slowdown 1 at
+     * rate 0), the printed one is not */
+    double x[2] = {corrected ? 0.0 : p.w_qd, 1.0};
     for (int i = 1; i <= p.n; i++)
-        L += p.p[i] * (i * (1 + p.dr) + p.lm);
+        x[0] += p.p[i] * (i * (1 + p.dr) + p.lm);
     int iterations = 0;
-    model_status st = model_solve(adaptive_map, &c, &L, 1, opts, &iterations);
+    model_status st = model_solve(adaptive_map, &c, x, corrected ? 2 : 1,
+                                  opts, &iterations);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iterations);
+    double L = x[0];
     if (p.lam / p.vcs * L >= 1)
         return model_result_fail(out, MODEL_SATURATED, iterations);
     double v_avg, m_avg = 1;
+    if (corrected) {
+        st = corrected_slowdown(&c, L, &v_avg, &m_avg);
+        if (st != MODEL_CONVERGED)
+            return model_result_fail(out, st, iterations);
+        return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, L,
+                                      p.dr * p.d_avg, v_avg * m_avg,
+                                      iterations);
+    }
     st = vc_mux_degree(c.m_c, L, p.vcs, &v_avg);                  /* (2.14) */
     if (st == MODEL_CONVERGED && input_mux) {
         long states = (long)(p.k - 1) * p.vcs;

@@ -50,9 +50,11 @@ typedef enum {
 } dcsh_block;
 
 /* The chapter 2 model (M3) with the blocking rule `block`; input_mux = 1
- * applies the input-multiplexer factor M_avg (2.15)-(2.17), 0 leaves it out
- * (hcube-duato, see hcube_duato.c).  Returns what model_result_ok/fail
- * return. */
+ * applies the input-multiplexer factor M_avg (2.15)-(2.17), or its
+ * processor-sharing form 1/(1 - rho) in the corrected variant; 0 leaves it
+ * out (hcube-duato, see hcube_duato.c).  opts->variant ==
+ * MODEL_VARIANT_CORRECTED selects the corrected variant (dcsh_common.c
+ * header).  Returns what model_result_ok/fail return. */
 int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
                         double rate, const model_opts *opts, dcsh_block block,
                         int input_mux, model_result *out);

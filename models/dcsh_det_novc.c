@@ -43,6 +43,36 @@
  *   W_qd = 0; finitely many (>= 2) ejection channels are not covered.
  *   No [recommended] items: MODEL_VARIANT_PRINTED evaluates the same.
  *
+ * Corrected variant (MODEL_VARIANT_CORRECTED): what of the corrections of
+ * dcsh_common.c applies to a network with one lane and message-level
+ * input multiplexers:
+ *   (c) Ejection applies.  The one ejection channel takes one message at a
+ *       time; once the header holds it, every channel of the path is the
+ *       message's alone (one lane, message-level multiplexers), so the
+ *       tail follows at one flit per cycle: slowdown 1, no fixed point.
+ *         W_qd = lam E[L^2] / (2 (1 - lam Lm))   (0 with ejection = 0)
+ *       enters T[n-1] and (6.26) where the printed lam Lm^2 does.
+ *   (b) Source wait applies, but not as model_result_corrected()'s
+ *       processor-sharing form: with V = 1 a source's messages cannot
+ *       share the injection channel flit by flit.  The one injection VC
+ *       is a FIFO server held from the header's entry until the tail
+ *       leaves (docs/validation/notes.md finding 0, first row: V = 1 is
+ *       M/G/1 on the VC holding time, checked against the simulator).
+ *       The holding time is the thesis's own, L (6.27); its only random
+ *       part the model knows is the length, S = (L - Lm) + length, so
+ *         W_s = lam (L^2 + E[L^2] - Lm^2) / (2 (1 - lam L)),
+ *       saturated when lam L >= 1 (the printed guard).  The printed
+ *       lam L^2 is this without the denominator and with the exponential
+ *       length's variance taken for the whole of S.
+ *   (a) Routing delay: nothing to take out.  There is no multiplexing
+ *       factor (Latency = W_s + L), and in the collision terms (6.24)-
+ *       (6.26) a deciding header holds its lane and the message-level
+ *       multiplexer exclusively, so the Dr inside T[i] is real occupancy.
+ *   (d) The input multiplexer is message level: Bm[i] (6.24) is a
+ *       per-message collision term, not a flit-sharing slowdown, so the
+ *       processor-sharing rule does not apply.  Kept.
+ *   (e) At rate 0: W_qd = W_s = 0, the same zero load.
+ *
  * Saturation: Phi T[i] >= 1 (channel utilisation); any collision
  * probability R_P[i] T[i], ((k-2)/(k-1)) Phi T[i] or (R_L[j] + ...) T[j]
  * reaching 1 (the (6.7) approximation breaks down); lam Lm >= 1;
@@ -83,6 +113,11 @@ static int eval(const net_design *d, const net_workload *w, double rate,
     dcsh__params_init(&p, d, w, rate);
     if (p.lam * p.lm >= 1)
         return model_result_fail(out, MODEL_SATURATED, 1);
+    int corrected = opts->variant == MODEL_VARIANT_CORRECTED;
+    double lm2 = model_length_m2(d, w);
+    if (corrected && model_ejection_corrected(d, p.lam, p.lm, lm2, 1.0,
+                                              &p.w_qd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 1);
     int n = p.n;
     double ps = 1.0 / p.k, lam = p.lam;
     double phi = (1 - ps) * lam;
@@ -120,6 +155,10 @@ static int eval(const net_design *d, const net_workload *w, double rate,
     if (too_big(lam * L))
         return model_result_fail(out, MODEL_SATURATED, 1);
     double w_qs = lam * L * L;                                    /* (6.27) */
+    if (corrected &&
+        wait_mg1_pk(lam, L, L * L + lm2 - p.lm * p.lm, 1.0, &w_qs) !=
+            MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 1);
     return model_result_ok(out, w_qs + L, L, w_qs, 1.0, 1);       /* (6.28) */
 }
 

@@ -47,6 +47,35 @@
  *   denominators, with saturation guards lam Lm >= 1 and (lam/V) L >= 1;
  *   ejection_channels == 0 sets W_qd = 0; >= 2 is not covered.
  *
+ * Corrected variant (MODEL_VARIANT_CORRECTED; the recommended weights and
+ * item 2, plus the re-derivations of dcsh_common.c's header, applied to
+ * this model's per-dimension terms; nothing fitted):
+ *   (a) P_i = B1(Phi, T[i], V) keeps the full holding time for blocking,
+ *       but the multiplexing degrees come from the transmitting occupancy
+ *       of the channel, (3.8) without the later hops' routing decisions:
+ *         T_tx[i] = sum_{j>i} (1-p_s) Tc[j] + W_qd + Lm
+ *         V_avg   = (1/n) sum_i Vbar(B1(Phi, T_tx[i], V))
+ *   (d) M_avg^i of (3.12) is the same input-multiplexer factor as M3's,
+ *       one per dimension (the multiplexer of dimension i carries Phi and
+ *       holds for T[i]); the same processor-sharing rule applies to each:
+ *         M_avg = (1/n) sum_i 1 / (1 - Phi T_tx[i])
+ *       (saturated when any Phi T_tx[i] >= 1; always implied by
+ *       Phi T[i] < 1).  The mean over dimensions is the thesis's (3.11)
+ *       and (3.12) averaging, kept.
+ *   (c) W_qd = model_ejection_corrected(lam, Lm, E[L^2], s) with
+ *       s = V_avg M_avg, fed into (3.7)-(3.8) where the printed W_qd
+ *       enters.  s is the one unknown of a fixed point (model_solve from
+ *       s = 1): the backward pass itself needs no iteration.
+ *   (b) Closing step model_result_corrected():
+ *         Latency = W_s + (L - R) V_avg M_avg + R,
+ *         W_s = lam E[L^2] / (2 (1 - lam Lm)),
+ *       with R = Dr x (the Dr charges in L: the recommended count,
+ *       n (1 - p_s) decisions per message, see zero_load()).
+ *   (e) At rate 0 the latency is the recommended zero load.
+ *   Doubt: with V = 1 there is no flit sharing at the injection channel,
+ *   so the P-K wait on Lm understates the source wait (dcsh_det_novc.c
+ *   takes the holding time instead); the registry gives V = 1 to M8.
+ *
  * Saturation: Phi T[i] >= 1 for any i, lam Lm >= 1, (lam/V) L >= 1.
  * Zero load (A.3): d_avg + (1 - p_s^n) Lm + Dr x (expected number of
  * charged router decisions).  The [recommended] variant charges one per
@@ -71,6 +100,102 @@ static double weight(int printed, double ps, int i, int j)
     return printed ? pow(ps, j - i - 1) : 1 - ps;
 }
 
+/* Expected number of router decisions L charges (its Dr part over Dr):
+ * sum_i (1-p_s) p_s^i sum_{j>i} wgt(i,j) [+ (1 - p_s^n), item 2]. */
+static double dr_charges(int printed, double ps, int n)
+{
+    double charges = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            charges += (1 - ps) * pow(ps, i) * weight(printed, ps, i, j);
+    if (!printed)
+        charges += 1 - pow(ps, n);
+    return charges;
+}
+
+/* One backward pass (3.5)-(3.12) at a given W_qd. */
+typedef struct det_vc_pass {
+    double L;                   /* (3.9) */
+    double v_avg, m_avg;        /* multiplexing factors actually applied */
+} det_vc_pass;
+
+typedef struct det_vc_ctx {
+    const net_design *d;
+    const dcsh_params *p;
+    int printed, corrected;
+    double lm2;                 /* E[length^2] (corrected) */
+} det_vc_ctx;
+
+static model_status backward_pass(const det_vc_ctx *c, double w_qd,
+                                  det_vc_pass *out)
+{
+    const dcsh_params *p = c->p;
+    int n = p->n, V = p->vcs;
+    double ps = 1.0 / p->k;
+    double phi = (1 - ps) * p->lam;
+    long states = (long)(p->k - 1) * V;
+    if (states > INT_MAX)
+        states = INT_MAX;
+    double T[NET_MAX_DIMS], Tc[NET_MAX_DIMS], S[NET_MAX_DIMS];
+    double vsum = 0, msum = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        double later = 0, later_tx = 0;
+        for (int j = i + 1; j < n; j++) {
+            later += weight(c->printed, ps, i, j) * (p->dr + Tc[j]);
+            later_tx += weight(c->printed, ps, i, j) * Tc[j];
+        }
+        T[i] = later + w_qd + p->lm;                               /* (3.8) */
+        double rho = phi * T[i];
+        if (!isfinite(rho) || rho >= 1)
+            return MODEL_SATURATED;
+        double pv = pow(rho, V);                          /* P_i[V] of B1 */
+        double a = pow(1 - pow(ps, n - i - 1), V);
+        double tb = (1 - a) * (w_qd + p->lm) + a * T[i];           /* (3.7) */
+        Tc[i] = pv * tb;                                           /* (3.6) */
+        S[i] = Tc[i] + T[i];                                       /* (3.5) */
+        double vb, mb;
+        if (c->corrected) {
+            /* transmitting occupancy: (3.8) without the routing decisions */
+            double t_tx = later_tx + w_qd + p->lm;
+            double rho_tx = phi * t_tx;
+            if (vc_mux_degree(phi, t_tx, V, &vb) != MODEL_CONVERGED ||
+                !(rho_tx < 1))
+                return MODEL_SATURATED;
+            mb = 1 / (1 - rho_tx);           /* processor sharing, per dim */
+        } else if (vc_mux_degree(phi, T[i], V, &vb) != MODEL_CONVERGED ||
+                   vc_mux_degree(phi, T[i], (int)states, &mb) !=
+                       MODEL_CONVERGED) {
+            return MODEL_SATURATED;
+        }
+        vsum += vb;                                               /* (3.10) */
+        msum += mb;                                               /* (3.12) */
+    }
+    double L = p->d_avg;
+    for (int i = 0; i < n; i++)
+        L += (1 - ps) * pow(ps, i) * S[i];                         /* (3.9) */
+    if (!c->printed)
+        L += p->dr * (1 - pow(ps, n));                     /* item 2 above */
+    out->L = L;
+    out->v_avg = vsum / n;                                        /* (3.11) */
+    out->m_avg = msum / n;
+    return MODEL_CONVERGED;
+}
+
+/* Corrected variant: x[0] = slowdown s -> V_avg M_avg of the pass run
+ * with W_qd(s). */
+static model_status slowdown_map(void *ctx, const double *x, double *fx)
+{
+    const det_vc_ctx *c = ctx;
+    double w_qd;
+    det_vc_pass r;
+    if (model_ejection_corrected(c->d, c->p->lam, c->p->lm, c->lm2, x[0],
+                                 &w_qd) != MODEL_CONVERGED ||
+        backward_pass(c, w_qd, &r) != MODEL_CONVERGED)
+        return MODEL_SATURATED;
+    fx[0] = r.v_avg * r.m_avg;
+    return MODEL_CONVERGED;
+}
+
 static int eval(const net_design *d, const net_workload *w, double rate,
                 const model_opts *opts, model_result *out)
 {
@@ -80,42 +205,28 @@ static int eval(const net_design *d, const net_workload *w, double rate,
     dcsh__params_init(&p, d, w, rate);
     if (p.lam * p.lm >= 1)
         return model_result_fail(out, MODEL_SATURATED, 1);
-    int printed = opts->variant == MODEL_VARIANT_PRINTED;
-    int n = p.n, V = p.vcs;
-    double ps = 1.0 / p.k;
-    double phi = (1 - ps) * p.lam;
-    long states = (long)(p.k - 1) * V;
-    if (states > INT_MAX)
-        states = INT_MAX;
-    double T[NET_MAX_DIMS], Tc[NET_MAX_DIMS], S[NET_MAX_DIMS];
-    double vsum = 0, msum = 0;
-    for (int i = n - 1; i >= 0; i--) {
-        double later = 0;
-        for (int j = i + 1; j < n; j++)
-            later += weight(printed, ps, i, j) * (p.dr + Tc[j]);
-        T[i] = later + p.w_qd + p.lm;                              /* (3.8) */
-        double rho = phi * T[i];
-        if (!isfinite(rho) || rho >= 1)
+    det_vc_ctx c = {d, &p, opts->variant == MODEL_VARIANT_PRINTED,
+                    opts->variant == MODEL_VARIANT_CORRECTED,
+                    model_length_m2(d, w)};
+    det_vc_pass r;
+    if (!c.corrected) {
+        if (backward_pass(&c, p.w_qd, &r) != MODEL_CONVERGED)
             return model_result_fail(out, MODEL_SATURATED, 1);
-        double pv = pow(rho, V);                          /* P_i[V] of B1 */
-        double a = pow(1 - pow(ps, n - i - 1), V);
-        double tb = (1 - a) * (p.w_qd + p.lm) + a * T[i];          /* (3.7) */
-        Tc[i] = pv * tb;                                           /* (3.6) */
-        S[i] = Tc[i] + T[i];                                       /* (3.5) */
-        double vb, mb;
-        if (vc_mux_degree(phi, T[i], V, &vb) != MODEL_CONVERGED ||
-            vc_mux_degree(phi, T[i], (int)states, &mb) != MODEL_CONVERGED)
-            return model_result_fail(out, MODEL_SATURATED, 1);
-        vsum += vb;                                               /* (3.10) */
-        msum += mb;                                               /* (3.12) */
+        return model_result_thesis(out, p.lam, p.vcs, r.L, r.m_avg, r.v_avg,
+                                   1);                            /* (3.13) */
     }
-    double L = p.d_avg;
-    for (int i = 0; i < n; i++)
-        L += (1 - ps) * pow(ps, i) * S[i];                         /* (3.9) */
-    if (!printed)
-        L += p.dr * (1 - pow(ps, n));                      /* item 2 above */
-    double v_avg = vsum / n, m_avg = msum / n;                    /* (3.11) */
-    return model_result_thesis(out, p.lam, V, L, m_avg, v_avg, 1); /* (3.13) */
+    double s = 1, w_qd;
+    int iterations = 0;
+    model_status st = model_solve(slowdown_map, &c, &s, 1, opts, &iterations);
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, iterations);
+    if (model_ejection_corrected(d, p.lam, p.lm, c.lm2, s, &w_qd) !=
+            MODEL_CONVERGED ||
+        backward_pass(&c, w_qd, &r) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iterations);
+    double route = p.dr * dr_charges(0, 1.0 / p.k, p.n);
+    return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, r.L, route,
+                                  r.v_avg * r.m_avg, iterations);
 }
 
 /* L at lam -> 0: Tc = 0, W_qd = 0, every multiplexing factor 1, so
@@ -128,13 +239,9 @@ static double zero_load(const net_design *d, const net_workload *w,
     dcsh_params p;
     dcsh__params_init(&p, d, w, 0.0);
     int printed = opts->variant == MODEL_VARIANT_PRINTED;
-    double ps = 1.0 / p.k, charges = 0;
-    for (int i = 0; i < p.n; i++)
-        for (int j = i + 1; j < p.n; j++)
-            charges += (1 - ps) * pow(ps, i) * weight(printed, ps, i, j);
-    if (!printed)
-        charges += 1 - pow(ps, p.n);
-    return p.d_avg + (1 - pow(ps, p.n)) * p.lm + p.dr * charges;
+    double ps = 1.0 / p.k;
+    return p.d_avg + (1 - pow(ps, p.n)) * p.lm +
+           p.dr * dr_charges(printed, ps, p.n);
 }
 
 /* Fig.3.3a: 2D DCSH, N = 256 (k = 16), V = 2, Lm = 32, Dr = 0. */

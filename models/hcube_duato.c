@@ -25,6 +25,14 @@
  *         Latency = (W_qs + L) V_avg.
  *     MODEL_VARIANT_PRINTED keeps the literal k = 2 evaluation,
  *     Latency = (W_qs + M_avg L) V_avg with M_avg = V_avg.
+ * Corrected variant: the engine's corrected variant (dcsh_common.c
+ * header) with M_avg = 1 as in [recommended], for the reason above (a
+ * hypercube router has no input multiplexer, so the processor-sharing
+ * M_avg of finding 5 has nothing to describe).  What remains:
+ *   V_avg = Vbar(B1(m_c, L - Dr d_avg, V)),  W_qd = M/G/1 of the one
+ *   ejection channel held for V_avg x length (second unknown),
+ *   Latency = W_s + (L - Dr d_avg) V_avg + Dr d_avg,
+ *   W_s = lam E[L^2] / (2 (1 - lam Lm)).
  * Everything else (W_qd, W_qs, the saturation guards, the typo
  * resolutions) is the engine in dcsh_common.c.  This model is not
  * validated against simulation in any seed: the thesis validated the DCSH

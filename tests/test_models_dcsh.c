@@ -254,6 +254,7 @@ static void test_adaptive_independent(void **state)
                                       : &model_dcsh_duato;
         model_opts o;
         model_opts_init(&o);
+        o.variant = MODEL_VARIANT_RECOMMENDED; /* the printed equations */
         double sat;
         assert_int_equal(model_saturation_rate(m, &d, &w, &o, &sat, NULL), 0);
         o.tolerance = 1e-13;
@@ -308,6 +309,7 @@ static void test_hcube_duato_is_k2(void **state)
         wd = w;
         model_opts o;
         model_opts_init(&o);
+        o.variant = MODEL_VARIANT_RECOMMENDED;
         double sat;
         assert_int_equal(
             model_saturation_rate(&model_dcsh_duato, &dc, &wd, &o, &sat, NULL),
@@ -445,6 +447,7 @@ static void test_det_novc_unrolled(void **state)
             dcsh_design(&d, &w, n, k, 1, NET_ROUTE_DETERMINISTIC, 16, 1);
             model_opts o;
             model_opts_init(&o);
+            o.variant = MODEL_VARIANT_RECOMMENDED; /* the printed equations */
             double sat;
             assert_int_equal(model_saturation_rate(&model_dcsh_det_novc, &d,
                                                    &w, &o, &sat, NULL),
