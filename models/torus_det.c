@@ -48,10 +48,45 @@
  * 1/(1-rho), saturation declared when lam_i S_i, lam Lm / c or (lam/V) L
  * reaches 1 (B7).  A header may take any of the V VCs (as M5 and M7):
  * the Dally-Seitz split of the VCs into dateline classes is not modelled.
- * There is no printed/recommended difference: opts->variant is ignored.
+ * There is no printed/recommended difference: both variants evaluate the
+ * equations above.
  * Lengths: the formulas use the mean Lm only (exponential in the thesis's
  * DCSH model); fixed-length workloads are evaluated with the same
  * equations.  Buffer depth is not modelled (one-flit buffers).
+ *
+ * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
+ * "corrected variant", docs/validation/notes.md findings 0-2).  Three
+ * terms are re-derived from the simulated semantics (MODELS.md section 3);
+ * nothing is fitted:
+ *   (a) Routing delay.  A header deciding its route for Dr cycles holds its
+ *       VC but sends no flit, so the other VCs of the channel have it to
+ *       themselves: Dr belongs in the occupancy that BLOCKS (P_i[V] keeps
+ *       the full S_i above), not in the occupancy that SHARES the channel
+ *       bandwidth.  The multiplexing degree is computed from the
+ *       transmitting holding time, the same backward pass with Dr = 0 and
+ *       the same blocking delays B_i:
+ *         S'_i = 1 + g_i (1 + B_i) + R'_i,  R'_i, E'_j as above with Dr = 0
+ *         V_avg = sum_i K_i Vbar(B1(lam_i, S'_i, V)) / sum_i K_i
+ *       and only the non-routing part of L is stretched: route = L - L' =
+ *       Dr x (mean hops) = Dr net_avg_distance(d) (L' = sum_i f_i E'_i;
+ *       the difference is exactly Dr x hops because the pass is linear in
+ *       Dr once the B_i are fixed).
+ *   (b) Source wait: the node's messages share ONE injection channel
+ *       (section 3 item 7), an M/G/1 queue: W_s = lam E[L^2] / (2 (1 -
+ *       lam Lm)) (Pollaczek-Khinchine, E[L^2] = model_length_m2), not
+ *       stretched by V_avg (a waiting message transmits nothing).
+ *   (c) Ejection: the one ejection channel takes one message at a time and
+ *       holds it until the tail is consumed (section 3 item 10); the tail
+ *       arrives at the multiplexed pace of the path, so its service time
+ *       is V_avg x length: W_qd = P-K M/G/1 at lam / c with E[S] = V_avg Lm,
+ *       E[S^2] = V_avg^2 E[L^2] (model_ejection_corrected).  V_avg depends
+ *       on the solution, so it is an extra unknown x[n] of the fixed point
+ *       (start 1, the zero-load point); W_qd enters where the printed one
+ *       does, R = q (W_qd + Lm), hence in the holding times and blocking.
+ *       Saturated when lam Lm V_avg / c >= 1.
+ *   Latency = W_s + (L - route) V_avg + route (model_result_corrected).
+ *   At rate -> 0: B = 0, V_avg = 1, W_qd = W_s = 0, so the zero-load
+ *   latency is unchanged (exact).
  */
 #include <math.h>
 #include <stdio.h>
@@ -65,6 +100,10 @@ typedef struct tdet_ctx {
     double lam[NET_MAX_DIMS], f[NET_MAX_DIMS], q[NET_MAX_DIMS];
     double c[NET_MAX_DIMS][NET_MAX_DIMS];
     double e[NET_MAX_DIMS], s[NET_MAX_DIMS];   /* per map evaluation */
+    /* corrected variant: the ejection wait is recomputed per map call */
+    int corrected;
+    const net_design *d;
+    double rate, lm, lm2;
 } tdet_ctx;
 
 static int tdet_covers(const net_design *d, const net_workload *w, char *why,
@@ -81,28 +120,61 @@ static double tdet_zero_load(const net_design *d, const net_workload *w,
            net_message_flits(d, w);
 }
 
-/* E_i and S_i for blocking delays b (backward over the dimensions). */
-static void tdet_pass(tdet_ctx *c, const double *b)
+/* E_i and S_i for blocking delays b (backward over the dimensions), with
+ * dr cycles per routing decision (c->dr, or 0 for the corrected variant's
+ * transmitting occupancy). */
+static void tdet_pass(tdet_ctx *c, const double *b, double dr)
 {
     for (int i = c->n - 1; i >= 0; i--) {
         double r = c->q[i] * c->lm_wqd;
         for (int j = i + 1; j < c->n; j++)
             r += c->c[i][j] * c->e[j];
-        c->e[i] = c->h[i] * (1 + c->dr + b[i]) + r;
-        c->s[i] = 1 + c->g[i] * (1 + c->dr + b[i]) + r;
+        c->e[i] = c->h[i] * (1 + dr + b[i]) + r;
+        c->s[i] = 1 + c->g[i] * (1 + dr + b[i]) + r;
     }
 }
 
+/* Channel-visit weighted V_avg over the holding times c->s. */
+static model_status tdet_vavg(const tdet_ctx *c, double *vavg)
+{
+    double p[MODEL_TORUS_VMAX + 1], vnum = 0, vden = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (vc_chain_probs(c->lam[i], c->s[i], c->vcs, p) != MODEL_CONVERGED)
+            return MODEL_SATURATED;
+        vnum += c->kbar[i] * vc_multiplexing(p, c->vcs);
+        vden += c->kbar[i];
+    }
+    *vavg = vden > 0 ? vnum / vden : 1.0;
+    return MODEL_CONVERGED;
+}
+
+/* Corrected variant: W_qd for the multiplexing slowdown sd into lm_wqd. */
+static model_status tdet_ejection(tdet_ctx *c, double sd)
+{
+    double wqd;
+    model_status st = model_ejection_corrected(c->d, c->rate, c->lm, c->lm2,
+                                               sd, &wqd);
+    c->lm_wqd = c->lm + wqd;
+    return st;
+}
+
+/* x[0..n-1] = B_i; corrected: x[n] = V_avg (transmitting occupancy). */
 static model_status tdet_map(void *vctx, const double *x, double *fx)
 {
     tdet_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
-    tdet_pass(c, x);
+    if (c->corrected && tdet_ejection(c, x[c->n]) != MODEL_CONVERGED)
+        return MODEL_SATURATED;
+    tdet_pass(c, x, c->dr);
     for (int i = 0; i < c->n; i++) {
         model_status st = vc_chain_probs(c->lam[i], c->s[i], c->vcs, p);
         if (st != MODEL_CONVERGED)
             return st;
         fx[i] = p[c->vcs] * c->s[i];
+    }
+    if (c->corrected) {
+        tdet_pass(c, x, 0);
+        return tdet_vavg(c, &fx[c->n]);
     }
     return MODEL_CONVERGED;
 }
@@ -116,6 +188,11 @@ static void tdet_setup(tdet_ctx *c, const net_design *d, double rate,
     c->vcs = d->vcs;
     c->dr = d->router_delay;
     c->lm_wqd = lm + wqd;
+    c->corrected = 0;
+    c->d = d;
+    c->rate = rate;
+    c->lm = lm;
+    c->lm2 = lm * lm;
     double before = 1;   /* prod_{l<i} p_l */
     for (int i = 0; i < c->n; i++) {
         double ps = 1.0 / d->k[i];
@@ -136,6 +213,43 @@ static void tdet_setup(tdet_ctx *c, const net_design *d, double rate,
     }
 }
 
+static double tdet_latency(const tdet_ctx *c)
+{
+    double L = 0;
+    for (int i = 0; i < c->n; i++)
+        L += c->f[i] * c->e[i];
+    return L;
+}
+
+/* The corrected variant (header comment): unknowns B_i and V_avg. */
+static int tdet_eval_corrected(const net_design *d, const net_workload *w,
+                               double rate, const model_opts *o,
+                               model_result *out)
+{
+    double lm = net_message_flits(d, w);
+    tdet_ctx c;
+    tdet_setup(&c, d, rate, lm, 0);
+    c.corrected = 1;
+    c.lm2 = model_length_m2(d, w);
+
+    double x[NET_MAX_DIMS + 1] = {0};
+    x[c.n] = 1;                          /* zero load: no slowdown */
+    int iters = 0;
+    model_status st = model_solve(tdet_map, &c, x, c.n + 1, o, &iters);
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, iters);
+    if (tdet_ejection(&c, x[c.n]) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    tdet_pass(&c, x, c.dr);
+    double L = tdet_latency(&c);
+    tdet_pass(&c, x, 0);
+    double L_tx = tdet_latency(&c), vavg;
+    if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    return model_result_corrected(out, rate, d->vcs, lm, c.lm2, L, L - L_tx,
+                                  vavg, iters);
+}
+
 static int tdet_eval(const net_design *d, const net_workload *w, double rate,
                      const model_opts *opts, model_result *out)
 {
@@ -143,6 +257,8 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
+    if (o->variant == MODEL_VARIANT_CORRECTED)
+        return tdet_eval_corrected(d, w, rate, o, out);
     double lm = net_message_flits(d, w), wqd;
     if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
@@ -155,17 +271,10 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
 
-    tdet_pass(&c, b);
-    double L = 0, vnum = 0, vden = 0;
-    double p[MODEL_TORUS_VMAX + 1];
-    for (int i = 0; i < c.n; i++) {
-        L += c.f[i] * c.e[i];
-        if (vc_chain_probs(c.lam[i], c.s[i], c.vcs, p) != MODEL_CONVERGED)
-            return model_result_fail(out, MODEL_SATURATED, iters);
-        vnum += c.kbar[i] * vc_multiplexing(p, c.vcs);
-        vden += c.kbar[i];
-    }
-    double vavg = vden > 0 ? vnum / vden : 1.0;
+    tdet_pass(&c, b, c.dr);
+    double L = tdet_latency(&c), vavg;
+    if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
     return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
 }
 
