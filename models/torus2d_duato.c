@@ -43,6 +43,36 @@
  * Solve: model_solve() on L from the zero-load value; the map is
  * L0 + c(L) L with c increasing, so the iterates climb to the least fixed
  * point or trip the chain's guard (saturation).
+ *
+ * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
+ * "corrected variant", docs/validation/notes.md findings 0-2): the
+ * recommended equations (c_d = 1, exact odd-k k_avg) with three terms
+ * re-derived from the simulated semantics (MODELS.md section 3), no
+ * constant fitted:
+ *   (a) Routing delay.  A header deciding its route for Dr cycles holds its
+ *       VC (so it counts for blocking: P, P_a, P_d keep the chain at the
+ *       full holding time L) but sends nothing, so the other VCs of the
+ *       channel share its bandwidth without it.  The multiplexing degree
+ *       comes from the transmitting holding time, the same L with the
+ *       routing decisions taken out and the same blocking delays:
+ *         L' = L - d_avg Dr,   V_avg = Vbar(B1(m_c, L', V))
+ *       and only L - route is stretched, route = d_avg Dr (the Dr part of
+ *       the zero-load latency).  Finding 1: with Dr = 2 the recommended
+ *       reading multiplies Dr by Vbar and inflates Vbar with Dr.
+ *   (b) Source wait: one injection channel per node (section 3 item 7), an
+ *       M/G/1 queue, W_s = lam E[L^2] / (2 (1 - lam Lm)), not stretched
+ *       (finding 2), instead of (lam/V) L^2 (2.13).
+ *   (c) Ejection: one channel taking one message at a time, held until the
+ *       tail is consumed, the tail arriving at the multiplexed pace V_avg:
+ *       W_qd = M/G/1 at lam / c with service V_avg x length
+ *       (model_ejection_corrected) instead of lam Lm^2 (2.11).  V_avg is a
+ *       second unknown of the fixed point (start 1, the zero-load point);
+ *       W_qd enters L where the printed one does, so it lengthens the
+ *       holding time and the blocking.  Saturated when lam Lm V_avg / c
+ *       >= 1.
+ *   Latency = W_s + (L - d_avg Dr) V_avg + d_avg Dr
+ *   (model_result_corrected).  At rate -> 0 every wait vanishes and
+ *   V_avg -> 1: the zero-load latency is unchanged.
  */
 #include <math.h>
 #include <stdio.h>
@@ -55,6 +85,10 @@ typedef struct m6_ctx {
     double kavg, davg, cd;
     double pa, pd;   /* filled per map evaluation */
     int vcs;
+    /* corrected variant: base without W_qd, and what W_qd needs */
+    int corrected;
+    const net_design *d;
+    double rate, lm, lm2, base0, route;
 } m6_ctx;
 
 static int m6_covers(const net_design *d, const net_workload *w, char *why,
@@ -108,14 +142,30 @@ static model_status m6_chain(m6_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
+/* Corrected variant: V_avg of the transmitting occupancy L - route. */
+static model_status m6_vavg_tx(const m6_ctx *c, double L, double *vavg)
+{
+    return vc_mux_degree(c->mc, L - c->route, c->vcs, vavg);
+}
+
+/* x[0] = L; corrected: x[1] = V_avg, which sets W_qd. */
 static model_status m6_map(void *vctx, const double *x, double *fx)
 {
     m6_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
+    if (c->corrected) {
+        double wqd;
+        if (model_ejection_corrected(c->d, c->rate, c->lm, c->lm2, x[1],
+                                     &wqd) != MODEL_CONVERGED)
+            return MODEL_SATURATED;
+        c->base = c->base0 + wqd;
+    }
     model_status st = m6_chain(c, x[0], p);
     if (st != MODEL_CONVERGED)
         return st;
     fx[0] = c->base + frac_sum(c->davg, m6_pblk, c) * x[0];
+    if (c->corrected)
+        return m6_vavg_tx(c, x[0], &fx[1]);
     return MODEL_CONVERGED;
 }
 
@@ -126,8 +176,10 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
-    double lm = net_message_flits(d, w), wqd;
-    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+    double lm = net_message_flits(d, w), wqd = 0;
+    int corrected = o->variant == MODEL_VARIANT_CORRECTED;
+    if (!corrected &&
+        model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     m6_ctx c;
     c.vcs = d->vcs;
@@ -136,16 +188,31 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     c.mc = rate * c.davg / 4.0;
     c.cd = o->variant == MODEL_VARIANT_PRINTED ? 2.0 : 1.0;
     c.base = c.davg * (1 + d->router_delay) + lm + wqd;
+    c.corrected = corrected;
+    c.d = d;
+    c.rate = rate;
+    c.lm = lm;
+    c.lm2 = model_length_m2(d, w);
+    c.base0 = c.base;
+    c.route = c.davg * d->router_delay;
 
-    double L = c.base;
+    double x[2] = {c.base, 1};   /* L, and V_avg (corrected only) */
     int iters = 0;
-    model_status st = model_solve(m6_map, &c, &L, 1, o, &iters);
+    model_status st = model_solve(m6_map, &c, x, corrected ? 2 : 1, o, &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
+    double L = x[0];
 
     double p[MODEL_TORUS_VMAX + 1];
     if (m6_chain(&c, L, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
+    if (corrected) {
+        double vavg;
+        if (m6_vavg_tx(&c, L, &vavg) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, iters);
+        return model_result_corrected(out, rate, d->vcs, lm, c.lm2, L,
+                                      c.route, vavg, iters);
+    }
     double vavg = vc_multiplexing(p, d->vcs);
     return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
 }

@@ -34,7 +34,23 @@
  * [printed]; odd k uses (k - 1/k)/4 [recommended] or k/4 [printed]; B6
  * for a fractional d_avg; W_qd = 0 with ejection_channels == 0.
  * At n = 2 the model reproduces torus2d-duato (tests/test_models_torus.c
- * checks 1e-9 agreement over a grid of rates).
+ * checks 1e-9 agreement over a grid of rates, in every variant).
+ *
+ * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED): exactly
+ * M6's (torus2d_duato.c header, with the derivations; model_int.h), the
+ * general-n blocking sum unchanged:
+ *   (a) blocking keeps the chain at the full holding time L; the
+ *       multiplexing degree uses the transmitting one,
+ *       V_avg = Vbar(B1(m_c, L - d_avg Dr, V)), and only L - d_avg Dr is
+ *       stretched (a deciding header holds its VC but sends nothing;
+ *       finding 1 of docs/validation/notes.md, which traced the reported
+ *       +33% of the 8x8x8 Dr = 2 example to Dr x Vbar);
+ *   (b) W_s = M/G/1 wait of the node's one injection channel,
+ *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (finding 2);
+ *   (c) W_qd = M/G/1 at lam / c with service V_avg x length
+ *       (model_ejection_corrected), V_avg a second unknown of the fixed
+ *       point (start 1), W_qd entering L where (2.11) does.
+ *   Latency = W_s + (L - d_avg Dr) V_avg + d_avg Dr; exact zero load.
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +62,10 @@ typedef struct td_ctx {
     double wr[NET_MAX_DIMS + 1];   /* w_r, r = 0..n */
     int vcs, n;
     double pa, pd;
+    /* corrected variant: base without W_qd, and what W_qd needs */
+    int corrected;
+    const net_design *d;
+    double rate, lm, lm2, base0, route;
 } td_ctx;
 
 static int td_covers(const net_design *d, const net_workload *w, char *why,
@@ -78,10 +98,24 @@ static model_status td_chain(td_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
+/* Corrected variant: V_avg of the transmitting occupancy L - route. */
+static model_status td_vavg_tx(const td_ctx *c, double L, double *vavg)
+{
+    return vc_mux_degree(c->mc, L - c->route, c->vcs, vavg);
+}
+
+/* x[0] = L; corrected: x[1] = V_avg, which sets W_qd. */
 static model_status td_map(void *vctx, const double *x, double *fx)
 {
     td_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
+    if (c->corrected) {
+        double wqd;
+        if (model_ejection_corrected(c->d, c->rate, c->lm, c->lm2, x[1],
+                                     &wqd) != MODEL_CONVERGED)
+            return MODEL_SATURATED;
+        c->base = c->base0 + wqd;
+    }
     model_status st = td_chain(c, x[0], p);
     if (st != MODEL_CONVERGED)
         return st;
@@ -91,6 +125,8 @@ static model_status td_map(void *vctx, const double *x, double *fx)
         pa_power *= c->pa;
     }
     fx[0] = c->base + blocking * x[0];
+    if (c->corrected)
+        return td_vavg_tx(c, x[0], &fx[1]);
     return MODEL_CONVERGED;
 }
 
@@ -101,8 +137,10 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
-    double lm = net_message_flits(d, w), wqd;
-    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+    double lm = net_message_flits(d, w), wqd = 0;
+    int corrected = o->variant == MODEL_VARIANT_CORRECTED;
+    if (!corrected &&
+        model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     td_ctx c;
     double kavg = model__ring_kavg(d->k[0], o->variant);
@@ -113,15 +151,30 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     c.cd = o->variant == MODEL_VARIANT_PRINTED ? 2.0 : 1.0;
     c.base = davg * (1 + d->router_delay) + lm + wqd;
     model__torus_dims_weights(d->n, kavg, c.wr);
+    c.corrected = corrected;
+    c.d = d;
+    c.rate = rate;
+    c.lm = lm;
+    c.lm2 = model_length_m2(d, w);
+    c.base0 = c.base;
+    c.route = davg * d->router_delay;
 
-    double L = c.base;
+    double x[2] = {c.base, 1};   /* L, and V_avg (corrected only) */
     int iters = 0;
-    model_status st = model_solve(td_map, &c, &L, 1, o, &iters);
+    model_status st = model_solve(td_map, &c, x, corrected ? 2 : 1, o, &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
+    double L = x[0];
     double p[MODEL_TORUS_VMAX + 1];
     if (td_chain(&c, L, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
+    if (corrected) {
+        double vavg;
+        if (td_vavg_tx(&c, L, &vavg) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, iters);
+        return model_result_corrected(out, rate, d->vcs, lm, c.lm2, L,
+                                      c.route, vavg, iters);
+    }
     double vavg = vc_multiplexing(p, d->vcs);
     return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
 }
