@@ -69,6 +69,42 @@
  * It uses mean stage times along one deepest path and ignores the maximum
  * over the k^2-1 tree paths, so under load it is an optimistic estimate of
  * the mean completion time (exact at zero load: D (M + 1 + Dr)).
+ *
+ * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
+ * "corrected variant", docs/validation/notes.md findings 0-2 and 6).  The
+ * recommended equations above, with the terms M6's corrected variant
+ * re-derives (torus2d_duato.c), adapted to M10's two message classes and
+ * to what the simulator does with broadcasts (sim/bcast.c: unicasts enter
+ * through the node's one unicast injection channel, the copies through
+ * one injection channel per output port):
+ *   (a) Routing delay.  Blocking (P, P_a, P_d, Wc) keeps the full mean
+ *       holding time S; the multiplexing degree uses the transmitting one,
+ *       the same S with the routing decisions out:
+ *         S' = w_u (Su - dbar Dr) + w_b (Sb - Dr),  Vbar = Vbar(B1(lam_c, S', V))
+ *       and the closing step stretches only Su - dbar Dr.
+ *   (b) Unicast source wait: the unicasts of a node share ONE injection
+ *       channel (MODELS.md section 3 item 7), M/G/1 at the unicast rate
+ *       (1 - beta) lam: W_s = (1-beta) lam E[L^2] / (2 (1 - (1-beta) lam M)),
+ *       not stretched (finding 2).  The per-port queues of (26)-(28),
+ *       which mix unicasts and copies, are the paper's node, not the
+ *       simulated one.
+ *   (c) Ejection (c >= 1 channels; c = 0 is the paper's immediate
+ *       consumption and stays W_qd = 0): one message at a time, held until
+ *       the tail is consumed, service Vbar x length, M/G/1 at the node's
+ *       whole ejection rate (1 - beta) lam + beta lam (N - 1) over c
+ *       channels (model_ejection_corrected) instead of M/D/1; Vbar is a
+ *       third unknown of the fixed point (start 1), W_qd enters Su and Sb
+ *       where the recommended one does.
+ *   L_u = W_s + (Su - dbar Dr) Vbar + dbar Dr   (model_result_corrected)
+ *   Broadcast part: each of the D store-and-forward stages is a wait in a
+ *   port injection queue, one channel fed by the copies of that port,
+ *   lam_p = beta lam (N - 1) / 4 on average (a broadcast makes N - 1
+ *   copies, spread over the N nodes' 4 ports), W_p its M/G/1 wait, then a
+ *   one-hop copy whose transmission is stretched and whose routing
+ *   decision is not:
+ *     T_bcast = D (W_p + (Sb - Dr) Vbar + Dr)
+ *   still a mean along one deepest path (the same optimistic estimate as
+ *   above; exact at zero load).  Saturated when lam_p M >= 1.
  */
 #include <math.h>
 #include <stdio.h>
@@ -85,6 +121,12 @@ typedef struct bc_ctx {
     double wqd;
     int vcs;
     double pa, pd, pv, wc;   /* per map evaluation */
+    /* corrected variant */
+    int corrected;
+    const net_design *d;
+    double dr, route;        /* Dr, dbar Dr */
+    double lam_e, m2;        /* node's ejection rate, E[L^2] */
+    double su_base0;         /* su_base without W_qd */
 } bc_ctx;
 
 static int bc_covers(const net_design *d, const net_workload *w, char *why,
@@ -147,16 +189,55 @@ static model_status bc_channel(bc_ctx *c, double su, double sb, double *p)
     return MODEL_CONVERGED;
 }
 
+/* Corrected variant: Vbar of the transmitting occupancy. */
+static model_status bc_vbar_tx(const bc_ctx *c, double su, double sb,
+                               double *vbar)
+{
+    double s = c->wu * (su - c->route) + c->wb * (sb - c->dr);
+    return vc_mux_degree(c->lam_c, s, c->vcs, vbar);
+}
+
+/* x = (Su, Sb); corrected: x[2] = Vbar, which sets W_qd. */
 static model_status bc_map(void *vctx, const double *x, double *fx)
 {
     bc_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
+    if (c->corrected) {
+        if (model_ejection_corrected(c->d, c->lam_e, c->m, c->m2, x[2],
+                                     &c->wqd) != MODEL_CONVERGED)
+            return MODEL_SATURATED;
+        c->su_base = c->su_base0 + c->wqd;
+    }
     model_status st = bc_channel(c, x[0], x[1], p);
     if (st != MODEL_CONVERGED)
         return st;
     fx[0] = c->su_base + frac_sum(c->dbar, bc_pb, c) * c->wc;
     fx[1] = c->m + c->hop + c->pv * c->wc + c->wqd;
+    if (c->corrected)
+        return bc_vbar_tx(c, x[0], x[1], &fx[2]);
     return MODEL_CONVERGED;
+}
+
+/* The corrected closing step (header comment): unicast latency and the
+ * broadcast completion estimate from the solved (Su, Sb). */
+static int bc_close_corrected(const bc_ctx *c, double rate, double beta,
+                              double su, double sb, int iters,
+                              model_result *out)
+{
+    double vbar, wp;
+    double nodes = (double)net_nodes(c->d);
+    double lam_p = rate * beta * (nodes - 1) / 4.0;
+    if (bc_vbar_tx(c, su, sb, &vbar) != MODEL_CONVERGED ||
+        wait_mg1_pk(lam_p, c->m, c->m2, 1.0, &wp) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    int rc = model_result_corrected(out, (1 - beta) * rate, c->vcs, c->m,
+                                    c->m2, su, c->route, vbar, iters);
+    if (rc == 0) {
+        double depth = 2 * (c->d->k[0] / 2);
+        out->broadcast_latency =
+            depth * (wp + (sb - c->dr) * vbar + c->dr);
+    }
+    return rc;
 }
 
 static int bc_eval(const net_design *d, const net_workload *w, double rate,
@@ -183,8 +264,14 @@ static int bc_eval(const net_design *d, const net_workload *w, double rate,
     c.wu = cu / csum;
     c.wb = (cb + cr) / csum;
 
+    c.corrected = o->variant == MODEL_VARIANT_CORRECTED;
+    c.d = d;
+    c.dr = dr;
+    c.route = c.dbar * dr;
+    c.m2 = model_length_m2(d, w);
+    c.lam_e = rate * ((1 - beta) + beta * ((double)net_nodes(d) - 1));
     c.wqd = 0;
-    if (d->ejection_channels > 0) {
+    if (d->ejection_channels > 0 && !c.corrected) {
         double nodes = (double)net_nodes(d);
         double lam_e = rate * ((1 - beta) + beta * (nodes - 1)) /
                        d->ejection_channels;
@@ -192,14 +279,23 @@ static int bc_eval(const net_design *d, const net_workload *w, double rate,
             return model_result_fail(out, MODEL_SATURATED, 0);
     }
     c.su_base = m + c.dbar * (1 + dr) + c.wqd;
+    c.su_base0 = c.su_base;
 
-    double x[2] = {c.su_base, m + c.hop + c.wqd};
+    /* Su, Sb; and Vbar for the corrected variant, all at zero load */
+    double x[3] = {c.su_base, m + c.hop + c.wqd, 1};
     int iters = 0;
-    model_status st = model_solve(bc_map, &c, x, 2, o, &iters);
+    model_status st = model_solve(bc_map, &c, x, c.corrected ? 3 : 2, o,
+                                  &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
     double su = x[0], sb = x[1];
     double p[MODEL_TORUS_VMAX + 1];
+    if (c.corrected) {
+        double fx[3];   /* W_qd and Wc at the solution */
+        if (bc_map(&c, x, fx) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, iters);
+        return bc_close_corrected(&c, rate, beta, su, sb, iters, out);
+    }
     if (bc_channel(&c, su, sb, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
     double vbar = vc_multiplexing(p, d->vcs);
