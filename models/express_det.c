@@ -61,6 +61,38 @@
  * of net_avg_distance (which differs: (6.3)-(6.4) are Dally's mean-distance
  * approximations).  Lengths: exponential in the thesis; only the mean is
  * used, so fixed lengths are evaluated with the same equations.
+ *
+ * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
+ * "corrected variant", docs/validation/notes.md findings 0-2; the same
+ * three terms as torus-det and M6, derived from the simulated semantics of
+ * MODELS.md section 3, nothing fitted):
+ *   (a) Routing delay.  A header deciding for Dr cycles holds its VC but
+ *       sends nothing.  The holding times T^B, T^E, T^F, T (and the
+ *       blocking they imply: the x^2, y^2, TB1^2 terms and the chains'
+ *       guards) stay as above.  The transmitting holding times are the
+ *       same recursion with Dr = 0 and every blocking term kept at its
+ *       full value:
+ *         T'[i]  = p_s^(n-i-1) (W_qd + Lm) + sum_{j>i} (1-p_s) p_s^(j-i-1)
+ *                  [TB1'[j] + comp_j TB1[j]^2]
+ *         y'     = T'[i] + (kF G + fl pcl) x^2 + ct2 y^2   (y = ct1 + ct2 y^2)
+ *         TE1'   = y' + fe (1-pcl)/m y^2
+ *         TB1'   = G (kB-1) x^2 + TE1' + (fl + (2^(n-1)-1) Phi) x^2
+ *         TF1'   = T'[i] + (kF G + fl pcl) x^2
+ *       and V_avg is (6.19)-(6.22) over them (stage steps without Dr).
+ *       L' = d_avg + sum_i (1-p_s) p_s^i (TB1'[i] + R_P[i] TB1[i]^2), and
+ *       route = L - L' (linear in Dr once the squares are fixed: at zero
+ *       load exactly the (1 - p_s) d_avg Dr of A.3) is not stretched.
+ *   (b) W_s = M/G/1 wait of the node's one injection channel,
+ *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (finding 2).
+ *   (c) W_qd = M/G/1 at lam / c with service V_avg x length
+ *       (model_ejection_corrected: one message at a time, held until the
+ *       tail, which comes at the multiplexed pace), entering T[i] where
+ *       (2.11) does.  V_avg depends on the whole backward pass, so it is
+ *       the unknown of an outer fixed point (model_solve from 1, the
+ *       zero-load point) around the evaluation above, whose inner fixed
+ *       points are solved afresh at every outer step.
+ *   Latency = W_s + (L - route) V_avg + route (model_result_corrected);
+ *   exact zero load (all waits 0, V_avg = 1).
  */
 #include <math.h>
 #include <stdio.h>
@@ -184,17 +216,23 @@ static model_status ex_stage(double rate, int vcs, double len, double t_first,
     return MODEL_CONVERGED;
 }
 
-static int ex_eval(const net_design *d, const net_workload *w, double rate,
-                   const model_opts *opts, model_result *out)
+/* What one evaluation of (6.1)-(6.22) at a given W_qd yields. */
+typedef struct ex_out {
+    double L;          /* (6.18) */
+    double vavg;       /* (6.19)-(6.22), full holding times */
+    double L_tx;       /* corrected: L with Dr out, blocking terms kept */
+    double vavg_tx;    /* corrected: V_avg of the transmitting holding times */
+    int iters;
+} ex_out;
+
+/* Evaluate (6.1)-(6.22) at rate with ejection wait wqd; with tx, also the
+ * transmitting quantities of the corrected variant (header comment).
+ * MODEL_CONVERGED or the failure; r->iters is always set. */
+static model_status ex_core(const net_design *d, const model_opts *o,
+                            double rate, double lm, double wqd, int tx,
+                            ex_out *r)
 {
-    model_opts def;
-    const model_opts *o = model__opts(opts, &def);
-    if (!(rate >= 0) || !isfinite(rate))
-        return model_result_fail(out, MODEL_NOCONVERGE, 0);
     int n = d->n, V = d->vcs;
-    double lm = net_message_flits(d, w), wqd;
-    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
-        return model_result_fail(out, MODEL_SATURATED, 0);
     ex_ctx c;
     ex_geometry(d, o->variant, &c.g);
     double ps = 1.0 / d->k[0];
@@ -212,67 +250,152 @@ static int ex_eval(const net_design *d, const net_workload *w, double rate,
     double rl[NET_MAX_DIMS], rp[NET_MAX_DIMS], t[NET_MAX_DIMS];
     double tb1[NET_MAX_DIMS], tf1[NET_MAX_DIMS], te1[NET_MAX_DIMS];
     double xs[NET_MAX_DIMS], ys[NET_MAX_DIMS];
+    /* transmitting counterparts (tx only) */
+    double t0[NET_MAX_DIMS], tb10[NET_MAX_DIMS], tf10[NET_MAX_DIMS];
+    double te10[NET_MAX_DIMS];
     for (int i = 0; i < n; i++) {
         rl[i] = (1 - ps) * pow(ps, i) * mp;
         rp[i] = 0;
         for (int j = 0; j < i; j++)
             rp[i] += (1 - ps) * (1 - ps) * pow(ps, i - j - 1) * mp;
     }
-    int iters = 0;
+    r->iters = 0;
     for (int i = n - 1; i >= 0; i--) {
         double ti = pow(ps, n - i - 1) * (wqd + lm);
+        double ti0 = ti;
         for (int j = i + 1; j < n; j++) {
             double comp = rl[j];  /* [fix] R_j^L, not R_i^L (item 2) */
             for (int l = 0; l < j; l++)
                 if (l != i)
                     comp += (1 - ps) * (1 - ps) * pow(ps, j - l - 1) * mp;
             if (!(comp * tb1[j] < 1))
-                return model_result_fail(out, MODEL_SATURATED, iters);
+                return MODEL_SATURATED;
             ti += (1 - ps) * pow(ps, j - i - 1) *
                   (tb1[j] + comp * tb1[j] * tb1[j]);
+            if (tx)
+                ti0 += (1 - ps) * pow(ps, j - i - 1) *
+                       (tb10[j] + comp * tb1[j] * tb1[j]);
         }
         t[i] = ti;
         c.t = ti;
         double x = ti + (c.g.kavg - 1) * c.dr;   /* zero-load T^B_{i,2} */
         int it = 0;
         model_status st = model_solve(ex_inner, &c, &x, 1, o, &it);
-        iters += it;
+        r->iters += it;
         if (st != MODEL_CONVERGED)
-            return model_result_fail(out, st, iters);
+            return st;
         double fx;
         if (ex_inner(&c, &x, &fx) != MODEL_CONVERGED)  /* y, TE1 at x */
-            return model_result_fail(out, MODEL_SATURATED, iters);
+            return MODEL_SATURATED;
         double first = c.fl + (half - 1) * phi;
         if (!(first * x < 1))
-            return model_result_fail(out, MODEL_SATURATED, iters);
+            return MODEL_SATURATED;
+        double local_in = c.G * c.g.kf + c.fl * c.pcl;
         xs[i] = x;
         ys[i] = c.y;
         te1[i] = c.te1;
         tb1[i] = c.dr + x + first * x * x;
-        tf1[i] = ti + c.g.kf * c.dr + (c.G * c.g.kf + c.fl * c.pcl) * x * x;
+        tf1[i] = ti + c.g.kf * c.dr + local_in * x * x;
+        if (tx) {
+            /* the same equations with Dr = 0 and every blocking term
+             * (the squares) at its full-Dr value */
+            double ct2 = (c.g.ke - 1) * c.fl * (1 - c.pcl) / c.m_exp;
+            double exp_exp = c.fe * (1 - c.pcl) / c.m_exp;
+            double y0 = ti0 + local_in * x * x + ct2 * c.y * c.y;
+            t0[i] = ti0;
+            te10[i] = y0 + exp_exp * c.y * c.y;
+            double x0 = c.G * (c.g.kb - 1) * x * x + te10[i];
+            tb10[i] = x0 + first * x * x;
+            tf10[i] = ti0 + local_in * x * x;
+        }
     }
 
-    double L = c.g.davg;
+    double L = c.g.davg, L0 = c.g.davg;
     for (int i = 0; i < n; i++) {
         if (!(rp[i] * tb1[i] < 1))
-            return model_result_fail(out, MODEL_SATURATED, iters);
+            return MODEL_SATURATED;
         L += (1 - ps) * pow(ps, i) * (tb1[i] + rp[i] * tb1[i] * tb1[i]);
+        if (tx)
+            L0 += (1 - ps) * pow(ps, i) * (tb10[i] + rp[i] * tb1[i] * tb1[i]);
     }
 
     /* VC multiplexing along the path of each dimension (6.19)-(6.22). */
     double m_local = c.G + c.fl;
     double m_exp = (c.fl + c.fe) * (1 - c.pcl) / c.m_exp;
-    double vsum = 0;
+    double vsum = 0, vsum0 = 0;
     for (int i = 0; i < n; i++) {
         double gx2 = c.G * xs[i] * xs[i];
         double ey2 = c.fl * (1 - c.pcl) / c.m_exp * ys[i] * ys[i];
         if (ex_stage(m_local, V, c.g.kb, tb1[i], te1[i], c.dr + gx2, &vsum) ||
             ex_stage(m_exp, V, c.g.ke, te1[i], tf1[i], c.dr + ey2, &vsum) ||
             ex_stage(m_local, V, c.g.kf, tf1[i], t[i], c.dr + gx2, &vsum))
-            return model_result_fail(out, MODEL_SATURATED, iters);
+            return MODEL_SATURATED;
+        if (tx && (ex_stage(m_local, V, c.g.kb, tb10[i], te10[i], gx2,
+                            &vsum0) ||
+                   ex_stage(m_exp, V, c.g.ke, te10[i], tf10[i], ey2, &vsum0) ||
+                   ex_stage(m_local, V, c.g.kf, tf10[i], t0[i], gx2, &vsum0)))
+            return MODEL_SATURATED;
     }
-    double vavg = vsum / c.g.davg;
-    return model_result_thesis(out, rate, V, L, 1.0, vavg, iters); /* (6.23) */
+    r->L = L;
+    r->vavg = vsum / c.g.davg;
+    r->L_tx = tx ? L0 : L;
+    r->vavg_tx = tx ? vsum0 / c.g.davg : r->vavg;
+    return MODEL_CONVERGED;
+}
+
+/* Corrected variant: the outer fixed point on x[0] = V_avg (transmitting),
+ * which sets W_qd. */
+typedef struct ex_outer {
+    const net_design *d;
+    const model_opts *o;
+    double rate, lm, lm2;
+    ex_out r;
+} ex_outer;
+
+static model_status ex_outer_map(void *vctx, const double *x, double *fx)
+{
+    ex_outer *c = vctx;
+    double wqd;
+    if (model_ejection_corrected(c->d, c->rate, c->lm, c->lm2, x[0], &wqd) !=
+        MODEL_CONVERGED)
+        return MODEL_SATURATED;
+    model_status st = ex_core(c->d, c->o, c->rate, c->lm, wqd, 1, &c->r);
+    if (st != MODEL_CONVERGED)
+        return st;
+    fx[0] = c->r.vavg_tx;
+    return MODEL_CONVERGED;
+}
+
+static int ex_eval(const net_design *d, const net_workload *w, double rate,
+                   const model_opts *opts, model_result *out)
+{
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    if (!(rate >= 0) || !isfinite(rate))
+        return model_result_fail(out, MODEL_NOCONVERGE, 0);
+    double lm = net_message_flits(d, w), wqd;
+    if (o->variant == MODEL_VARIANT_CORRECTED) {
+        ex_outer c = {.d = d, .o = o, .rate = rate, .lm = lm,
+                      .lm2 = model_length_m2(d, w)};
+        double x = 1;                    /* zero load: no slowdown */
+        int iters = 0;
+        model_status st = model_solve(ex_outer_map, &c, &x, 1, o, &iters);
+        double fx;
+        if (st == MODEL_CONVERGED)
+            st = ex_outer_map(&c, &x, &fx);  /* c.r at the solution */
+        if (st != MODEL_CONVERGED)
+            return model_result_fail(out, st, iters);
+        return model_result_corrected(out, rate, d->vcs, lm, c.lm2, c.r.L,
+                                      c.r.L - c.r.L_tx, c.r.vavg_tx, iters);
+    }
+    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    ex_out r;
+    model_status st = ex_core(d, o, rate, lm, wqd, 0, &r);
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, r.iters);
+    return model_result_thesis(out, rate, d->vcs, r.L, 1.0, r.vavg,
+                               r.iters); /* (6.23) */
 }
 
 /* Fig.6.4a: express-cube N = 1024 (32 x 32), m = 1, Lm = 32, Dr = 0,
