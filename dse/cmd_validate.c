@@ -2,9 +2,13 @@
  * cmd_validate.c — `dse validate`: run the model validation suite
  * (validate.h) and write docs/validation.md with its plots.
  *
- *   dse validate [--quick] [--model NAME] [--out FILE] [--jobs N]
- *                [--seeds N] [--notes FILE] [--ci FRAC] [--warmup N]
- *                [--max-messages N] [--list] [-q]
+ *   dse validate [--quick] [--model NAME] [--variant NAME] [--out FILE]
+ *                [--jobs N] [--seeds N] [--notes FILE] [--ci FRAC]
+ *                [--warmup N] [--max-messages N] [--list] [-q]
+ *
+ * The model side is evaluated under two variants against the same
+ * simulations (validate.h): --variant (corrected by default) and
+ * recommended, or recommended alone with --variant recommended.
  *
  * Progress goes to stderr; a summary table to stdout.  The page records
  * the exact command and the git revision (HEAD of the checkout the command
@@ -62,9 +66,18 @@ static void usage(FILE *out)
         "page without .md).  Set-ups the simulator does not support yet are\n"
         "listed as such.\n"
         "\n"
+        "The model side is computed under two model variants against the\n"
+        "same simulations: the primary (--variant, corrected by default, what\n"
+        "dse optimize uses; it decides the verdicts) and recommended (the\n"
+        "sources' models as MODELS.md resolves them), so the page shows what\n"
+        "the corrections bought.  With --variant recommended only that one.\n"
+        "\n"
         "options:\n"
         "  --quick             each model's example only, short runs (minutes)\n"
         "  --model NAME        only this model's set-ups\n"
+        "  --variant NAME      primary model variant: corrected (default),\n"
+        "                      recommended or printed; recommended is always\n"
+        "                      shown beside it\n"
         "  --out FILE          the page to write (docs/validation.md)\n"
         "  --notes FILE        Markdown quoted under \"Open discrepancies\"\n"
         "                      (default: PAGE-without-.md/notes.md if present)\n"
@@ -142,17 +155,36 @@ static void list_configs(void)
                cfgs[i].quick ? "yes" : "", cfgs[i].origin);
 }
 
+/* The primary variant's columns, then the secondary's MAPE <=50% and
+ * ratio ("same" when identical; absent with one variant). */
 static void print_summary(const dse_validate_result *r)
 {
-    printf("%-26s %-22s %9s %9s %6s %8s %8s  %s\n", "model", "set-up",
-           "sim_sat", "model_sat", "ratio", "mape50%", "mape80%", "status");
+    model_variant v[DSE_VALIDATE_MAX_VARIANTS];
+    int nv = dse_validate_variants(r->opts.variant, v);
+    char h50[32], hr[32];
+    snprintf(h50, sizeof h50, "mape50%%_%.4s", model_variant_name(v[1 % nv]));
+    snprintf(hr, sizeof hr, "ratio_%.4s", model_variant_name(v[1 % nv]));
+    printf("variant: %s%s%s\n", model_variant_name(v[0]),
+           nv == 2 ? "; beside it: " : "",
+           nv == 2 ? model_variant_name(v[1]) : "");
+    printf("%-26s %-22s %9s %9s %6s %8s %8s", "model", "set-up", "sim_sat",
+           "model_sat", "ratio", "mape50%", "mape80%");
+    if (nv == 2)
+        printf(" %12s %10s", h50, hr);
+    printf("  %s\n", "status");
     for (size_t i = 0; i < r->ncases; i++) {
         const dse_validate_case *c = &r->cases[i];
-        printf("%-26s %-22s %9.4g %9.4g %6.2f %8.1f %8.1f  %s%s%s\n",
-               c->cfg->model, c->cfg->label,
+        const dse_validate_fit *ft = &c->fit[0];
+        printf("%-26s %-22s %9.4g %9.4g %6.2f %8.1f %8.1f", c->cfg->model,
+               c->cfg->label,
                c->status == DSE_VALIDATE_DONE ? c->sim_sat : NAN,
-               c->model_sat > 0 ? c->model_sat : NAN, c->sat_ratio,
-               c->mape50, c->mape80, dse_validate_status_name(c->status),
+               ft->model_sat > 0 ? ft->model_sat : NAN, ft->sat_ratio,
+               ft->mape50, ft->mape80);
+        if (nv == 2 && c->variants_same)
+            printf(" %12s %10s", "same", "same");
+        else if (nv == 2)
+            printf(" %12.1f %10.2f", c->fit[1].mape50, c->fit[1].sat_ratio);
+        printf("  %s%s%s\n", dse_validate_status_name(c->status),
                c->reason[0] ? ": " : "", c->reason);
     }
     printf("wall time %.0f s\n", r->wall_s);
@@ -161,10 +193,12 @@ static void print_summary(const dse_validate_result *r)
 int dse_cmd_validate(int argc, char **argv)
 {
     enum { OPT_QUICK = 256, OPT_MODEL, OPT_OUT, OPT_NOTES, OPT_JOBS,
-           OPT_SEEDS, OPT_CI, OPT_WARMUP, OPT_MAXMSG, OPT_LIST };
+           OPT_SEEDS, OPT_CI, OPT_WARMUP, OPT_MAXMSG, OPT_LIST,
+           OPT_VARIANT };
     static const struct option longopts[] = {
         {"quick", no_argument, NULL, OPT_QUICK},
         {"model", required_argument, NULL, OPT_MODEL},
+        {"variant", required_argument, NULL, OPT_VARIANT},
         {"out", required_argument, NULL, OPT_OUT},
         {"notes", required_argument, NULL, OPT_NOTES},
         {"jobs", required_argument, NULL, OPT_JOBS},
@@ -180,6 +214,7 @@ int dse_cmd_validate(int argc, char **argv)
     int quick = 0, quiet = 0, list = 0;
     const char *model_name = NULL, *out = "docs/validation.md", *notes = NULL;
     long jobs = 0, seeds = 0, warmup = -1, maxmsg = 0;
+    model_variant variant = MODEL_VARIANT_CORRECTED;
     double ci = 0;
     opterr = 0;
     optind = 0;
@@ -200,6 +235,11 @@ int dse_cmd_validate(int argc, char **argv)
             break;
         case OPT_OUT:
             out = optarg;
+            break;
+        case OPT_VARIANT:
+            if (model_variant_parse(optarg, &variant) != 0)
+                return bad("--variant: expected corrected, recommended or "
+                           "printed, got \"%s\"", optarg);
             break;
         case OPT_NOTES:
             notes = optarg;
@@ -250,6 +290,7 @@ int dse_cmd_validate(int argc, char **argv)
     dse_validate_opts o;
     dse_validate_opts_init(&o, quick);
     o.model = model_name;
+    o.variant = variant;
     o.threads = jobs > 0 ? (int)jobs : dse_cores();
     if (seeds)
         o.seeds = (int)seeds;

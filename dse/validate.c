@@ -28,7 +28,9 @@
  *      are merged with sim_result_merge (CI from the spread of the
  *      replication means).
  *   4. Model (calling thread): eval() at every rate, and a curve for the
- *      plot; then the summary (dse_validate_case_summarize).
+ *      plot, once per variant (the primary, then recommended: validate.h);
+ *      then the summary (dse_validate_case_summarize).  Phases 1 and 2 use
+ *      the primary variant's saturation rate as the search's start.
  *
  * Rejected alternative: a throughput-curve knee as the saturation rate.
  * The simulator's verdict is the definition the rest of dse uses
@@ -58,6 +60,7 @@ void dse_validate_opts_init(dse_validate_opts *o, int quick)
     o->threads = 0;
     o->seed = 1;
     o->model_curve_points = 60;
+    o->variant = MODEL_VARIANT_CORRECTED;
     o->supports = sim_supports;
     o->probe_queue = 5;
     o->probe_ratio = 0.97;
@@ -93,6 +96,16 @@ void dse_validate_opts_init(dse_validate_opts *o, int quick)
     }
 }
 
+int dse_validate_variants(model_variant primary,
+                          model_variant out[DSE_VALIDATE_MAX_VARIANTS])
+{
+    out[0] = primary;
+    if (primary == MODEL_VARIANT_RECOMMENDED)
+        return 1;
+    out[1] = MODEL_VARIANT_RECOMMENDED;
+    return 2;
+}
+
 const char *dse_validate_status_name(dse_validate_status s)
 {
     switch (s) {
@@ -111,8 +124,12 @@ static void case_setup(dse_validate_case *c, const dse_validate_config *cfg,
 {
     memset(c, 0, sizeof *c);
     c->cfg = cfg;
-    c->sat_ratio = NAN;
-    c->mape50 = c->mape80 = c->bias50 = c->bcast_mape50 = NAN;
+    c->nvariants = dse_validate_variants(o->variant, c->variant);
+    for (int k = 0; k < DSE_VALIDATE_MAX_VARIANTS; k++) {
+        dse_validate_fit *ft = &c->fit[k];
+        ft->sat_ratio = NAN;
+        ft->mape50 = ft->mape80 = ft->bias50 = ft->bcast_mape50 = NAN;
+    }
     c->m = model_find(cfg->model);
     if (!c->m) {
         c->status = DSE_VALIDATE_NOT_COVERED;
@@ -136,13 +153,22 @@ static void case_setup(dse_validate_case *c, const dse_validate_config *cfg,
         snprintf(c->reason, sizeof c->reason, "%.400s", why);
         return;
     }
-    model_opts mo;
-    model_opts_init(&mo);
-    c->zero_load = c->m->zero_load(&c->design, &c->workload, &mo);
-    if (model_saturation_rate(c->m, &c->design, &c->workload, &mo,
-                              &c->model_sat, &e) != 0)
-        c->model_sat = 0;
-    err_clear(&e);
+    for (int k = 0; k < c->nvariants; k++) {
+        dse_validate_fit *ft = &c->fit[k];
+        model_opts mo;
+        model_opts_init(&mo);
+        mo.variant = c->variant[k];
+        ft->zero_load = c->m->zero_load(&c->design, &c->workload, &mo);
+        if (model_saturation_rate(c->m, &c->design, &c->workload, &mo,
+                                  &ft->model_sat, &e) != 0)
+            ft->model_sat = 0;
+        err_clear(&e);
+    }
+    /* provisional, for set-ups that are never swept; the summary redoes
+     * it over every number */
+    c->variants_same = c->nvariants == 2 &&
+                       c->fit[0].model_sat == c->fit[1].model_sat &&
+                       c->fit[0].zero_load == c->fit[1].zero_load;
     int rc = o->supports(&c->design, &c->workload, &e);
     if (rc != 0) {
         c->status = rc == ERR_UNSUPPORTED ? DSE_VALIDATE_NOT_SIMULATED
@@ -230,7 +256,8 @@ static int search_job(void *ctx, size_t index)
         return 0;
     int flits = net_message_flits(&c->design, &c->workload);
     double cap = 1.0 / flits; /* injection channel: lam Lm < 1 */
-    double r = c->model_sat > 0 ? fmin(c->model_sat, 0.9 * cap) : 0.1 * cap;
+    double msat = c->fit[0].model_sat;
+    double r = msat > 0 ? fmin(msat, 0.9 * cap) : 0.1 * cap;
     double lo = 0, hi = 0;
     int v = probe(c, o, r);
     /* bracket */
@@ -365,37 +392,46 @@ static void merge_point(run_ctx *rc, dse_validate_case *c, int ref, int pi,
 
 /* ---- phase 4: model ----------------------------------------------------- */
 
-static void model_point(const dse_validate_case *c, dse_validate_point *pt)
+static void model_point(const dse_validate_case *c, int k,
+                        dse_validate_point *pt)
 {
     model_opts mo;
     model_opts_init(&mo);
-    pt->model_code = c->m->eval(&c->design, &c->workload, pt->rate, &mo,
-                                &pt->model);
+    mo.variant = c->variant[k];
+    dse_validate_estimate *es = &pt->est[k];
+    es->model_code = c->m->eval(&c->design, &c->workload, pt->rate, &mo,
+                                &es->model);
 }
 
-static void model_curve(dse_validate_case *c, const dse_validate_opts *o)
+/* Variant slot k's curve: up to the highest simulated rate or just below
+ * the variant's own saturation rate, whichever is lower, so that each
+ * curve shows its own climb. */
+static void model_curve(dse_validate_case *c, int k,
+                        const dse_validate_opts *o)
 {
+    dse_validate_fit *ft = &c->fit[k];
     double top = 0;
     for (int i = 0; i < c->npoints; i++)
         top = fmax(top, c->points[i].rate);
     for (int i = 0; i < c->nrefs; i++)
         top = fmax(top, c->refs[i].rate);
-    if (c->model_sat > 0 && c->model_sat * 0.999 < top)
-        top = c->model_sat * 0.999;
+    if (ft->model_sat > 0 && ft->model_sat * 0.999 < top)
+        top = ft->model_sat * 0.999;
     int n = o->model_curve_points > 1 ? o->model_curve_points : 2;
     if (!(top > 0))
         return;
-    c->curve_rate = xmalloc((size_t)n * sizeof(double));
-    c->curve_latency = xmalloc((size_t)n * sizeof(double));
-    c->ncurve = n;
+    ft->curve_rate = xmalloc((size_t)n * sizeof(double));
+    ft->curve_latency = xmalloc((size_t)n * sizeof(double));
+    ft->ncurve = n;
     model_opts mo;
     model_opts_init(&mo);
+    mo.variant = c->variant[k];
     for (int i = 0; i < n; i++) {
         double rate = top * (i + 1) / n;
         model_result mr;
         int code = c->m->eval(&c->design, &c->workload, rate, &mo, &mr);
-        c->curve_rate[i] = rate;
-        c->curve_latency[i] = code == 0 ? mr.latency : NAN;
+        ft->curve_rate[i] = rate;
+        ft->curve_latency[i] = code == 0 ? mr.latency : NAN;
     }
 }
 
@@ -416,39 +452,109 @@ static double sim_value(const dse_validate_point *pt, dse_validate_metric m,
                                              : pt->sim.latency;
 }
 
-static void point_error(dse_validate_point *pt, dse_validate_metric m,
+static void point_error(dse_validate_point *pt, int k, dse_validate_metric m,
                         int broadcast)
 {
+    dse_validate_estimate *es = &pt->est[k];
     double s = sim_value(pt, m, NULL);
-    double v = pt->model_code == 0 ? pt->model.latency : NAN;
-    pt->error_pct = isfinite(s) && s > 0 && isfinite(v)
+    double v = es->model_code == 0 ? es->model.latency : NAN;
+    es->error_pct = isfinite(s) && s > 0 && isfinite(v)
                         ? 100.0 * (v - s) / s
                         : NAN;
     double sb = isfinite(s) ? pt->sim.broadcast_latency : NAN;
-    double vb = isfinite(v) ? pt->model.broadcast_latency : NAN;
-    pt->bcast_error_pct = broadcast && sb > 0 && vb > 0
+    double vb = isfinite(v) ? es->model.broadcast_latency : NAN;
+    es->bcast_error_pct = broadcast && sb > 0 && vb > 0
                               ? 100.0 * (vb - sb) / sb
                               : NAN;
+}
+
+static void summarize_fit(dse_validate_case *c, int k,
+                          dse_validate_metric metric)
+{
+    dse_validate_fit *ft = &c->fit[k];
+    double sum50 = 0, sum80 = 0, signed50 = 0, bsum50 = 0;
+    int broadcast = c->workload.traffic == NET_TRAFFIC_BROADCAST;
+    ft->n50 = ft->n80 = ft->msat50 = ft->msat80 = ft->bcast_n50 = 0;
+    for (int i = 0; i < c->nrefs; i++)
+        point_error(&c->refs[i], k, metric, broadcast);
+    for (int i = 0; i < c->npoints; i++) {
+        dse_validate_point *pt = &c->points[i];
+        dse_validate_estimate *es = &pt->est[k];
+        point_error(pt, k, metric, broadcast);
+        if (pt->frac <= 0.5 + 1e-9 && isfinite(es->bcast_error_pct)) {
+            bsum50 += fabs(es->bcast_error_pct);
+            ft->bcast_n50++;
+        }
+        if (!isfinite(sim_value(pt, metric, NULL)))
+            continue;
+        int in50 = pt->frac <= 0.5 + 1e-9, in80 = pt->frac <= 0.8 + 1e-9;
+        if (!isfinite(es->error_pct)) { /* the model saturated here */
+            ft->msat50 += in50;
+            ft->msat80 += in80;
+            continue;
+        }
+        double a = fabs(es->error_pct);
+        if (in50) {
+            sum50 += a;
+            signed50 += es->error_pct;
+            ft->n50++;
+        }
+        if (in80) {
+            sum80 += a;
+            ft->n80++;
+        }
+    }
+    ft->mape50 = ft->n50 ? sum50 / ft->n50 : NAN;
+    ft->bias50 = ft->n50 ? signed50 / ft->n50 : NAN;
+    ft->mape80 = ft->n80 ? sum80 / ft->n80 : NAN;
+    ft->bcast_mape50 = ft->bcast_n50 ? bsum50 / ft->bcast_n50 : NAN;
+    ft->sat_ratio = ft->model_sat > 0 && c->sim_sat > 0
+                        ? ft->model_sat / c->sim_sat
+                        : NAN;
+}
+
+/* Bitwise-equal numbers (NAN equal to NAN): "same" on the page means
+ * the two variants are indistinguishable, not merely close. */
+static int same_num(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+static int same_estimate(const dse_validate_estimate *a,
+                         const dse_validate_estimate *b)
+{
+    return a->model_code == b->model_code &&
+           same_num(a->model.latency, b->model.latency) &&
+           same_num(a->model.broadcast_latency, b->model.broadcast_latency);
+}
+
+static int same_fits(const dse_validate_case *c)
+{
+    const dse_validate_fit *a = &c->fit[0], *b = &c->fit[1];
+    if (!same_num(a->model_sat, b->model_sat) ||
+        !same_num(a->zero_load, b->zero_load) || a->ncurve != b->ncurve)
+        return 0;
+    for (int i = 0; i < a->ncurve; i++)
+        if (!same_num(a->curve_latency[i], b->curve_latency[i]))
+            return 0;
+    for (int i = 0; i < c->npoints; i++)
+        if (!same_estimate(&c->points[i].est[0], &c->points[i].est[1]))
+            return 0;
+    for (int i = 0; i < c->nrefs; i++)
+        if (!same_estimate(&c->refs[i].est[0], &c->refs[i].est[1]))
+            return 0;
+    return 1;
 }
 
 void dse_validate_case_summarize(dse_validate_case *c,
                                  dse_validate_metric metric)
 {
-    double sum50 = 0, sum80 = 0, signed50 = 0, bsum50 = 0;
-    int broadcast = c->workload.traffic == NET_TRAFFIC_BROADCAST;
-    c->n50 = c->n80 = c->msat50 = c->msat80 = c->ssat = c->bcast_n50 = 0;
+    int nv = c->nvariants > 0 ? c->nvariants : 1;
+    c->ssat = 0;
     c->max_ci_pct = NAN;
-    for (int i = 0; i < c->nrefs; i++)
-        point_error(&c->refs[i], metric, broadcast);
     for (int i = 0; i < c->npoints; i++) {
-        dse_validate_point *pt = &c->points[i];
-        point_error(pt, metric, broadcast);
-        if (pt->frac <= 0.5 + 1e-9 && isfinite(pt->bcast_error_pct)) {
-            bsum50 += fabs(pt->bcast_error_pct);
-            c->bcast_n50++;
-        }
         double ci;
-        double s = sim_value(pt, metric, &ci);
+        double s = sim_value(&c->points[i], metric, &ci);
         if (!isfinite(s)) {
             c->ssat++;
             continue;
@@ -458,30 +564,10 @@ void dse_validate_case_summarize(dse_validate_case *c,
             if (!(c->max_ci_pct >= rel))
                 c->max_ci_pct = rel;
         }
-        int in50 = pt->frac <= 0.5 + 1e-9, in80 = pt->frac <= 0.8 + 1e-9;
-        if (!isfinite(pt->error_pct)) { /* the model saturated here */
-            c->msat50 += in50;
-            c->msat80 += in80;
-            continue;
-        }
-        double a = fabs(pt->error_pct);
-        if (in50) {
-            sum50 += a;
-            signed50 += pt->error_pct;
-            c->n50++;
-        }
-        if (in80) {
-            sum80 += a;
-            c->n80++;
-        }
     }
-    c->mape50 = c->n50 ? sum50 / c->n50 : NAN;
-    c->bias50 = c->n50 ? signed50 / c->n50 : NAN;
-    c->mape80 = c->n80 ? sum80 / c->n80 : NAN;
-    c->bcast_mape50 = c->bcast_n50 ? bsum50 / c->bcast_n50 : NAN;
-    c->sat_ratio = c->model_sat > 0 && c->sim_sat > 0
-                       ? c->model_sat / c->sim_sat
-                       : NAN;
+    for (int k = 0; k < nv; k++)
+        summarize_fit(c, k, metric);
+    c->variants_same = nv == 2 && same_fits(c);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -515,6 +601,9 @@ static int check_opts(const dse_validate_opts *o, err *e)
         return err_set(e, ERR_INVALID, "bad run-length options");
     if (!o->supports)
         return err_set(e, ERR_INVALID, "no sim_supports hook");
+    if ((unsigned)o->variant >= MODEL_VARIANT_COUNT)
+        return err_set(e, ERR_INVALID, "unknown model variant %d",
+                       (int)o->variant);
     return 0;
 }
 
@@ -632,11 +721,13 @@ int dse_validate_run(const dse_validate_config *cfgs, size_t n,
         dse_validate_case *c = &r->cases[i];
         if (!c->points)
             continue;
-        for (int k = 0; k < c->npoints; k++)
-            model_point(c, &c->points[k]);
-        for (int k = 0; k < c->nrefs; k++)
-            model_point(c, &c->refs[k]);
-        model_curve(c, o);
+        for (int v = 0; v < c->nvariants; v++) {
+            for (int k = 0; k < c->npoints; k++)
+                model_point(c, v, &c->points[k]);
+            for (int k = 0; k < c->nrefs; k++)
+                model_point(c, v, &c->refs[k]);
+            model_curve(c, v, o);
+        }
         dse_validate_case_summarize(c, c->cfg->metric);
     }
     r->wall_s = dse_now_s() - t0;
@@ -655,8 +746,10 @@ void dse_validate_run_destroy(dse_validate_result *r)
     for (size_t i = 0; i < r->ncases; i++) {
         free(r->cases[i].points);
         free(r->cases[i].refs);
-        free(r->cases[i].curve_rate);
-        free(r->cases[i].curve_latency);
+        for (int k = 0; k < DSE_VALIDATE_MAX_VARIANTS; k++) {
+            free(r->cases[i].fit[k].curve_rate);
+            free(r->cases[i].fit[k].curve_latency);
+        }
     }
     free(r->cases);
     free(r);

@@ -13,6 +13,14 @@
  * model to simulated saturation rate.  dse_validate_write_md() turns a run
  * into docs/validation.md with one SVG plot per set-up.
  *
+ * Variants: the model side is evaluated under two model variants against
+ * the same simulations, so the page shows what the corrections bought:
+ * slot 0, the primary (opts.variant, corrected by default: what the
+ * optimizer uses; it decides the verdicts), and slot 1, recommended (the
+ * sources' models as MODELS.md resolves them), absent when the primary is
+ * recommended itself.  A model evaluation costs microseconds; the
+ * simulation is the expensive part and is shared.
+ *
  * A set-up the simulator does not support yet (sim_supports() says
  * ERR_UNSUPPORTED) is reported as "not simulated yet" with the reason; it
  * is picked up automatically once the simulator supports it.
@@ -99,6 +107,9 @@ typedef struct dse_validate_opts {
     double ci_target;
     long max_cycles;         /* per run (0: none) */
     int model_curve_points;  /* model evaluations for the plotted curve */
+    model_variant variant;   /* primary model variant (corrected); the
+                                secondary is recommended, or none when the
+                                primary is recommended */
     /* sim_supports(); tests may substitute their own. */
     int (*supports)(const net_design *d, const net_workload *w, err *e);
     dse_progress *progress;  /* may be NULL */
@@ -107,6 +118,14 @@ typedef struct dse_validate_opts {
 
 /* Defaults for the full run (quick = 0) or the --quick subset. */
 void dse_validate_opts_init(dse_validate_opts *o, int quick);
+
+#define DSE_VALIDATE_MAX_VARIANTS 2
+
+/* The variants a run with primary variant `primary` compares, primary
+ * first: {primary, recommended}, or {recommended} alone.  Returns the
+ * count (1 or 2). */
+int dse_validate_variants(model_variant primary,
+                          model_variant out[DSE_VALIDATE_MAX_VARIANTS]);
 
 typedef enum {
     DSE_VALIDATE_DONE = 0,        /* compared */
@@ -117,20 +136,42 @@ typedef enum {
 
 const char *dse_validate_status_name(dse_validate_status s);
 
+/* One variant's model at one rate. */
+typedef struct dse_validate_estimate {
+    model_result model;
+    int model_code;          /* 0 converged, else ERR_SATURATED, ... */
+    double error_pct;        /* 100 (model - sim) / sim; NAN if either has
+                                no value */
+    double bcast_error_pct;  /* the same for the broadcast completion
+                                latency (broadcast traffic; else NAN) */
+} dse_validate_estimate;
+
 typedef struct dse_validate_point {
     double frac;             /* rate / simulated saturation rate */
     double rate;
     sim_result sim;          /* replications merged */
     int sim_code;            /* 0, or what sim_run returned */
     double sim_wall_s;       /* summed over replications */
-    model_result model;
-    int model_code;          /* 0 converged, else ERR_SATURATED, ... */
     double ref_latency;      /* the source's simulation (NAN: none) */
-    double error_pct;        /* 100 (model - sim) / sim; NAN if either has
-                                no value */
-    double bcast_error_pct;  /* the same for the broadcast completion
-                                latency (broadcast traffic; else NAN) */
+    /* per variant slot of the case (case.variant[k]) */
+    dse_validate_estimate est[DSE_VALIDATE_MAX_VARIANTS];
 } dse_validate_point;
+
+/* One variant's model against the simulation of a case. */
+typedef struct dse_validate_fit {
+    double model_sat;        /* 0 when the search failed */
+    double zero_load;        /* model closed form */
+    double sat_ratio;        /* model_sat / sim_sat (NAN: unknown) */
+    double *curve_rate, *curve_latency; /* model curve for the plot */
+    int ncurve;
+    /* summary (dse_validate_case_summarize) */
+    double mape50, mape80;   /* NAN when no point qualifies */
+    double bias50;           /* mean signed error at loads <= 50% */
+    int n50, n80;            /* points with both values */
+    int msat50, msat80;      /* points where only the model saturated */
+    double bcast_mape50;     /* broadcast latency, loads <= 50% (NAN: none) */
+    int bcast_n50;
+} dse_validate_fit;
 
 typedef struct dse_validate_case {
     const dse_validate_config *cfg;
@@ -144,24 +185,20 @@ typedef struct dse_validate_case {
      * simulated saturation rate is sim_sat = lo */
     double sim_sat_lo, sim_sat_hi, sim_sat;
     int probes;
-    double model_sat;        /* 0 when the search failed */
-    double zero_load;        /* model closed form */
-    double sat_ratio;        /* model_sat / sim_sat (NAN: unknown) */
     dse_validate_point *points;  /* sweep, npoints */
     int npoints;
     dse_validate_point *refs;    /* the source's rates, nrefs */
     int nrefs;
-    double *curve_rate, *curve_latency; /* model curve for the plot */
-    int ncurve;
-    /* summary (dse_validate_case_summarize) */
-    double mape50, mape80;   /* NAN when no point qualifies */
-    double bias50;           /* mean signed error at loads <= 50% */
-    int n50, n80;            /* points with both values */
-    int msat50, msat80;      /* points where only the model saturated */
+    /* the model side, per variant slot: slot 0 the primary (verdicts) */
+    int nvariants;           /* 1 or 2 (0 is read as 1) */
+    model_variant variant[DSE_VALIDATE_MAX_VARIANTS];
+    dse_validate_fit fit[DSE_VALIDATE_MAX_VARIANTS];
+    int variants_same;       /* 1: every model number of slot 1 equals
+                                slot 0's (the model has no correction
+                                here); set by dse_validate_case_summarize */
+    /* simulation summary */
     int ssat;                /* sweep points the simulator saturated at */
     double max_ci_pct;       /* widest relative CI of the sweep */
-    double bcast_mape50;     /* broadcast latency, loads <= 50% (NAN: none) */
-    int bcast_n50;
     double sim_cpu_s;        /* simulation seconds (search + sweep) */
 } dse_validate_case;
 
@@ -182,9 +219,10 @@ int dse_validate_run(const dse_validate_config *cfgs, size_t n,
                      err *e);
 void dse_validate_run_destroy(dse_validate_result *r); /* accepts NULL */
 
-/* Fill error_pct of every point and the summary fields of c from its
- * points, sim_sat and model_sat (the runner calls it; tests call it on
- * synthetic cases). */
+/* For every variant slot: fill error_pct of every point's estimate and
+ * the summary fields of c->fit[k] from the points, sim_sat and model_sat;
+ * then c->variants_same (the runner calls it; tests call it on synthetic
+ * cases). */
 void dse_validate_case_summarize(dse_validate_case *c,
                                  dse_validate_metric metric);
 

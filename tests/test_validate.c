@@ -1,17 +1,24 @@
 /*
  * test_validate.c — the validation suite's mechanics (dse/validate.h):
  *   - the summary statistics on synthetic points whose MAPE, bias and
- *     counts are computed by hand here;
+ *     counts are computed by hand here, for two model variants at once;
+ *   - which variants a primary variant brings (corrected/printed +
+ *     recommended, recommended alone);
  *   - the built-in set-up table: every entry names a registered model that
  *     covers it, every model has exactly one example in the quick subset;
  *   - a tiny run (a 4x4 torus with short runs) end to end: saturation
- *     bracket, sweep, model, summary; an unsupported set-up reported as
+ *     bracket, sweep, model under both variants (each estimate equal to a
+ *     direct model evaluation under its variant), summary; an unsupported
+ *     set-up reported as
  *     "not simulated yet" with its reason; identical numbers with 1 and 2
  *     threads;
  *   - the Markdown page: summary table, per-set-up table, SVG written and
- *     linked, notes quoted, the unsupported set-up listed;
- *   - the command line: --help, bad options, unknown model, --list, and
- *     the real --quick subset of one model (hcube-duato, ~10 s in ASan).
+ *     linked, notes quoted, the unsupported set-up listed; both variants'
+ *     columns and curves (dashed secondary) when they differ, one merged
+ *     column and "same" when they do not (both forced on the tiny run);
+ *   - the command line: --help, bad options (--variant too), unknown
+ *     model, --list, and the real --quick subset of one model (hcube-duato,
+ *     ~10 s in ASan) with both variants on the page.
  * The full suite (dse validate) takes far longer and is run by hand; its
  * output is docs/validation.md.
  */
@@ -36,6 +43,13 @@
 
 /* ---- synthetic summary --------------------------------------------------- */
 
+static void set_estimate(dse_validate_estimate *es, double mod, int model_ok)
+{
+    es->model_code = model_ok ? 0 : ERR_SATURATED;
+    es->model.status = model_ok ? MODEL_CONVERGED : MODEL_SATURATED;
+    es->model.latency = model_ok ? mod : 0;
+}
+
 static void set_point(dse_validate_point *p, double frac, double sim,
                       double net, int sim_ok, double mod, int model_ok)
 {
@@ -47,9 +61,7 @@ static void set_point(dse_validate_point *p, double frac, double sim,
     p->sim.latency_ci95 = sim_ok ? 0.05 * sim : 0;
     p->sim.network_latency = sim_ok ? net : 0;
     p->sim.network_latency_ci95 = sim_ok ? 0.02 * net : 0;
-    p->model_code = model_ok ? 0 : ERR_SATURATED;
-    p->model.status = model_ok ? MODEL_CONVERGED : MODEL_SATURATED;
-    p->model.latency = model_ok ? mod : 0;
+    set_estimate(&p->est[0], mod, model_ok);
     p->ref_latency = NAN;
 }
 
@@ -65,43 +77,102 @@ static void test_summary_synthetic(void **state)
     set_point(&pts[4], 0.80, 800, 700, 1, 0, 0);   /* model sat */
     set_point(&pts[5], 0.90, 900, 800, 1, 1800, 1);/* +100%     */
     set_point(&pts[6], 0.95, 0, 0, 0, 2000, 1);    /* sim sat   */
+    /* the second variant: saturates at 50%, errors +5%, -20%, +5% */
+    set_estimate(&pts[0].est[1], 105, 1);
+    set_estimate(&pts[1].est[1], 160, 1);
+    set_estimate(&pts[2].est[1], 0, 0);
+    set_estimate(&pts[3].est[1], 525, 1);
+    set_estimate(&pts[4].est[1], 0, 0);
+    set_estimate(&pts[5].est[1], 0, 0);
+    set_estimate(&pts[6].est[1], 0, 0);
     dse_validate_case c;
     memset(&c, 0, sizeof c);
     c.points = pts;
     c.npoints = 7;
     c.sim_sat = 0.01;
-    c.model_sat = 0.0075;
+    c.nvariants = 2;
+    c.variant[0] = MODEL_VARIANT_CORRECTED;
+    c.variant[1] = MODEL_VARIANT_RECOMMENDED;
+    c.fit[0].model_sat = 0.0075;
+    c.fit[1].model_sat = 0.0045;
     dse_validate_case_summarize(&c, DSE_VALIDATE_LATENCY);
-    assert_int_equal(c.n50, 3);
-    assert_int_equal(c.n80, 4);
-    assert_int_equal(c.msat50, 0);
-    assert_int_equal(c.msat80, 1);
+    const dse_validate_fit *f0 = &c.fit[0], *f1 = &c.fit[1];
+    assert_int_equal(f0->n50, 3);
+    assert_int_equal(f0->n80, 4);
+    assert_int_equal(f0->msat50, 0);
+    assert_int_equal(f0->msat80, 1);
     assert_int_equal(c.ssat, 1);
-    assert_float_equal(pts[0].error_pct, 10.0, 1e-9);
-    assert_float_equal(pts[1].error_pct, -10.0, 1e-9);
-    assert_float_equal(pts[3].error_pct, -20.0, 1e-9);
-    assert_true(isnan(pts[4].error_pct));
-    assert_float_equal(pts[5].error_pct, 100.0, 1e-9);
-    assert_true(isnan(pts[6].error_pct));
-    assert_float_equal(c.mape50, (10 + 10 + 25) / 3.0, 1e-9);
-    assert_float_equal(c.bias50, (10 - 10 + 25) / 3.0, 1e-9);
-    assert_float_equal(c.mape80, (10 + 10 + 25 + 20) / 4.0, 1e-9);
-    assert_float_equal(c.sat_ratio, 0.75, 1e-12);
+    assert_float_equal(pts[0].est[0].error_pct, 10.0, 1e-9);
+    assert_float_equal(pts[1].est[0].error_pct, -10.0, 1e-9);
+    assert_float_equal(pts[3].est[0].error_pct, -20.0, 1e-9);
+    assert_true(isnan(pts[4].est[0].error_pct));
+    assert_float_equal(pts[5].est[0].error_pct, 100.0, 1e-9);
+    assert_true(isnan(pts[6].est[0].error_pct));
+    assert_float_equal(f0->mape50, (10 + 10 + 25) / 3.0, 1e-9);
+    assert_float_equal(f0->bias50, (10 - 10 + 25) / 3.0, 1e-9);
+    assert_float_equal(f0->mape80, (10 + 10 + 25 + 20) / 4.0, 1e-9);
+    assert_float_equal(f0->sat_ratio, 0.75, 1e-12);
     assert_float_equal(c.max_ci_pct, 5.0, 1e-9);
+    /* the second variant, from its own estimates */
+    assert_int_equal(f1->n50, 2);
+    assert_int_equal(f1->n80, 3);
+    assert_int_equal(f1->msat50, 1);
+    assert_int_equal(f1->msat80, 2);
+    assert_float_equal(pts[0].est[1].error_pct, 5.0, 1e-9);
+    assert_float_equal(pts[1].est[1].error_pct, -20.0, 1e-9);
+    assert_true(isnan(pts[2].est[1].error_pct));
+    assert_float_equal(pts[3].est[1].error_pct, 5.0, 1e-9);
+    assert_float_equal(f1->mape50, (5 + 20) / 2.0, 1e-9);
+    assert_float_equal(f1->bias50, (5 - 20) / 2.0, 1e-9);
+    assert_float_equal(f1->mape80, (5 + 20 + 5) / 3.0, 1e-9);
+    assert_float_equal(f1->sat_ratio, 0.45, 1e-12);
+    assert_int_equal(c.variants_same, 0);
+
+    /* identical estimates and saturation rates: "same" */
+    for (int i = 0; i < 7; i++)
+        pts[i].est[1] = pts[i].est[0];
+    c.fit[1].model_sat = c.fit[0].model_sat;
+    dse_validate_case_summarize(&c, DSE_VALIDATE_LATENCY);
+    assert_int_equal(c.variants_same, 1);
+    assert_float_equal(f1->mape50, f0->mape50, 0);
+    /* one latency differing in the last bit is not "same" */
+    pts[3].est[1].model.latency = nextafter(pts[3].est[0].model.latency, 1e9);
+    dse_validate_case_summarize(&c, DSE_VALIDATE_LATENCY);
+    assert_int_equal(c.variants_same, 0);
 
     /* the network-latency metric compares against sim network latency */
+    c.nvariants = 1;
     dse_validate_case_summarize(&c, DSE_VALIDATE_NETWORK_LATENCY);
-    assert_float_equal(pts[0].error_pct, 100.0 * (110 - 90) / 90, 1e-9);
-    assert_float_equal(pts[1].error_pct, 0.0, 1e-9);
+    assert_float_equal(pts[0].est[0].error_pct, 100.0 * (110 - 90) / 90,
+                       1e-9);
+    assert_float_equal(pts[1].est[0].error_pct, 0.0, 1e-9);
     assert_float_equal(c.max_ci_pct, 2.0, 1e-9);
+    assert_int_equal(c.variants_same, 0); /* one variant: nothing to merge */
 
     /* no qualifying point: NAN, not 0 */
     c.npoints = 0;
-    c.model_sat = 0;
+    c.fit[0].model_sat = 0;
     dse_validate_case_summarize(&c, DSE_VALIDATE_LATENCY);
-    assert_true(isnan(c.mape50));
-    assert_true(isnan(c.mape80));
-    assert_true(isnan(c.sat_ratio));
+    assert_true(isnan(f0->mape50));
+    assert_true(isnan(f0->mape80));
+    assert_true(isnan(f0->sat_ratio));
+}
+
+static void test_variants(void **state)
+{
+    (void)state;
+    model_variant v[DSE_VALIDATE_MAX_VARIANTS];
+    assert_int_equal(dse_validate_variants(MODEL_VARIANT_CORRECTED, v), 2);
+    assert_int_equal(v[0], MODEL_VARIANT_CORRECTED);
+    assert_int_equal(v[1], MODEL_VARIANT_RECOMMENDED);
+    assert_int_equal(dse_validate_variants(MODEL_VARIANT_PRINTED, v), 2);
+    assert_int_equal(v[0], MODEL_VARIANT_PRINTED);
+    assert_int_equal(v[1], MODEL_VARIANT_RECOMMENDED);
+    assert_int_equal(dse_validate_variants(MODEL_VARIANT_RECOMMENDED, v), 1);
+    assert_int_equal(v[0], MODEL_VARIANT_RECOMMENDED);
+    dse_validate_opts o;
+    dse_validate_opts_init(&o, 0);
+    assert_int_equal(o.variant, MODEL_VARIANT_CORRECTED);
 }
 
 /* ---- the built-in table -------------------------------------------------- */
@@ -204,6 +275,93 @@ static dse_validate_result *tiny_run(int threads)
     return r;
 }
 
+static size_t slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    size_t len = fread(buf, 1, size - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+    return len;
+}
+
+/* The line of text that starts with prefix (copied into line). */
+static void line_of(const char *text, const char *prefix, char *line,
+                    size_t size)
+{
+    const char *p = strstr(text, prefix);
+    if (!p)
+        fail_msg("no line starting \"%s\"", prefix);
+    size_t n = strcspn(p, "\n");
+    if (n >= size)
+        n = size - 1;
+    memcpy(line, p, n);
+    line[n] = '\0';
+}
+
+/* Write r's page into dir and check how the two variants of case 0 are
+ * shown: side by side (same = 0) or merged (same = 1). */
+static void page_variants(const dse_validate_result *r, const char *dir,
+                          int same)
+{
+    static char text[1 << 17];
+    char md[256], svg[300], line[1024], cell[128];
+    const dse_validate_case *c = &r->cases[0];
+    snprintf(md, sizeof md, "%s/page.md", dir);
+    err e;
+    err_clear(&e);
+    assert_int_equal(dse_validate_write_md(r, md, "dse validate --test",
+                                           "abc1234", NULL, &e), 0);
+    slurp(md, text, sizeof text);
+    assert_non_null(strstr(text, "- Model variants: **corrected**"));
+    assert_non_null(strstr(text, "and **recommended**"));
+    assert_non_null(strstr(text, "- **Variants**:"));
+    assert_non_null(strstr(text, "| verdict |")); /* the columns stay */
+    assert_non_null(strstr(text, "| bias <=50% | MAPE <=50% (recommended) "
+                                 "| ratio (recommended) | verdict |"));
+    line_of(text, "| torus-det | tiny |", line, sizeof line);
+    /* primary MAPE in its column, as the page formats it */
+    snprintf(cell, sizeof cell, "| %.1f%% (%d pts", c->fit[0].mape50,
+             c->fit[0].n50);
+    assert_non_null(strstr(line, cell));
+    snprintf(svg, sizeof svg, "%s/page/torus-det-tiny.svg", dir);
+    if (same) {
+        assert_non_null(strstr(line, "| same | same |"));
+        assert_non_null(strstr(text, "| model (corrected = recommended) | "
+                                     "error (corrected = recommended) |"));
+        assert_null(strstr(text, "| model (corrected) |"));
+        assert_non_null(strstr(text, "in this run: `torus-det`"));
+        slurp(svg, text, sizeof text);
+        assert_null(strstr(text, "stroke-dasharray"));
+    } else {
+        assert_null(strstr(line, "same"));
+        snprintf(cell, sizeof cell, "| %.1f%% (%d pts", c->fit[1].mape50,
+                 c->fit[1].n50);
+        assert_non_null(strstr(line, cell));
+        snprintf(cell, sizeof cell, "| %.2f |", c->fit[1].sat_ratio);
+        assert_non_null(strstr(line, cell));
+        assert_non_null(strstr(text, "| model (corrected) | error "
+                                     "(corrected) | model (recommended) | "
+                                     "error (recommended) | sim status |"));
+        assert_non_null(strstr(text, "- model saturation rate "
+                                     "(recommended):"));
+        /* a row carries both variants' model latencies */
+        const dse_validate_point *p = &c->points[0];
+        snprintf(cell, sizeof cell, "| %.2f | %+.1f%% | %.2f | %+.1f%% |",
+                 p->est[0].model.latency, p->est[0].error_pct,
+                 p->est[1].model.latency, p->est[1].error_pct);
+        assert_non_null(strstr(text, cell));
+        slurp(svg, text, sizeof text);
+        /* the secondary curve and its legend sample are dashed */
+        const char *d = strstr(text, "stroke-dasharray");
+        assert_non_null(d);
+        assert_non_null(strstr(d + 1, "stroke-dasharray"));
+    }
+    remove(svg);
+    remove(md);
+}
+
 static void test_tiny_run(void **state)
 {
     (void)state;
@@ -234,17 +392,56 @@ static void test_tiny_run(void **state)
         assert_true(p->sim.latency_ci95 >= 0);
     }
     assert_int_equal(c->points[0].sim.status, SIM_OK);
-    assert_true(c->n50 >= 1);
-    assert_true(isfinite(c->mape50) && c->mape50 >= 0);
-    assert_true(c->model_sat > 0);
-    assert_float_equal(c->sat_ratio, c->model_sat / c->sim_sat, 1e-12);
-    assert_true(c->ncurve == 12);
+    /* both variants, primary first; each estimate is the model's own
+     * answer under that variant */
+    assert_int_equal(c->nvariants, 2);
+    assert_int_equal(c->variant[0], MODEL_VARIANT_CORRECTED);
+    assert_int_equal(c->variant[1], MODEL_VARIANT_RECOMMENDED);
+    int same = 1;
+    for (int k = 0; k < 2; k++) {
+        const dse_validate_fit *ft = &c->fit[k];
+        model_opts mo;
+        model_opts_init(&mo);
+        mo.variant = c->variant[k];
+        for (int i = 0; i < c->npoints; i++) {
+            const dse_validate_point *p = &c->points[i];
+            model_result mr;
+            int code = c->m->eval(&c->design, &c->workload, p->rate, &mo,
+                                  &mr);
+            assert_int_equal(p->est[k].model_code, code);
+            assert_true(p->est[k].model.latency == mr.latency);
+            if (code == 0 && p->sim.status == SIM_OK)
+                assert_float_equal(p->est[k].error_pct,
+                                   100 * (mr.latency - p->sim.latency) /
+                                       p->sim.latency, 1e-9);
+            if (k == 1)
+                same &= p->est[1].model_code == p->est[0].model_code &&
+                        p->est[1].model.latency == p->est[0].model.latency;
+        }
+        double sat;
+        err se;
+        assert_int_equal(model_saturation_rate(c->m, &c->design,
+                                               &c->workload, &mo, &sat, &se),
+                         0);
+        assert_true(ft->model_sat == sat);
+        assert_true(ft->n50 >= 1);
+        assert_true(isfinite(ft->mape50) && ft->mape50 >= 0);
+        assert_true(ft->model_sat > 0);
+        assert_float_equal(ft->sat_ratio, ft->model_sat / c->sim_sat, 1e-12);
+        assert_true(ft->ncurve == 12);
+        assert_non_null(ft->curve_rate);
+    }
+    same &= c->fit[0].model_sat == c->fit[1].model_sat;
+    if (!same)
+        assert_int_equal(c->variants_same, 0);
 
     const dse_validate_case *u = &r->cases[1];
     assert_int_equal(u->status, DSE_VALIDATE_NOT_SIMULATED);
     assert_non_null(strstr(u->reason, "dcsh not simulated"));
     assert_null(u->points);
-    assert_true(u->model_sat > 0); /* the model side is still reported */
+    /* the model side is still reported, for both variants */
+    assert_true(u->fit[0].model_sat > 0);
+    assert_true(u->fit[1].model_sat > 0);
 
     /* the same numbers on one thread */
     dse_validate_result *r1 = tiny_run(1);
@@ -255,7 +452,11 @@ static void test_tiny_run(void **state)
         assert_true(c1->points[i].sim.latency == c->points[i].sim.latency);
         assert_true(c1->points[i].sim.latency_ci95 ==
                     c->points[i].sim.latency_ci95);
+        for (int k = 0; k < 2; k++)
+            assert_true(c1->points[i].est[k].model.latency ==
+                        c->points[i].est[k].model.latency);
     }
+    assert_int_equal(c1->variants_same, c->variants_same);
     dse_validate_run_destroy(r1);
 
     /* write the page */
@@ -302,6 +503,33 @@ static void test_tiny_run(void **state)
     assert_non_null(strstr(text, "</svg>"));
     assert_null(strstr(text, "\n  ")); /* compacted */
     remove(svg);
+
+    /* the two variants on the page, forced apart and then together on the
+     * same run (the models' own variants may or may not differ here) */
+    dse_validate_case *mc = &r->cases[0];
+    for (int i = 0; i < mc->npoints; i++) {
+        dse_validate_estimate *es = &mc->points[i].est[1];
+        *es = mc->points[i].est[0];
+        es->model.latency *= 1.5;
+    }
+    for (int i = 0; i < mc->fit[1].ncurve; i++)
+        mc->fit[1].curve_latency[i] = 1.5 * mc->fit[0].curve_latency[i];
+    mc->fit[1].model_sat = 0.8 * mc->fit[0].model_sat;
+    dse_validate_case_summarize(mc, mc->cfg->metric);
+    assert_int_equal(mc->variants_same, 0);
+    assert_true(mc->fit[1].mape50 != mc->fit[0].mape50);
+    page_variants(r, dir, 0);
+
+    for (int i = 0; i < mc->npoints; i++)
+        mc->points[i].est[1] = mc->points[i].est[0];
+    for (int i = 0; i < mc->fit[1].ncurve; i++)
+        mc->fit[1].curve_latency[i] = mc->fit[0].curve_latency[i];
+    mc->fit[1].model_sat = mc->fit[0].model_sat;
+    mc->fit[1].zero_load = mc->fit[0].zero_load;
+    dse_validate_case_summarize(mc, mc->cfg->metric);
+    assert_int_equal(mc->variants_same, 1);
+    page_variants(r, dir, 1);
+
     snprintf(svg, sizeof svg, "%s/page", dir);
     rmdir(svg);
     remove(md);
@@ -349,6 +577,8 @@ static void test_cli(void **state)
     assert_int_equal(run_cli("--seeds x"), 2);
     assert_int_equal(run_cli("--model no-such-model --out /tmp/x.md"), 2);
     assert_int_equal(run_cli("stray"), 2);
+    assert_int_equal(run_cli("--variant bogus --out /tmp/x.md"), 2);
+    assert_int_equal(run_cli("--variant"), 2);
 }
 
 /* The real --quick path for one cheap model (the 8-cube example, about
@@ -373,6 +603,11 @@ static void test_cli_quick_one_model(void **state)
     assert_non_null(strstr(text, "| hcube-duato | example |"));
     assert_non_null(strstr(text, "| 50% |"));
     assert_null(strstr(text, "| torus-det |"));
+    /* both variants, whatever the model does with "corrected" */
+    assert_non_null(strstr(text, "- Model variants: **corrected**"));
+    assert_non_null(strstr(text, "MAPE <=50% (recommended)"));
+    assert_true(strstr(text, "| model (corrected) |") != NULL ||
+                strstr(text, "| model (corrected = recommended) |") != NULL);
     snprintf(svg, sizeof svg, "%s/v/hcube-duato-example.svg", dir);
     assert_int_equal(access(svg, R_OK), 0);
     remove(svg);
@@ -386,6 +621,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_synthetic),
+        cmocka_unit_test(test_variants),
         cmocka_unit_test(test_config_table),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_tiny_run),
