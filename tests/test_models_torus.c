@@ -9,7 +9,8 @@
  * eq.4.6), hand-derived closed forms (M7's stage lengths at k = 32,
  * kn = 4; the broadcast tree depth at zero load), the B1 closed form, and
  * cross-checks between two independent implementations (torus-duato at
- * n = 2 against torus2d-duato).
+ * n = 2 against torus2d-duato, in every variant).  The corrected variant
+ * has its own tests in test_models_torus_corrected.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -210,7 +211,8 @@ static void test_duato_general_n_reduces_to_2d(void **state)
         for (size_t b = 0; b < 2; b++)
             for (size_t c = 0; c < 2; c++)
                 for (size_t e = 0; e < 2; e++)
-                    for (int variant = 0; variant < 2; variant++)
+                    for (int variant = 0; variant < MODEL_VARIANT_COUNT;
+                         variant++)
                         for (int ej = 0; ej < 2; ej++) {
             net_design d = torus(2, ks[a], vcs[b], NET_ROUTE_DUATO);
             d.router_delay = drs[c];
@@ -218,8 +220,7 @@ static void test_duato_general_n_reduces_to_2d(void **state)
             net_workload w = uniform_bits(bits[e], NET_LENGTH_EXPONENTIAL);
             model_opts o;
             model_opts_init(&o);
-            o.variant = variant ? MODEL_VARIANT_PRINTED
-                                : MODEL_VARIANT_RECOMMENDED;
+            o.variant = (model_variant)variant;
             char why[256];
             assert_int_equal(m2->covers(&d, &w, why, sizeof why), 0);
             assert_int_equal(mn->covers(&d, &w, why, sizeof why), 0);
@@ -395,7 +396,7 @@ static net_workload bcast_workload(int bits, double beta)
 
 /* Zero load: unicast M + dbar (A.3); the broadcast completes after
  * 2 floor(k/2) store-and-forward one-hop copies of M + 1 cycles
- * (recommended) or M (printed, eq.24). */
+ * (recommended and corrected) or M (printed, eq.24). */
 static void test_bcast_zero_load(void **state)
 {
     (void)state;
@@ -403,20 +404,19 @@ static void test_bcast_zero_load(void **state)
     assert_non_null(m);
     const int ks[] = {3, 8, 10, 16};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
-        for (int variant = 0; variant < 2; variant++) {
+        for (int variant = 0; variant < MODEL_VARIANT_COUNT; variant++) {
             int k = ks[i];
             net_design d = bcast_design(k, 4);
             net_workload w = bcast_workload(48, 0.04);
             model_opts o;
             model_opts_init(&o);
-            o.variant = variant ? MODEL_VARIANT_PRINTED
-                                : MODEL_VARIANT_RECOMMENDED;
+            o.variant = (model_variant)variant;
             double kbar = k % 2 ? (k - 1.0 / k) / 4 : k / 4.0;
             assert_float_equal(m->zero_load(&d, &w, &o), 48 + 2 * kbar, 1e-12);
             model_result r;
             assert_int_equal(m->eval(&d, &w, 1e-13, &o, &r), 0);
             assert_true(rel_diff(r.latency, 48 + 2 * kbar) < 1e-9);
-            double hop = variant ? 48 : 49;
+            double hop = variant == MODEL_VARIANT_PRINTED ? 48 : 49;
             assert_true(rel_diff(r.broadcast_latency, 2 * (k / 2) * hop) <
                         1e-9);
         }
@@ -455,6 +455,7 @@ static void test_bcast_variants_differ(void **state)
     net_workload w = bcast_workload(32, 0.04);
     model_opts rec, pr;
     model_opts_init(&rec);
+    rec.variant = MODEL_VARIANT_RECOMMENDED;
     model_opts_init(&pr);
     pr.variant = MODEL_VARIANT_PRINTED;
     model_result a, b;
@@ -593,8 +594,8 @@ static void test_priority(void **state)
     assert_string_equal(m->name, "express-det");
 }
 
-/* Every model of the family at its example: the printed and recommended
- * variants both work, and a NULL opts means the defaults. */
+/* Every model of the family at its example: the default (corrected) and
+ * printed variants both work, and a NULL opts means the defaults. */
 static void test_family_examples(void **state)
 {
     (void)state;
