@@ -72,7 +72,7 @@
  *       guards) stay as above.  The transmitting holding times are the
  *       same recursion with Dr = 0 and every blocking term kept at its
  *       full value:
- *         T'[i]  = p_s^(n-i-1) (W_qd + Lm) + sum_{j>i} (1-p_s) p_s^(j-i-1)
+ *         T'[i]  = p_s^(n-i-1) Lm + sum_{j>i} (1-p_s) p_s^(j-i-1)
  *                  [TB1'[j] + comp_j TB1[j]^2]
  *         y'     = T'[i] + (kF G + fl pcl) x^2 + ct2 y^2   (y = ct1 + ct2 y^2)
  *         TE1'   = y' + fe (1-pcl)/m y^2
@@ -90,7 +90,10 @@
  *       (2.11) does.  V_avg depends on the whole backward pass, so it is
  *       the unknown of an outer fixed point (model_solve from 1, the
  *       zero-load point) around the evaluation above, whose inner fixed
- *       points are solved afresh at every outer step.
+ *       points are solved afresh at every outer step.  W_qd is left out
+ *       of T' (the worm waits to eject holding its VCs, sending nothing;
+ *       M6's header has the measurement), so route = L - L' also holds
+ *       W_qd, to first order (it passes through the inner fixed point).
  *   Latency = W_s + (L - route) V_avg + route (model_result_corrected);
  *   exact zero load (all waits 0, V_avg = 1).
  */
@@ -262,7 +265,7 @@ static model_status ex_core(const net_design *d, const model_opts *o,
     r->iters = 0;
     for (int i = n - 1; i >= 0; i--) {
         double ti = pow(ps, n - i - 1) * (wqd + lm);
-        double ti0 = ti;
+        double ti0 = pow(ps, n - i - 1) * lm;   /* no ejection wait: the worm sends nothing while it waits */
         for (int j = i + 1; j < n; j++) {
             double comp = rl[j];  /* [fix] R_j^L, not R_i^L (item 2) */
             for (int l = 0; l < j; l++)

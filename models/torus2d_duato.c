@@ -54,8 +54,9 @@
  *       full holding time L) but sends nothing, so the other VCs of the
  *       channel share its bandwidth without it.  The multiplexing degree
  *       comes from the transmitting holding time, the same L with the
- *       routing decisions taken out and the same blocking delays:
- *         L' = L - d_avg Dr,   V_avg = Vbar(B1(m_c, L', V))
+ *       routing decisions (and the ejection wait, (c)) taken out and the
+ *       same blocking delays:
+ *         L' = L - d_avg Dr - W_qd,   V_avg = Vbar(B1(m_c, L', V))
  *       and only L - route is stretched, route = d_avg Dr (the Dr part of
  *       the zero-load latency).  Finding 1: with Dr = 2 the recommended
  *       reading multiplies Dr by Vbar and inflates Vbar with Dr.
@@ -70,7 +71,13 @@
  *       W_qd enters L where the printed one does, so it lengthens the
  *       holding time and the blocking.  Saturated when lam Lm V_avg / c
  *       >= 1.
- *   Latency = W_s + (L - d_avg Dr) V_avg + d_avg Dr
+ *       A worm waiting for the ejection channel holds its VCs (it blocks)
+ *       but sends nothing, like a deciding header in (a): W_qd is left out
+ *       of the transmitting occupancy and is not stretched.  (Stretching
+ *       it and counting it as transmitting made a feedback loop, W_qd ->
+ *       V_avg -> W_qd, that cost the Dr = 0 set-ups 4-12 points of MAPE
+ *       and saturated them early; measured in docs/validation.md.)
+ *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd
  *   (model_result_corrected).  At rate -> 0 every wait vanishes and
  *   V_avg -> 1: the zero-load latency is unchanged.
  */
@@ -142,10 +149,19 @@ static model_status m6_chain(m6_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: V_avg of the transmitting occupancy L - route. */
+/* Corrected variant: the part of L a worm spends holding its VCs without
+ * sending, routing decisions and the wait for the ejection channel (the
+ * current W_qd = base - base0).  It blocks, but neither shares the channel
+ * bandwidth nor is stretched by it. */
+static double m6_idle(const m6_ctx *c)
+{
+    return c->route + (c->base - c->base0);
+}
+
+/* Corrected variant: V_avg of the transmitting occupancy L - idle. */
 static model_status m6_vavg_tx(const m6_ctx *c, double L, double *vavg)
 {
-    return vc_mux_degree(c->mc, L - c->route, c->vcs, vavg);
+    return vc_mux_degree(c->mc, L - m6_idle(c), c->vcs, vavg);
 }
 
 /* x[0] = L; corrected: x[1] = V_avg, which sets W_qd. */
@@ -211,7 +227,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
         if (m6_vavg_tx(&c, L, &vavg) != MODEL_CONVERGED)
             return model_result_fail(out, MODEL_SATURATED, iters);
         return model_result_corrected(out, rate, d->vcs, lm, c.lm2, L,
-                                      c.route, vavg, iters);
+                                      m6_idle(&c), vavg, iters);
     }
     double vavg = vc_multiplexing(p, d->vcs);
     return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);

@@ -95,7 +95,15 @@
  *       channels (model_ejection_corrected) instead of M/D/1; Vbar is a
  *       third unknown of the fixed point (start 1), W_qd enters Su and Sb
  *       where the recommended one does.
- *   L_u = W_s + (Su - dbar Dr) Vbar + dbar Dr   (model_result_corrected)
+ *       A worm waiting for the ejection channel holds its VCs (it blocks)
+ *       but sends nothing, like a deciding header in (a): W_qd is left out
+ *       of the transmitting occupancy and is not stretched.  (Stretching
+ *       it and counting it as transmitting made a feedback loop, W_qd ->
+ *       V_avg -> W_qd, that cost the Dr = 0 set-ups 4-12 points of MAPE
+ *       and saturated them early; measured in docs/validation.md.)
+ *   L_u = W_s + (Su - idle) Vbar + idle, idle = dbar Dr + W_qd
+ *   (model_result_corrected); the transmitting occupancy is
+ *   w_u (Su - dbar Dr - W_qd) + w_b (Sb - Dr - W_qd).
  *   Broadcast part: each of the D store-and-forward stages is a wait in a
  *   port injection queue, one channel fed by the copies of that port,
  *   lam_p = beta lam (N - 1) / 4 on average (a broadcast makes N - 1
@@ -189,11 +197,14 @@ static model_status bc_channel(bc_ctx *c, double su, double sb, double *p)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: Vbar of the transmitting occupancy. */
+/* Corrected variant: Vbar of the transmitting occupancy, without the
+ * routing decisions and the wait for the ejection channel, during which a
+ * worm holds its VCs but sends nothing. */
 static model_status bc_vbar_tx(const bc_ctx *c, double su, double sb,
                                double *vbar)
 {
-    double s = c->wu * (su - c->route) + c->wb * (sb - c->dr);
+    double s = c->wu * (su - c->route - c->wqd) +
+               c->wb * (sb - c->dr - c->wqd);
     return vc_mux_degree(c->lam_c, s, c->vcs, vbar);
 }
 
@@ -231,11 +242,12 @@ static int bc_close_corrected(const bc_ctx *c, double rate, double beta,
         wait_mg1_pk(lam_p, c->m, c->m2, 1.0, &wp) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
     int rc = model_result_corrected(out, (1 - beta) * rate, c->vcs, c->m,
-                                    c->m2, su, c->route, vbar, iters);
+                                    c->m2, su, c->route + c->wqd, vbar,
+                                    iters);
     if (rc == 0) {
         double depth = 2 * (c->d->k[0] / 2);
         out->broadcast_latency =
-            depth * (wp + (sb - c->dr) * vbar + c->dr);
+            depth * (wp + (sb - c->dr - c->wqd) * vbar + c->dr + c->wqd);
     }
     return rc;
 }

@@ -84,7 +84,15 @@
  *       (start 1, the zero-load point); W_qd enters where the printed one
  *       does, R = q (W_qd + Lm), hence in the holding times and blocking.
  *       Saturated when lam Lm V_avg / c >= 1.
- *   Latency = W_s + (L - route) V_avg + route (model_result_corrected).
+ *       A worm waiting for the ejection channel holds its VCs (it blocks)
+ *       but sends nothing, like a deciding header in (a): W_qd is left out
+ *       of the transmitting occupancy and is not stretched.  (Stretching
+ *       it and counting it as transmitting made a feedback loop, W_qd ->
+ *       V_avg -> W_qd, that cost the Dr = 0 set-ups 4-12 points of MAPE
+ *       and saturated them early; measured in docs/validation.md.)
+ *       So the transmitting pass of (a) also takes R' = q Lm.
+ *   Latency = W_s + (L - idle) V_avg + idle, idle = L - L' = Dr x hops +
+ *   W_qd (model_result_corrected).
  *   At rate -> 0: B = 0, V_avg = 1, W_qd = W_s = 0, so the zero-load
  *   latency is unchanged (exact).
  */
@@ -123,10 +131,15 @@ static double tdet_zero_load(const net_design *d, const net_workload *w,
 /* E_i and S_i for blocking delays b (backward over the dimensions), with
  * dr cycles per routing decision (c->dr, or 0 for the corrected variant's
  * transmitting occupancy). */
-static void tdet_pass(tdet_ctx *c, const double *b, double dr)
+static void tdet_pass(tdet_ctx *c, const double *b, int transmitting)
 {
+    /* Transmitting pass (corrected variant): the same blocking delays, but
+     * neither the routing decisions nor the wait for the ejection channel,
+     * during which the worm holds its VCs and sends nothing. */
+    double dr = transmitting ? 0 : c->dr;
+    double tail = transmitting ? c->lm : c->lm_wqd;
     for (int i = c->n - 1; i >= 0; i--) {
-        double r = c->q[i] * c->lm_wqd;
+        double r = c->q[i] * tail;
         for (int j = i + 1; j < c->n; j++)
             r += c->c[i][j] * c->e[j];
         c->e[i] = c->h[i] * (1 + dr + b[i]) + r;
@@ -165,7 +178,7 @@ static model_status tdet_map(void *vctx, const double *x, double *fx)
     double p[MODEL_TORUS_VMAX + 1];
     if (c->corrected && tdet_ejection(c, x[c->n]) != MODEL_CONVERGED)
         return MODEL_SATURATED;
-    tdet_pass(c, x, c->dr);
+    tdet_pass(c, x, 0);
     for (int i = 0; i < c->n; i++) {
         model_status st = vc_chain_probs(c->lam[i], c->s[i], c->vcs, p);
         if (st != MODEL_CONVERGED)
@@ -173,7 +186,7 @@ static model_status tdet_map(void *vctx, const double *x, double *fx)
         fx[i] = p[c->vcs] * c->s[i];
     }
     if (c->corrected) {
-        tdet_pass(c, x, 0);
+        tdet_pass(c, x, 1);
         return tdet_vavg(c, &fx[c->n]);
     }
     return MODEL_CONVERGED;
@@ -240,9 +253,9 @@ static int tdet_eval_corrected(const net_design *d, const net_workload *w,
         return model_result_fail(out, st, iters);
     if (tdet_ejection(&c, x[c.n]) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
-    tdet_pass(&c, x, c.dr);
-    double L = tdet_latency(&c);
     tdet_pass(&c, x, 0);
+    double L = tdet_latency(&c);
+    tdet_pass(&c, x, 1);
     double L_tx = tdet_latency(&c), vavg;
     if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
@@ -271,7 +284,7 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
 
-    tdet_pass(&c, b, c.dr);
+    tdet_pass(&c, b, 0);
     double L = tdet_latency(&c), vavg;
     if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);

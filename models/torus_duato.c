@@ -49,8 +49,12 @@
  *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (finding 2);
  *   (c) W_qd = M/G/1 at lam / c with service V_avg x length
  *       (model_ejection_corrected), V_avg a second unknown of the fixed
- *       point (start 1), W_qd entering L where (2.11) does.
- *   Latency = W_s + (L - d_avg Dr) V_avg + d_avg Dr; exact zero load.
+ *       point (start 1), W_qd entering L where (2.11) does, but, like Dr,
+ *       neither in the transmitting occupancy nor in the stretched part
+ *       (a worm waiting to eject holds its VCs and sends nothing; M6's
+ *       header has the measurement).
+ *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd, and
+ *   V_avg = Vbar(B1(m_c, L - idle, V)); exact zero load.
  */
 #include <math.h>
 #include <stdio.h>
@@ -98,10 +102,19 @@ static model_status td_chain(td_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: V_avg of the transmitting occupancy L - route. */
+/* Corrected variant: the part of L a worm spends holding its VCs without
+ * sending, routing decisions and the wait for the ejection channel (the
+ * current W_qd = base - base0).  It blocks, but neither shares the channel
+ * bandwidth nor is stretched by it. */
+static double td_idle(const td_ctx *c)
+{
+    return c->route + (c->base - c->base0);
+}
+
+/* Corrected variant: V_avg of the transmitting occupancy L - idle. */
 static model_status td_vavg_tx(const td_ctx *c, double L, double *vavg)
 {
-    return vc_mux_degree(c->mc, L - c->route, c->vcs, vavg);
+    return vc_mux_degree(c->mc, L - td_idle(c), c->vcs, vavg);
 }
 
 /* x[0] = L; corrected: x[1] = V_avg, which sets W_qd. */
@@ -173,7 +186,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
         if (td_vavg_tx(&c, L, &vavg) != MODEL_CONVERGED)
             return model_result_fail(out, MODEL_SATURATED, iters);
         return model_result_corrected(out, rate, d->vcs, lm, c.lm2, L,
-                                      c.route, vavg, iters);
+                                      td_idle(&c), vavg, iters);
     }
     double vavg = vc_multiplexing(p, d->vcs);
     return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
