@@ -44,14 +44,14 @@ model_status model_ejection_corrected(const net_design *d, double lam,
 }
 
 int model_result_corrected(model_result *out, double rate, int vcs,
-                           double lm, double lm2, double L, double route,
+                           double lm, double lm2, double L, double idle,
                            double slowdown, int iterations)
 {
     double ws;
     if (!(rate / vcs * L < 1) ||
         wait_mg1_pk(rate, lm, lm2, 1.0, &ws) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iterations);
-    route = route >= 0 ? fmin(route, L) : 0;
-    double latency = ws + (L - route) * slowdown + route;
+    idle = idle >= 0 ? fmin(idle, L) : 0;
+    double latency = ws + (L - idle) * slowdown + idle;
     return model_result_ok(out, latency, L, ws, slowdown, iterations);
 }

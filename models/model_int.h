@@ -107,26 +107,29 @@ model_status wait_mg1_pk(double lam, double lm, double lm2, double slowdown,
  * channel's service time is `slowdown` x length, slowdown being the model's
  * own multiplexing degree (1 at zero load).  M/G/1 at lam / c per channel
  * for c ejection channels; 0 with ejection_channels == 0 (immediate
- * consumption). */
+ * consumption).  The wait holds the worm's VCs (it enters the holding
+ * times, hence blocking, where the printed W_qd does) but sends nothing:
+ * like Dr, it belongs to the `idle` part of model_result_corrected(). */
 model_status model_ejection_corrected(const net_design *d, double lam,
                                       double lm, double lm2, double slowdown,
                                       double *wqd);
 
 /* The corrected closing step, replacing model_result_thesis():
- *   latency = W_s + (L - route) slowdown + route
+ *   latency = W_s + (L - idle) slowdown + idle
  * W_s = wait_mg1_pk(rate, lm, lm2, 1): the node's messages share one
  * injection channel (MODELS.md section 3 item 7), not V full-speed servers
  * at rate/V each (finding 2); it is not stretched by the multiplexing
- * degree, since a waiting message transmits nothing.  route is the part of
- * the network latency L spent on routing decisions (Dr x mean hops): a
- * deciding header holds its VC but sends nothing, so channel sharing does
- * not stretch it (finding 1).  slowdown = v_avg x m_avg, both computed by
- * the model from transmitting occupancy.  Saturated when rate lm >= 1 or
+ * degree, since a waiting message transmits nothing.  idle is the part of
+ * the network latency L during which the worm holds its VCs but sends
+ * nothing: routing decisions (Dr x mean hops) and the wait for the
+ * ejection channel (W_qd).  Channel sharing does not stretch it (finding
+ * 1).  slowdown = v_avg x m_avg, both computed by the model from the
+ * transmitting occupancy (holding time minus idle).  Saturated when rate lm >= 1 or
  * when the V injection VCs, each held for L, cannot carry the rate
  * ((rate/V) L >= 1, the thesis's own guard).  network_latency = L and
  * vc_multiplexing = slowdown in *out. */
 int model_result_corrected(model_result *out, double rate, int vcs,
-                           double lm, double lm2, double L, double route,
+                           double lm, double lm2, double L, double idle,
                            double slowdown, int iterations);
 
 /* The registered models (defined in their own files). */
