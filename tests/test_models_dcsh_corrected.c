@@ -1,0 +1,440 @@
+/*
+ * test_models_dcsh_corrected.c — the corrected variant of the DCSH models
+ * (dcsh-duato, dcsh-hopbased, dcsh-det-vc, dcsh-det-novc) and hcube-duato
+ * (headers of models/dcsh_common.c, dcsh_det_vc.c, dcsh_det_novc.c).
+ *
+ * Oracles, none computed by the code under test:
+ *   - zero load: eval at rate 0 equals the closed form of MODELS.md A.3;
+ *   - with unlimited ejection (W_qd = 0) the corrected network latency L
+ *     is the recommended one (nothing else feeds it), and the latency is
+ *     the closing step written out here from the closed forms: the B1
+ *     chain from its printed recurrence, Vbar, the processor-sharing
+ *     1/(1 - rho) and the P-K source wait;
+ *   - with one ejection channel the model's own outputs (L, slowdown)
+ *     must satisfy the corrected fixed point as written here (residuals);
+ *   - dcsh-det-vc unrolled by hand for n = 2, dcsh-det-novc for n = 2;
+ *   - the router delay adds about Dr x hops at low load, not
+ *     Vbar x Dr x hops;
+ *   - monotone curves and saturation beyond the reported rate.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "models/model.h"
+
+extern const model model_dcsh_duato;
+extern const model model_dcsh_hopbased;
+extern const model model_dcsh_det_vc;
+extern const model model_dcsh_det_novc;
+extern const model model_hcube_duato;
+
+static double rel(double a, double b)
+{
+    return fabs(a - b) / fmax(1e-300, fmax(fabs(a), fabs(b)));
+}
+
+static void design(net_design *d, net_workload *w, int n, int k, int vcs,
+                   net_routing routing, int lm, int dr, int eject)
+{
+    net_design_init(d);
+    net_workload_init(w);
+    d->topology = k == 2 ? NET_HYPERCUBE : NET_DCSH;
+    net_design_set_radix(d, n, k);
+    d->vcs = vcs;
+    d->routing = routing;
+    d->router_delay = dr;
+    d->ejection_channels = eject;
+    d->width = 1;
+    w->message_bits = lm;
+    w->length = NET_LENGTH_EXPONENTIAL;
+}
+
+static model_opts corrected(void)
+{
+    model_opts o;
+    model_opts_init(&o);
+    o.variant = MODEL_VARIANT_CORRECTED;
+    return o;
+}
+
+/* B1 from the printed recurrence (002 (2.9)-(2.10) with 1/S). */
+static int chain(double a, double s, int vmax, double *p)
+{
+    if (a * s >= 1)
+        return -1;
+    double q[512], sum = 0;
+    q[0] = 1;
+    for (int v = 1; v <= vmax; v++)
+        q[v] = v < vmax ? q[v - 1] * a * s : q[v - 1] * a / (1 / s - a);
+    for (int v = 0; v <= vmax; v++)
+        sum += q[v];
+    for (int v = 0; v <= vmax; v++)
+        p[v] = q[v] / sum;
+    return 0;
+}
+
+static double vbar(double a, double s, int vmax)
+{
+    double p[512], x = 0, y = 0;
+    assert_int_equal(chain(a, s, vmax, p), 0);
+    for (int v = 1; v <= vmax; v++) {
+        x += (double)v * v * p[v];
+        y += v * p[v];
+    }
+    return y > 0 ? x / y : 1;
+}
+
+/* E[L^2] of geometric lengths on {1, 2, ...} with mean lm. */
+static double m2(double lm)
+{
+    return 2 * lm * lm - lm;
+}
+
+/* M/G/1 (P-K) wait for service slowdown x length. */
+static double pk(double lam, double lm, double lm2, double s)
+{
+    return lam * lm2 * s * s / (2 * (1 - lam * lm * s));
+}
+
+/* ---- zero load ---------------------------------------------------------- */
+
+static void test_zero_load(void **state)
+{
+    (void)state;
+    const model *ms[] = {&model_dcsh_duato, &model_dcsh_hopbased,
+                         &model_dcsh_det_vc, &model_dcsh_det_novc,
+                         &model_hcube_duato};
+    net_routing rt[] = {NET_ROUTE_DUATO, NET_ROUTE_HOP_BASED,
+                        NET_ROUTE_DETERMINISTIC, NET_ROUTE_DETERMINISTIC,
+                        NET_ROUTE_DUATO};
+    for (int i = 0; i < 5; i++)
+        for (int dr = 0; dr <= 2; dr++)
+            for (int n = 2; n <= 3; n++) {
+                int k = i == 4 ? 2 : 8, V = i == 3 ? 1 : 3;
+                net_design d;
+                net_workload w;
+                design(&d, &w, i == 4 ? 6 : n, k, V, rt[i], 32, dr, 1);
+                double davg = net_avg_distance(&d), ps = 1.0 / k;
+                double z;
+                if (i == 2 || i == 3) /* one Dr per hop, (1-p_s^n) Lm */
+                    z = davg + (1 - pow(ps, d.n)) * 32 +
+                        dr * d.n * (1 - ps);
+                else
+                    z = davg * (1 + dr) + 32;
+                model_opts o = corrected();
+                assert_true(rel(ms[i]->zero_load(&d, &w, &o), z) < 1e-12);
+                model_result r;
+                assert_int_equal(ms[i]->eval(&d, &w, 0.0, &o, &r), 0);
+                assert_true(rel(r.latency, z) < 1e-12);
+                assert_true(r.vc_multiplexing == 1 && r.source_wait == 0);
+                assert_int_equal(ms[i]->eval(&d, &w, 1e-9, &o, &r), 0);
+                assert_true(r.latency >= z && rel(r.latency, z) < 1e-5);
+            }
+}
+
+/* ---- adaptive engine (M3, M4, hcube-duato) ------------------------------ */
+
+static void test_adaptive_no_ejection(void **state)
+{
+    (void)state;
+    struct {
+        int n, k, vcs, lm, dr;
+        net_routing rt;
+        const model *m;
+    } cases[] = {
+        {2, 16, 2, 32, 0, NET_ROUTE_DUATO, &model_dcsh_duato},
+        {2, 16, 4, 16, 2, NET_ROUTE_DUATO, &model_dcsh_duato},
+        {3, 5, 3, 64, 1, NET_ROUTE_HOP_BASED, &model_dcsh_hopbased},
+        {8, 2, 4, 32, 2, NET_ROUTE_DUATO, &model_hcube_duato},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        net_design d;
+        net_workload w;
+        design(&d, &w, cases[c].n, cases[c].k, cases[c].vcs, cases[c].rt,
+               cases[c].lm, cases[c].dr, 0);
+        const model *m = cases[c].m;
+        model_opts o = corrected(), rec;
+        model_opts_init(&rec);
+        rec.variant = MODEL_VARIANT_RECOMMENDED;
+        o.tolerance = rec.tolerance = 1e-13;
+        double sat;
+        assert_int_equal(model_saturation_rate(m, &d, &w, &o, &sat, NULL), 0);
+        double davg = net_avg_distance(&d), lm = cases[c].lm;
+        int mux = cases[c].k > 2;
+        for (int i = 1; i <= 4; i++) {
+            double lam = sat * i / 4.4;
+            model_result a, b;
+            assert_int_equal(m->eval(&d, &w, lam, &o, &a), 0);
+            assert_int_equal(m->eval(&d, &w, lam, &rec, &b), 0);
+            /* W_qd = 0 in both: the same network latency */
+            assert_true(rel(a.network_latency, b.network_latency) < 1e-9);
+            double L = a.network_latency, route = cases[c].dr * davg;
+            double mc = lam * davg / d.n, ltx = L - route;
+            double s = vbar(mc, ltx, cases[c].vcs) *
+                       (mux ? 1 / (1 - mc * ltx) : 1);
+            double ws = pk(lam, lm, m2(lm), 1);
+            assert_true(rel(a.vc_multiplexing, s) < 1e-9);
+            assert_true(rel(a.source_wait, ws) < 1e-9);
+            assert_true(rel(a.latency, ws + (L - route) * s + route) < 1e-9);
+        }
+    }
+}
+
+/* The model's (L, s) must solve the corrected fixed point as written
+ * here: W_qd = P-K(lam, Lm, E[L^2], s), L = sum p_i L_i(L, W_qd),
+ * s = Vbar(B1(m_c, L - Dr d_avg, V)) / (1 - m_c (L - Dr d_avg)). */
+static void test_adaptive_ejection_fixed_point(void **state)
+{
+    (void)state;
+    for (int hop = 0; hop < 2; hop++)
+        for (int dr = 0; dr <= 2; dr += 2) {
+            int n = 2, k = 16, V = 2, lm = 32;
+            net_design d;
+            net_workload w;
+            design(&d, &w, n, k, V, hop ? NET_ROUTE_HOP_BASED
+                                        : NET_ROUTE_DUATO,
+                   lm, dr, 1);
+            const model *m = hop ? &model_dcsh_hopbased : &model_dcsh_duato;
+            model_opts o = corrected();
+            o.tolerance = 1e-13;
+            double sat;
+            assert_int_equal(model_saturation_rate(m, &d, &w, &o, &sat, NULL),
+                             0);
+            double nodes = k * k, davg = net_avg_distance(&d);
+            for (int i = 1; i <= 4; i++) {
+                double lam = sat * i / 4.4;
+                model_result r;
+                assert_int_equal(m->eval(&d, &w, lam, &o, &r), 0);
+                double L = r.network_latency, s = r.vc_multiplexing;
+                double mc = lam * davg / n, p[64];
+                double wqd = pk(lam, lm, m2(lm), s);
+                assert_int_equal(chain(mc, L, V, p), 0);
+                double pa = p[V] + p[V - 1] / V, pc = 0;
+                for (int j = 1; j <= V; j++)
+                    pc += (double)j / V * p[j];
+                double f = 0;
+                for (int h = 1; h <= n; h++) {
+                    double li = h * (1.0 + dr) + lm + wqd;
+                    for (int g = 1; g <= h; g++)
+                        li += (hop ? pow(pc, g) : p[V] * pow(pa, g - 1)) * L;
+                    double ph = h == 1 ? 2 * (k - 1) / (nodes - 1)
+                                       : (k - 1.0) * (k - 1) / (nodes - 1);
+                    f += ph * li;
+                }
+                assert_true(rel(f, L) < 1e-9);
+                double ltx = L - dr * davg;
+                assert_true(rel(s, vbar(mc, ltx, V) / (1 - mc * ltx)) < 1e-9);
+                assert_true(rel(r.latency, pk(lam, lm, m2(lm), 1) +
+                                               ltx * s + dr * davg) < 1e-9);
+            }
+        }
+}
+
+/* ---- dcsh-det-vc unrolled for n = 2 ------------------------------------- */
+
+/* Latency of the corrected M5 at slowdown s (W_qd from s); *s_out gets the
+ * slowdown the pass implies. */
+static double det_vc_n2(int k, int V, double lm, double dr, double lam,
+                        int eject, double s, double *s_out)
+{
+    double ps = 1.0 / k, phi = (1 - ps) * lam, p[512];
+    double wqd = eject ? pk(lam, lm, m2(lm), s) : 0;
+    double t1 = wqd + lm; /* last dimension: nothing after it */
+    assert_int_equal(chain(phi, t1, V, p), 0);
+    double tc1 = p[V] * (wqd + lm), s1 = tc1 + t1;
+    double t0 = (1 - ps) * (dr + tc1) + wqd + lm;
+    double t0tx = (1 - ps) * tc1 + wqd + lm;
+    assert_int_equal(chain(phi, t0, V, p), 0);
+    double a0 = pow(1 - ps, V);
+    double tc0 = p[V] * ((1 - a0) * (wqd + lm) + a0 * t0), s0 = tc0 + t0;
+    double davg = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0);
+    double L = davg + (1 - ps) * s0 + (1 - ps) * ps * s1 +
+               dr * (1 - ps * ps);
+    double vavg = (vbar(phi, t0tx, V) + vbar(phi, t1, V)) / 2;
+    double mavg = (1 / (1 - phi * t0tx) + 1 / (1 - phi * t1)) / 2;
+    *s_out = vavg * mavg;
+    double route = dr * 2 * (1 - ps); /* one decision per hop */
+    return pk(lam, lm, m2(lm), 1) + (L - route) * vavg * mavg + route;
+}
+
+static void test_det_vc_unrolled(void **state)
+{
+    (void)state;
+    int ks[] = {4, 16};
+    for (int ki = 0; ki < 2; ki++)
+        for (int V = 1; V <= 4; V += 3)
+            for (int eject = 0; eject < 2; eject++) {
+                net_design d;
+                net_workload w;
+                design(&d, &w, 2, ks[ki], V, NET_ROUTE_DETERMINISTIC, 32, 2,
+                       eject);
+                model_opts o = corrected();
+                o.tolerance = 1e-13;
+                double sat;
+                assert_int_equal(model_saturation_rate(&model_dcsh_det_vc, &d,
+                                                       &w, &o, &sat, NULL),
+                                 0);
+                for (int i = 1; i <= 4; i++) {
+                    double lam = sat * i / 4.4, s;
+                    model_result r;
+                    assert_int_equal(
+                        model_dcsh_det_vc.eval(&d, &w, lam, &o, &r), 0);
+                    double lat = det_vc_n2(ks[ki], V, 32, 2, lam, eject,
+                                           r.vc_multiplexing, &s);
+                    assert_true(rel(r.latency, lat) < 1e-9);
+                    assert_true(rel(r.vc_multiplexing, s) < 1e-9);
+                }
+            }
+}
+
+/* ---- dcsh-det-novc unrolled for n = 2 ----------------------------------- */
+
+static double det_novc_n2(int k, double lm, double dr, double lam, int eject)
+{
+    double ps = 1.0 / k, q = 1 - ps, phi = q * lam, mux = (k - 2.0) / (k - 1);
+    double wqd = eject ? pk(lam, lm, m2(lm), 1) : 0, e = wqd + lm;
+    double t1 = dr + e, bm1 = mux * phi * t1 * t1;
+    double rl1 = q * ps * lam, rp1 = q * q * lam;
+    double t0 = dr + ps * e + q * (bm1 + t1 + rl1 * t1 * t1);
+    double bm0 = mux * phi * t0 * t0;
+    double s0 = bm0 + t0, s1 = rp1 * t1 * t1 + bm1 + t1;
+    double L = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0) + q * s0 +
+               q * ps * s1;
+    /* FIFO injection VC held for (L - Lm) + length */
+    double ws = lam * (L * L + m2(lm) - lm * lm) / (2 * (1 - lam * L));
+    return ws + L;
+}
+
+static void test_det_novc_unrolled(void **state)
+{
+    (void)state;
+    for (int k = 4; k <= 32; k *= 8)
+        for (int eject = 0; eject < 2; eject++) {
+            net_design d;
+            net_workload w;
+            design(&d, &w, 2, k, 1, NET_ROUTE_DETERMINISTIC, 16, 1, eject);
+            model_opts o = corrected();
+            double sat;
+            assert_int_equal(model_saturation_rate(&model_dcsh_det_novc, &d,
+                                                   &w, &o, &sat, NULL),
+                             0);
+            for (int i = 1; i <= 5; i++) {
+                double lam = sat * i / 5.2;
+                model_result r;
+                assert_int_equal(
+                    model_dcsh_det_novc.eval(&d, &w, lam, &o, &r), 0);
+                assert_true(rel(r.latency, det_novc_n2(k, 16, 1, lam, eject)) <
+                            1e-12);
+                assert_true(r.vc_multiplexing == 1);
+            }
+        }
+}
+
+/* ---- router delay: about Dr x hops, not Vbar x Dr x hops ---------------- */
+
+static void test_router_delay_not_multiplexed(void **state)
+{
+    (void)state;
+    const model *ms[] = {&model_dcsh_duato, &model_dcsh_hopbased,
+                         &model_dcsh_det_vc, &model_hcube_duato};
+    net_routing rt[] = {NET_ROUTE_DUATO, NET_ROUTE_HOP_BASED,
+                        NET_ROUTE_DETERMINISTIC, NET_ROUTE_DUATO};
+    for (int i = 0; i < 4; i++) {
+        net_design d0, d2;
+        net_workload w;
+        int k = i == 3 ? 2 : 16;
+        design(&d0, &w, i == 3 ? 8 : 2, k, 4, rt[i], 32, 0, 1);
+        design(&d2, &w, i == 3 ? 8 : 2, k, 4, rt[i], 32, 2, 1);
+        model_opts o = corrected();
+        double sat;
+        assert_int_equal(
+            model_saturation_rate(ms[i], &d0, &w, &o, &sat, NULL), 0);
+        double lam = sat * 0.15;
+        model_result a, b;
+        assert_int_equal(ms[i]->eval(&d0, &w, lam, &o, &a), 0);
+        assert_int_equal(ms[i]->eval(&d2, &w, lam, &o, &b), 0);
+        /* hops x Dr: the zero-load difference */
+        double add = ms[i]->zero_load(&d2, &w, &o) -
+                     ms[i]->zero_load(&d0, &w, &o);
+        double diff = b.latency - a.latency;
+        /* more than the decisions themselves (longer holding, more
+         * blocking), but the decisions are not stretched: the excess is
+         * well below what Vbar x Dr x hops would add */
+        assert_true(diff >= add);
+        assert_true(diff - add < 0.5 * (b.vc_multiplexing - 1) * add);
+    }
+}
+
+/* ---- curves ------------------------------------------------------------- */
+
+static void check_curve(const model *m, const net_design *d,
+                        const net_workload *w)
+{
+    model_opts o = corrected();
+    double sat;
+    assert_int_equal(model_saturation_rate(m, d, w, &o, &sat, NULL), 0);
+    assert_true(sat > 0 && isfinite(sat));
+    double prev = m->zero_load(d, w, &o);
+    for (int i = 1; i <= 30; i++) {
+        model_result r;
+        assert_int_equal(m->eval(d, w, sat * i / 30.5, &o, &r), 0);
+        assert_true(r.latency >= prev * (1 - 1e-9));
+        assert_true(r.vc_multiplexing >= 1 && r.source_wait >= 0);
+        prev = r.latency;
+    }
+    model_result r;
+    for (double f = 1.001; f < 4; f *= 1.3) {
+        assert_int_not_equal(m->eval(d, w, sat * f, &o, &r), 0);
+        assert_int_equal(r.saturated, 1);
+    }
+}
+
+static void test_curves(void **state)
+{
+    (void)state;
+    const model *ms[] = {&model_dcsh_duato, &model_dcsh_hopbased,
+                         &model_dcsh_det_vc, &model_dcsh_det_novc,
+                         &model_hcube_duato};
+    for (int i = 0; i < 5; i++) {
+        net_design d;
+        net_workload w;
+        ms[i]->example(&d, &w);
+        check_curve(ms[i], &d, &w);
+        d.router_delay = 2;
+        w.message_bits = 100;
+        check_curve(ms[i], &d, &w);
+        d.ejection_channels = 0;
+        w.length = NET_LENGTH_FIXED;
+        check_curve(ms[i], &d, &w);
+        /* unlimited ejection: no W_qd, lower latency */
+        model_opts o = corrected();
+        net_design e = d;
+        e.ejection_channels = 1;
+        double sat;
+        assert_int_equal(model_saturation_rate(ms[i], &e, &w, &o, &sat, NULL),
+                         0);
+        model_result a, b;
+        assert_int_equal(ms[i]->eval(&e, &w, sat / 2, &o, &a), 0);
+        assert_int_equal(ms[i]->eval(&d, &w, sat / 2, &o, &b), 0);
+        assert_true(b.latency < a.latency);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_load),
+        cmocka_unit_test(test_adaptive_no_ejection),
+        cmocka_unit_test(test_adaptive_ejection_fixed_point),
+        cmocka_unit_test(test_det_vc_unrolled),
+        cmocka_unit_test(test_det_novc_unrolled),
+        cmocka_unit_test(test_router_delay_not_multiplexed),
+        cmocka_unit_test(test_curves),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
