@@ -56,12 +56,14 @@
  *       blocking chain P[v] = B1(m_c, L, V) keeps the full holding time L,
  *       since a header that is deciding holds its VC.  But while it decides
  *       it transmits nothing, so the degree of flit sharing is taken over
- *       the transmitting occupancy, the same L_i without their routing
- *       decisions (the backward pass at Dr = 0 with the same B_h, W_qd):
- *         L_tx  = sum_i p_i (i + Lm + sum_{h<=i} B_h + W_qd)
- *               = L - Dr d_avg            (sum_i p_i i = d_avg)
+ *       the transmitting occupancy, the same L_i without their idle time.
+ *       Idle is the routing decisions and, by the same argument, the wait
+ *       for the ejection channel (the worm holds its VCs and sends
+ *       nothing; model_int.h, model_ejection_corrected):
+ *         idle  = Dr d_avg + W_qd     (sum_i p_i i = d_avg, sum_i p_i = 1)
+ *         L_tx  = sum_i p_i (i + Lm + sum_{h<=i} B_h) = L - idle
  *         V_avg = Vbar(B1(m_c, L_tx, V))
- *       and only the non-routing part of L is stretched (closing step).
+ *       and only L - idle is stretched (closing step).
  *   (d) Input multiplexer (finding 5): a round-robin flit-level
  *       multiplexer is a processor-sharing server; its mean slowdown is
  *       1/(1 - rho), not Dally's degree (1 + rho)/(1 - rho) that the
@@ -75,12 +77,13 @@
  *       multiplexed path delivers it); 0 with unlimited ejection.  s is a
  *       second unknown of the fixed point, x = (L, s), started at the
  *       zero-load point (L0 with W_qd = 0, s = 1); W_qd enters (2.6)
- *       where the printed one does, so it feeds the blocking chain.
+ *       where the printed one does, so it feeds the blocking chain, but
+ *       not L_tx (see (a)).
  *       Saturated when lam Lm s >= 1.  Both components of the map grow
  *       with both unknowns, so the iterates still climb.
  *   (b) Closing step: model_result_corrected(), whose source wait is the
  *       P-K wait of the one injection channel (finding 2), not stretched:
- *         Latency = W_s + (L - Dr d_avg) V_avg M_avg + Dr d_avg,
+ *         Latency = W_s + (L - idle) V_avg M_avg + idle,
  *         W_s = lam E[L^2] / (2 (1 - lam Lm)).
  *       The thesis's guard (lam/V) L >= 1 stays a saturation condition.
  *   (e) At rate 0: W_qd = W_s = 0, V_avg = M_avg = 1, so the latency is
@@ -218,16 +221,24 @@ static model_status blocking_probs(const adaptive_ctx *c, double L,
     return MODEL_CONVERGED;
 }
 
+/* Corrected variant: the idle part of a mean network latency with
+ * ejection wait w_qd: Dr d_avg (sum_i p_i i = d_avg) + W_qd (sum_i p_i = 1,
+ * every L_i carries it once). */
+static double adaptive_idle(const dcsh_params *p, double w_qd)
+{
+    return p->dr * p->d_avg + w_qd;
+}
+
 /* Corrected variant: the multiplexing slowdown V_avg x M_avg of a network
- * whose mean latency is L, from the transmitting occupancy
- * L_tx = L - Dr d_avg (sum_i p_i i = d_avg: the same L_i without their
- * routing decisions, blocking delays and W_qd kept).  *v_avg and *m_avg
- * receive the two factors. */
+ * whose mean latency is L, from the transmitting occupancy L - idle (the
+ * same L_i without their routing decisions and ejection wait, blocking
+ * delays kept).  *v_avg and *m_avg receive the two factors. */
 static model_status corrected_slowdown(const adaptive_ctx *c, double L,
-                                       double *v_avg, double *m_avg)
+                                       double w_qd, double *v_avg,
+                                       double *m_avg)
 {
     const dcsh_params *p = c->p;
-    double ltx = L - p->dr * p->d_avg;
+    double ltx = L - adaptive_idle(p, w_qd);
     *m_avg = 1;
     model_status st = vc_mux_degree(c->m_c, ltx, p->vcs, v_avg);
     if (st != MODEL_CONVERGED)
@@ -267,7 +278,7 @@ static model_status adaptive_map(void *ctx, const double *x, double *fx)
     fx[0] = next;
     if (c->corrected) {
         double v_avg, m_avg;
-        st = corrected_slowdown(c, L, &v_avg, &m_avg);
+        st = corrected_slowdown(c, L, w_qd, &v_avg, &m_avg);
         if (st != MODEL_CONVERGED)
             return st;
         fx[1] = v_avg * m_avg;
@@ -307,11 +318,15 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
         return model_result_fail(out, MODEL_SATURATED, iterations);
     double v_avg, m_avg = 1;
     if (corrected) {
-        st = corrected_slowdown(&c, L, &v_avg, &m_avg);
+        double w_qd;
+        if (model_ejection_corrected(d, p.lam, p.lm, c.lm2, x[1], &w_qd) !=
+            MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, iterations);
+        st = corrected_slowdown(&c, L, w_qd, &v_avg, &m_avg);
         if (st != MODEL_CONVERGED)
             return model_result_fail(out, st, iterations);
         return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, L,
-                                      p.dr * p.d_avg, v_avg * m_avg,
+                                      adaptive_idle(&p, w_qd), v_avg * m_avg,
                                       iterations);
     }
     st = vc_mux_degree(c.m_c, L, p.vcs, &v_avg);                  /* (2.14) */

@@ -52,8 +52,10 @@
  * this model's per-dimension terms; nothing fitted):
  *   (a) P_i = B1(Phi, T[i], V) keeps the full holding time for blocking,
  *       but the multiplexing degrees come from the transmitting occupancy
- *       of the channel, (3.8) without the later hops' routing decisions:
- *         T_tx[i] = sum_{j>i} (1-p_s) Tc[j] + W_qd + Lm
+ *       of the channel, (3.8) without its idle part (the later hops'
+ *       routing decisions and the wait for the ejection channel, during
+ *       which the worm holds its VCs and sends nothing):
+ *         T_tx[i] = sum_{j>i} (1-p_s) Tc[j] + Lm
  *         V_avg   = (1/n) sum_i Vbar(B1(Phi, T_tx[i], V))
  *   (d) M_avg^i of (3.12) is the same input-multiplexer factor as M3's,
  *       one per dimension (the multiplexer of dimension i carries Phi and
@@ -64,13 +66,15 @@
  *       and (3.12) averaging, kept.
  *   (c) W_qd = model_ejection_corrected(lam, Lm, E[L^2], s) with
  *       s = V_avg M_avg, fed into (3.7)-(3.8) where the printed W_qd
- *       enters.  s is the one unknown of a fixed point (model_solve from
+ *       enters (blocking), not into T_tx.  s is the one unknown of a fixed point (model_solve from
  *       s = 1): the backward pass itself needs no iteration.
  *   (b) Closing step model_result_corrected():
- *         Latency = W_s + (L - R) V_avg M_avg + R,
+ *         Latency = W_s + (L - idle) V_avg M_avg + idle,
  *         W_s = lam E[L^2] / (2 (1 - lam Lm)),
- *       with R = Dr x (the Dr charges in L: the recommended count,
- *       n (1 - p_s) decisions per message, see zero_load()).
+ *         idle = Dr n (1 - p_s) + (1 - p_s^n) W_qd
+ *       (the Dr charges in L, the recommended count, see zero_load();
+ *       W_qd is in L once per message that crosses a dimension, the
+ *       weight (3.9) gives Lm).
  *   (e) At rate 0 the latency is the recommended zero load.
  *   Doubt: with V = 1 there is no flit sharing at the injection channel,
  *   so the P-K wait on Lm understates the source wait (dcsh_det_novc.c
@@ -155,8 +159,9 @@ static model_status backward_pass(const det_vc_ctx *c, double w_qd,
         S[i] = Tc[i] + T[i];                                       /* (3.5) */
         double vb, mb;
         if (c->corrected) {
-            /* transmitting occupancy: (3.8) without the routing decisions */
-            double t_tx = later_tx + w_qd + p->lm;
+            /* transmitting occupancy: (3.8) without its idle part, the
+             * routing decisions and the ejection wait */
+            double t_tx = later_tx + p->lm;
             double rho_tx = phi * t_tx;
             if (vc_mux_degree(phi, t_tx, V, &vb) != MODEL_CONVERGED ||
                 !(rho_tx < 1))
@@ -224,8 +229,11 @@ static int eval(const net_design *d, const net_workload *w, double rate,
             MODEL_CONVERGED ||
         backward_pass(&c, w_qd, &r) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iterations);
-    double route = p.dr * dr_charges(0, 1.0 / p.k, p.n);
-    return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, r.L, route,
+    /* idle: the Dr charges, and W_qd once per message that crosses a
+     * dimension (the weight of Lm in (3.9)) */
+    double ps = 1.0 / p.k;
+    double idle = p.dr * dr_charges(0, ps, p.n) + (1 - pow(ps, p.n)) * w_qd;
+    return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, r.L, idle,
                                   r.v_avg * r.m_avg, iterations);
 }
 

@@ -29,9 +29,9 @@
  * header) with M_avg = 1 as in [recommended], for the reason above (a
  * hypercube router has no input multiplexer, so the processor-sharing
  * M_avg of finding 5 has nothing to describe).  What remains:
- *   V_avg = Vbar(B1(m_c, L - Dr d_avg, V)),  W_qd = M/G/1 of the one
- *   ejection channel held for V_avg x length (second unknown),
- *   Latency = W_s + (L - Dr d_avg) V_avg + Dr d_avg,
+ *   idle = Dr d_avg + W_qd,  V_avg = Vbar(B1(m_c, L - idle, V)),
+ *   W_qd = M/G/1 of the one ejection channel held for V_avg x length
+ *   (second unknown),  Latency = W_s + (L - idle) V_avg + idle,
  *   W_s = lam E[L^2] / (2 (1 - lam Lm)).
  * Everything else (W_qd, W_qs, the saturation guards, the typo
  * resolutions) is the engine in dcsh_common.c.  This model is not

@@ -187,7 +187,7 @@ static void test_adaptive_no_ejection(void **state)
 
 /* The model's (L, s) must solve the corrected fixed point as written
  * here: W_qd = P-K(lam, Lm, E[L^2], s), L = sum p_i L_i(L, W_qd),
- * s = Vbar(B1(m_c, L - Dr d_avg, V)) / (1 - m_c (L - Dr d_avg)). */
+ * s = Vbar(B1(m_c, L_tx, V)) / (1 - m_c L_tx), L_tx = L - Dr d_avg - W_qd. */
 static void test_adaptive_ejection_fixed_point(void **state)
 {
     (void)state;
@@ -227,10 +227,11 @@ static void test_adaptive_ejection_fixed_point(void **state)
                     f += ph * li;
                 }
                 assert_true(rel(f, L) < 1e-9);
-                double ltx = L - dr * davg;
+                /* idle: routing decisions and the ejection wait */
+                double idle = dr * davg + wqd, ltx = L - idle;
                 assert_true(rel(s, vbar(mc, ltx, V) / (1 - mc * ltx)) < 1e-9);
                 assert_true(rel(r.latency, pk(lam, lm, m2(lm), 1) +
-                                               ltx * s + dr * davg) < 1e-9);
+                                               ltx * s + idle) < 1e-9);
             }
         }
 }
@@ -244,22 +245,23 @@ static double det_vc_n2(int k, int V, double lm, double dr, double lam,
 {
     double ps = 1.0 / k, phi = (1 - ps) * lam, p[512];
     double wqd = eject ? pk(lam, lm, m2(lm), s) : 0;
-    double t1 = wqd + lm; /* last dimension: nothing after it */
+    double t1 = wqd + lm, t1tx = lm; /* last dimension: nothing after it */
     assert_int_equal(chain(phi, t1, V, p), 0);
     double tc1 = p[V] * (wqd + lm), s1 = tc1 + t1;
     double t0 = (1 - ps) * (dr + tc1) + wqd + lm;
-    double t0tx = (1 - ps) * tc1 + wqd + lm;
+    double t0tx = (1 - ps) * tc1 + lm; /* no Dr, no W_qd */
     assert_int_equal(chain(phi, t0, V, p), 0);
     double a0 = pow(1 - ps, V);
     double tc0 = p[V] * ((1 - a0) * (wqd + lm) + a0 * t0), s0 = tc0 + t0;
     double davg = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0);
     double L = davg + (1 - ps) * s0 + (1 - ps) * ps * s1 +
                dr * (1 - ps * ps);
-    double vavg = (vbar(phi, t0tx, V) + vbar(phi, t1, V)) / 2;
-    double mavg = (1 / (1 - phi * t0tx) + 1 / (1 - phi * t1)) / 2;
+    double vavg = (vbar(phi, t0tx, V) + vbar(phi, t1tx, V)) / 2;
+    double mavg = (1 / (1 - phi * t0tx) + 1 / (1 - phi * t1tx)) / 2;
     *s_out = vavg * mavg;
-    double route = dr * 2 * (1 - ps); /* one decision per hop */
-    return pk(lam, lm, m2(lm), 1) + (L - route) * vavg * mavg + route;
+    /* one decision per hop; W_qd once per message that moves */
+    double idle = dr * 2 * (1 - ps) + (1 - ps * ps) * wqd;
+    return pk(lam, lm, m2(lm), 1) + (L - idle) * vavg * mavg + idle;
 }
 
 static void test_det_vc_unrolled(void **state)
