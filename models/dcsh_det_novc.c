@@ -72,6 +72,13 @@
  *       per-message collision term, not a flit-sharing slowdown, so the
  *       processor-sharing rule does not apply.  Kept.
  *   (e) At rate 0: W_qd = W_s = 0, the same zero load.
+ *   Doubt (measured, not acted on): in the simulator the ejection channel
+ *   costs this network almost nothing (Fig.6.6b: network latency 28.4,
+ *   35.6, 39.2 with one ejection channel against 28.1, 34.3, 38.2 with
+ *   unlimited ones at 50/70/80% load), while W_qd adds 7 to 19 cycles to
+ *   L.  Nearly every message to node b arrives through b's last-dimension
+ *   multiplexer, which already serialises them at message level (Bm), so
+ *   W_qd counts that serialisation a second time.  Not re-derived here.
  *
  * Saturation: Phi T[i] >= 1 (channel utilisation); any collision
  * probability R_P[i] T[i], ((k-2)/(k-1)) Phi T[i] or (R_L[j] + ...) T[j]
