@@ -161,16 +161,13 @@ static void print_summary(const dse_validate_result *r)
 {
     model_variant v[DSE_VALIDATE_MAX_VARIANTS];
     int nv = dse_validate_variants(r->opts.variant, v);
-    char h50[32], hr[32];
-    snprintf(h50, sizeof h50, "mape50%%_%.4s", model_variant_name(v[1 % nv]));
-    snprintf(hr, sizeof hr, "ratio_%.4s", model_variant_name(v[1 % nv]));
-    printf("variant: %s%s%s\n", model_variant_name(v[0]),
-           nv == 2 ? "; beside it: " : "",
+    printf("model variant: %s%s%s\n", model_variant_name(v[0]),
+           nv == 2 ? "; rec_* columns: " : "",
            nv == 2 ? model_variant_name(v[1]) : "");
     printf("%-26s %-22s %9s %9s %6s %8s %8s", "model", "set-up", "sim_sat",
            "model_sat", "ratio", "mape50%", "mape80%");
     if (nv == 2)
-        printf(" %12s %10s", h50, hr);
+        printf(" %10s %9s", "rec_mape50", "rec_ratio");
     printf("  %s\n", "status");
     for (size_t i = 0; i < r->ncases; i++) {
         const dse_validate_case *c = &r->cases[i];
@@ -181,9 +178,9 @@ static void print_summary(const dse_validate_result *r)
                ft->model_sat > 0 ? ft->model_sat : NAN, ft->sat_ratio,
                ft->mape50, ft->mape80);
         if (nv == 2 && c->variants_same)
-            printf(" %12s %10s", "same", "same");
+            printf(" %10s %9s", "same", "same");
         else if (nv == 2)
-            printf(" %12.1f %10.2f", c->fit[1].mape50, c->fit[1].sat_ratio);
+            printf(" %10.1f %9.2f", c->fit[1].mape50, c->fit[1].sat_ratio);
         printf("  %s%s%s\n", dse_validate_status_name(c->status),
                c->reason[0] ? ": " : "", c->reason);
     }
