@@ -33,6 +33,15 @@ model_status wait_mg1_pk(double lam, double lm, double lm2, double slowdown,
     return MODEL_CONVERGED;
 }
 
+model_status model_ejection_mg1(const net_design *d, double lam, double lm,
+                                double lm2, double *wqd)
+{
+    *wqd = 0;
+    if (d->ejection_channels == 0)
+        return MODEL_CONVERGED;
+    return wait_mg1_pk(lam / d->ejection_channels, lm, lm2, 1.0, wqd);
+}
+
 model_status model_ejection_corrected(const net_design *d, double lam,
                                       double lm, double lm2, double slowdown,
                                       double *wqd)

@@ -102,14 +102,27 @@ model_status wait_mg1_pk(double lam, double lm, double lm2, double slowdown,
  * takes one message at a time (MODELS.md section 3 item 10, which is what
  * the thesis simulated: 002 section 7, "when a message header is blocked at
  * the destination, waiting for the ejection channel, the whole message is
- * spread out along its path"), and holds it until the tail is consumed.
- * The tail arrives only as fast as the multiplexed path delivers it, so the
- * channel's service time is `slowdown` x length, slowdown being the model's
- * own multiplexing degree (1 at zero load).  M/G/1 at lam / c per channel
- * for c ejection channels; 0 with ejection_channels == 0 (immediate
- * consumption).  The wait holds the worm's VCs (it enters the holding
- * times, hence blocking, where the printed W_qd does) but sends nothing:
- * like Dr, it belongs to the `idle` part of model_result_corrected(). */
+ * spread out along its path"), so it is an M/G/1 queue, at lam / c per
+ * channel for c ejection channels, whose service time is the message
+ * length: P-K wait lam E[L^2] / (2 (1 - lam Lm)) instead of the printed
+ * lam Lm^2, which has no 1/(1 - rho).  0 with ejection_channels == 0
+ * (immediate consumption).
+ *
+ * Why the length and not length x the multiplexing slowdown (the tail
+ * trickling in at the path's pace): every other holding time of these
+ * models is an unstretched latency (the VC chain is fed L, not L Vbar; the
+ * stretch is applied once, in the closing step), and the ejection channel
+ * is one more holding time.  Measured: the stretched service made 24 of
+ * the 29 thesis-family validation set-ups worse and saturated most of them
+ * at 0.45-0.75 of the simulated rate; docs/validation/notes.md, finding 7.
+ *
+ * The wait holds the worm's VCs (it enters the holding times, hence
+ * blocking, where the printed W_qd does) but sends nothing: like Dr, it
+ * belongs to the `idle` part of model_result_corrected(). */
+model_status model_ejection_mg1(const net_design *d, double lam, double lm,
+                                double lm2, double *wqd);
+/* Transitional (removed once no model calls it): the same with service
+ * slowdown x length. */
 model_status model_ejection_corrected(const net_design *d, double lam,
                                       double lm, double lm2, double slowdown,
                                       double *wqd);
