@@ -84,16 +84,15 @@
  *       load exactly the (1 - p_s) d_avg Dr of A.3) is not stretched.
  *   (b) W_s = M/G/1 wait of the node's one injection channel,
  *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (finding 2).
- *   (c) W_qd = M/G/1 at lam / c with service V_avg x length
- *       (model_ejection_corrected: one message at a time, held until the
- *       tail, which comes at the multiplexed pace), entering T[i] where
- *       (2.11) does.  V_avg depends on the whole backward pass, so it is
- *       the unknown of an outer fixed point (model_solve from 1, the
- *       zero-load point) around the evaluation above, whose inner fixed
- *       points are solved afresh at every outer step.  W_qd is left out
- *       of T' (the worm waits to eject holding its VCs, sending nothing;
- *       M6's header has the measurement), so route = L - L' also holds
- *       W_qd, to first order (it passes through the inner fixed point).
+ *   (c) Ejection: the one ejection channel takes one message at a time and
+ *       holds it until the tail is consumed (MODELS.md section 3 item 10,
+ *       what the thesis simulated): an M/G/1 queue at lam / c whose service
+ *       is the message length, W_qd = lam E[L^2] / (2 (1 - lam Lm)) per
+ *       channel (model_ejection_mg1; model_int.h says why the length and
+ *       not the length stretched by V_avg), instead of (2.11)'s lam Lm^2.
+ *       W_qd enters T[i] where (2.11) does, hence the holding times and blocking; but a
+ *       worm waiting to eject sends nothing, so, like Dr, it is left out
+ *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - route) V_avg + route (model_result_corrected);
  *   exact zero load (all waits 0, V_avg = 1).
  */
@@ -346,29 +345,6 @@ static model_status ex_core(const net_design *d, const model_opts *o,
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: the outer fixed point on x[0] = V_avg (transmitting),
- * which sets W_qd. */
-typedef struct ex_outer {
-    const net_design *d;
-    const model_opts *o;
-    double rate, lm, lm2;
-    ex_out r;
-} ex_outer;
-
-static model_status ex_outer_map(void *vctx, const double *x, double *fx)
-{
-    ex_outer *c = vctx;
-    double wqd;
-    if (model_ejection_corrected(c->d, c->rate, c->lm, c->lm2, x[0], &wqd) !=
-        MODEL_CONVERGED)
-        return MODEL_SATURATED;
-    model_status st = ex_core(c->d, c->o, c->rate, c->lm, wqd, 1, &c->r);
-    if (st != MODEL_CONVERGED)
-        return st;
-    fx[0] = c->r.vavg_tx;
-    return MODEL_CONVERGED;
-}
-
 static int ex_eval(const net_design *d, const net_workload *w, double rate,
                    const model_opts *opts, model_result *out)
 {
@@ -376,27 +352,19 @@ static int ex_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
-    double lm = net_message_flits(d, w), wqd;
-    if (o->variant == MODEL_VARIANT_CORRECTED) {
-        ex_outer c = {.d = d, .o = o, .rate = rate, .lm = lm,
-                      .lm2 = model_length_m2(d, w)};
-        double x = 1;                    /* zero load: no slowdown */
-        int iters = 0;
-        model_status st = model_solve(ex_outer_map, &c, &x, 1, o, &iters);
-        double fx;
-        if (st == MODEL_CONVERGED)
-            st = ex_outer_map(&c, &x, &fx);  /* c.r at the solution */
-        if (st != MODEL_CONVERGED)
-            return model_result_fail(out, st, iters);
-        return model_result_corrected(out, rate, d->vcs, lm, c.lm2, c.r.L,
-                                      c.r.L - c.r.L_tx, c.r.vavg_tx, iters);
-    }
-    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+    double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
+    int corrected = o->variant == MODEL_VARIANT_CORRECTED;
+    model_status ej = corrected ? model_ejection_mg1(d, rate, lm, lm2, &wqd)
+                                : model__wait_ejection(d, rate, lm, &wqd);
+    if (ej != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     ex_out r;
-    model_status st = ex_core(d, o, rate, lm, wqd, 0, &r);
+    model_status st = ex_core(d, o, rate, lm, wqd, corrected, &r);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, r.iters);
+    if (corrected)
+        return model_result_corrected(out, rate, d->vcs, lm, lm2, r.L,
+                                      r.L - r.L_tx, r.vavg_tx, r.iters);
     return model_result_thesis(out, rate, d->vcs, r.L, 1.0, r.vavg,
                                r.iters); /* (6.23) */
 }

@@ -63,20 +63,15 @@
  *   (b) Source wait: one injection channel per node (section 3 item 7), an
  *       M/G/1 queue, W_s = lam E[L^2] / (2 (1 - lam Lm)), not stretched
  *       (finding 2), instead of (lam/V) L^2 (2.13).
- *   (c) Ejection: one channel taking one message at a time, held until the
- *       tail is consumed, the tail arriving at the multiplexed pace V_avg:
- *       W_qd = M/G/1 at lam / c with service V_avg x length
- *       (model_ejection_corrected) instead of lam Lm^2 (2.11).  V_avg is a
- *       second unknown of the fixed point (start 1, the zero-load point);
- *       W_qd enters L where the printed one does, so it lengthens the
- *       holding time and the blocking.  Saturated when lam Lm V_avg / c
- *       >= 1.
- *       A worm waiting for the ejection channel holds its VCs (it blocks)
- *       but sends nothing, like a deciding header in (a): W_qd is left out
- *       of the transmitting occupancy and is not stretched.  (Stretching
- *       it and counting it as transmitting made a feedback loop, W_qd ->
- *       V_avg -> W_qd, that cost the Dr = 0 set-ups 4-12 points of MAPE
- *       and saturated them early; measured in docs/validation.md.)
+ *   (c) Ejection: the one ejection channel takes one message at a time and
+ *       holds it until the tail is consumed (MODELS.md section 3 item 10,
+ *       what the thesis simulated): an M/G/1 queue at lam / c whose service
+ *       is the message length, W_qd = lam E[L^2] / (2 (1 - lam Lm)) per
+ *       channel (model_ejection_mg1; model_int.h says why the length and
+ *       not the length stretched by V_avg), instead of (2.11)'s lam Lm^2.
+ *       W_qd enters L where the printed one does, hence the holding times and blocking; but a
+ *       worm waiting to eject sends nothing, so, like Dr, it is left out
+ *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd
  *   (model_result_corrected).  At rate -> 0 every wait vanishes and
  *   V_avg -> 1: the zero-load latency is unchanged.
@@ -92,10 +87,7 @@ typedef struct m6_ctx {
     double kavg, davg, cd;
     double pa, pd;   /* filled per map evaluation */
     int vcs;
-    /* corrected variant: base without W_qd, and what W_qd needs */
-    int corrected;
-    const net_design *d;
-    double rate, lm, lm2, base0, route;
+    double idle;     /* corrected: Dr d_avg + W_qd (model_result_corrected) */
 } m6_ctx;
 
 static int m6_covers(const net_design *d, const net_workload *w, char *why,
@@ -149,39 +141,23 @@ static model_status m6_chain(m6_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: the part of L a worm spends holding its VCs without
- * sending, routing decisions and the wait for the ejection channel (the
- * current W_qd = base - base0).  It blocks, but neither shares the channel
- * bandwidth nor is stretched by it. */
-static double m6_idle(const m6_ctx *c)
-{
-    return c->route + (c->base - c->base0);
-}
-
-/* Corrected variant: V_avg of the transmitting occupancy L - idle. */
+/* Corrected variant: V_avg of the transmitting occupancy L - idle, idle
+ * being the part of L a worm holds its VCs without sending (routing
+ * decisions and the wait for the ejection channel). */
 static model_status m6_vavg_tx(const m6_ctx *c, double L, double *vavg)
 {
-    return vc_mux_degree(c->mc, L - m6_idle(c), c->vcs, vavg);
+    return vc_mux_degree(c->mc, L - c->idle, c->vcs, vavg);
 }
 
-/* x[0] = L; corrected: x[1] = V_avg, which sets W_qd. */
+/* x[0] = L. */
 static model_status m6_map(void *vctx, const double *x, double *fx)
 {
     m6_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
-    if (c->corrected) {
-        double wqd;
-        if (model_ejection_corrected(c->d, c->rate, c->lm, c->lm2, x[1],
-                                     &wqd) != MODEL_CONVERGED)
-            return MODEL_SATURATED;
-        c->base = c->base0 + wqd;
-    }
     model_status st = m6_chain(c, x[0], p);
     if (st != MODEL_CONVERGED)
         return st;
     fx[0] = c->base + frac_sum(c->davg, m6_pblk, c) * x[0];
-    if (c->corrected)
-        return m6_vavg_tx(c, x[0], &fx[1]);
     return MODEL_CONVERGED;
 }
 
@@ -192,10 +168,11 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
-    double lm = net_message_flits(d, w), wqd = 0;
+    double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
     int corrected = o->variant == MODEL_VARIANT_CORRECTED;
-    if (!corrected &&
-        model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+    model_status ej = corrected ? model_ejection_mg1(d, rate, lm, lm2, &wqd)
+                                : model__wait_ejection(d, rate, lm, &wqd);
+    if (ej != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     m6_ctx c;
     c.vcs = d->vcs;
@@ -204,20 +181,13 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     c.mc = rate * c.davg / 4.0;
     c.cd = o->variant == MODEL_VARIANT_PRINTED ? 2.0 : 1.0;
     c.base = c.davg * (1 + d->router_delay) + lm + wqd;
-    c.corrected = corrected;
-    c.d = d;
-    c.rate = rate;
-    c.lm = lm;
-    c.lm2 = model_length_m2(d, w);
-    c.base0 = c.base;
-    c.route = c.davg * d->router_delay;
+    c.idle = c.davg * d->router_delay + wqd;
 
-    double x[2] = {c.base, 1};   /* L, and V_avg (corrected only) */
+    double L = c.base;
     int iters = 0;
-    model_status st = model_solve(m6_map, &c, x, corrected ? 2 : 1, o, &iters);
+    model_status st = model_solve(m6_map, &c, &L, 1, o, &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
-    double L = x[0];
 
     double p[MODEL_TORUS_VMAX + 1];
     if (m6_chain(&c, L, p) != MODEL_CONVERGED)
@@ -226,8 +196,8 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
         double vavg;
         if (m6_vavg_tx(&c, L, &vavg) != MODEL_CONVERGED)
             return model_result_fail(out, MODEL_SATURATED, iters);
-        return model_result_corrected(out, rate, d->vcs, lm, c.lm2, L,
-                                      m6_idle(&c), vavg, iters);
+        return model_result_corrected(out, rate, d->vcs, lm, lm2, L, c.idle,
+                                      vavg, iters);
     }
     double vavg = vc_multiplexing(p, d->vcs);
     return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);

@@ -90,17 +90,14 @@
  *       simulated one.
  *   (c) Ejection (c >= 1 channels; c = 0 is the paper's immediate
  *       consumption and stays W_qd = 0): one message at a time, held until
- *       the tail is consumed, service Vbar x length, M/G/1 at the node's
- *       whole ejection rate (1 - beta) lam + beta lam (N - 1) over c
- *       channels (model_ejection_corrected) instead of M/D/1; Vbar is a
- *       third unknown of the fixed point (start 1), W_qd enters Su and Sb
- *       where the recommended one does.
- *       A worm waiting for the ejection channel holds its VCs (it blocks)
- *       but sends nothing, like a deciding header in (a): W_qd is left out
- *       of the transmitting occupancy and is not stretched.  (Stretching
- *       it and counting it as transmitting made a feedback loop, W_qd ->
- *       V_avg -> W_qd, that cost the Dr = 0 set-ups 4-12 points of MAPE
- *       and saturated them early; measured in docs/validation.md.)
+ *       the tail is consumed, an M/G/1 queue whose service is the message
+ *       length (model_ejection_mg1; model_int.h says why not the length
+ *       stretched by Vbar) at the node's whole ejection rate
+ *       (1 - beta) lam + beta lam (N - 1) over c channels, instead of
+ *       M/D/1.  W_qd enters Su and Sb where the recommended one does,
+ *       hence blocking; but a worm waiting to eject sends nothing, so,
+ *       like Dr, it is left out of the transmitting occupancy and is not
+ *       stretched.
  *   L_u = W_s + (Su - idle) Vbar + idle, idle = dbar Dr + W_qd
  *   (model_result_corrected); the transmitting occupancy is
  *   w_u (Su - dbar Dr - W_qd) + w_b (Sb - Dr - W_qd).
@@ -133,8 +130,7 @@ typedef struct bc_ctx {
     int corrected;
     const net_design *d;
     double dr, route;        /* Dr, dbar Dr */
-    double lam_e, m2;        /* node's ejection rate, E[L^2] */
-    double su_base0;         /* su_base without W_qd */
+    double m2;               /* E[L^2] */
 } bc_ctx;
 
 static int bc_covers(const net_design *d, const net_workload *w, char *why,
@@ -208,24 +204,16 @@ static model_status bc_vbar_tx(const bc_ctx *c, double su, double sb,
     return vc_mux_degree(c->lam_c, s, c->vcs, vbar);
 }
 
-/* x = (Su, Sb); corrected: x[2] = Vbar, which sets W_qd. */
+/* x = (Su, Sb). */
 static model_status bc_map(void *vctx, const double *x, double *fx)
 {
     bc_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
-    if (c->corrected) {
-        if (model_ejection_corrected(c->d, c->lam_e, c->m, c->m2, x[2],
-                                     &c->wqd) != MODEL_CONVERGED)
-            return MODEL_SATURATED;
-        c->su_base = c->su_base0 + c->wqd;
-    }
     model_status st = bc_channel(c, x[0], x[1], p);
     if (st != MODEL_CONVERGED)
         return st;
     fx[0] = c->su_base + frac_sum(c->dbar, bc_pb, c) * c->wc;
     fx[1] = c->m + c->hop + c->pv * c->wc + c->wqd;
-    if (c->corrected)
-        return bc_vbar_tx(c, x[0], x[1], &fx[2]);
     return MODEL_CONVERGED;
 }
 
@@ -281,29 +269,30 @@ static int bc_eval(const net_design *d, const net_workload *w, double rate,
     c.dr = dr;
     c.route = c.dbar * dr;
     c.m2 = model_length_m2(d, w);
-    c.lam_e = rate * ((1 - beta) + beta * ((double)net_nodes(d) - 1));
     c.wqd = 0;
-    if (d->ejection_channels > 0 && !c.corrected) {
-        double nodes = (double)net_nodes(d);
-        double lam_e = rate * ((1 - beta) + beta * (nodes - 1)) /
-                       d->ejection_channels;
-        if (wait_md1(lam_e, m, &c.wqd) != MODEL_CONVERGED)
+    /* the node's whole ejection rate: its unicasts and a copy of every
+     * other node's broadcasts */
+    double lam_e = rate * ((1 - beta) + beta * ((double)net_nodes(d) - 1));
+    if (c.corrected) {
+        if (model_ejection_mg1(d, lam_e, m, c.m2, &c.wqd) != MODEL_CONVERGED)
             return model_result_fail(out, MODEL_SATURATED, 0);
+    } else if (d->ejection_channels > 0 &&
+               wait_md1(lam_e / d->ejection_channels, m, &c.wqd) !=
+                   MODEL_CONVERGED) {
+        return model_result_fail(out, MODEL_SATURATED, 0);
     }
     c.su_base = m + c.dbar * (1 + dr) + c.wqd;
-    c.su_base0 = c.su_base;
 
-    /* Su, Sb; and Vbar for the corrected variant, all at zero load */
-    double x[3] = {c.su_base, m + c.hop + c.wqd, 1};
+    /* Su, Sb, both at zero load */
+    double x[2] = {c.su_base, m + c.hop + c.wqd};
     int iters = 0;
-    model_status st = model_solve(bc_map, &c, x, c.corrected ? 3 : 2, o,
-                                  &iters);
+    model_status st = model_solve(bc_map, &c, x, 2, o, &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
     double su = x[0], sb = x[1];
     double p[MODEL_TORUS_VMAX + 1];
     if (c.corrected) {
-        double fx[3];   /* W_qd and Wc at the solution */
+        double fx[2];   /* Wc at the solution */
         if (bc_map(&c, x, fx) != MODEL_CONVERGED)
             return model_result_fail(out, MODEL_SATURATED, iters);
         return bc_close_corrected(&c, rate, beta, su, sb, iters, out);

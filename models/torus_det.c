@@ -76,21 +76,14 @@
  *       lam Lm)) (Pollaczek-Khinchine, E[L^2] = model_length_m2), not
  *       stretched by V_avg (a waiting message transmits nothing).
  *   (c) Ejection: the one ejection channel takes one message at a time and
- *       holds it until the tail is consumed (section 3 item 10); the tail
- *       arrives at the multiplexed pace of the path, so its service time
- *       is V_avg x length: W_qd = P-K M/G/1 at lam / c with E[S] = V_avg Lm,
- *       E[S^2] = V_avg^2 E[L^2] (model_ejection_corrected).  V_avg depends
- *       on the solution, so it is an extra unknown x[n] of the fixed point
- *       (start 1, the zero-load point); W_qd enters where the printed one
- *       does, R = q (W_qd + Lm), hence in the holding times and blocking.
- *       Saturated when lam Lm V_avg / c >= 1.
- *       A worm waiting for the ejection channel holds its VCs (it blocks)
- *       but sends nothing, like a deciding header in (a): W_qd is left out
- *       of the transmitting occupancy and is not stretched.  (Stretching
- *       it and counting it as transmitting made a feedback loop, W_qd ->
- *       V_avg -> W_qd, that cost the Dr = 0 set-ups 4-12 points of MAPE
- *       and saturated them early; measured in docs/validation.md.)
- *       So the transmitting pass of (a) also takes R' = q Lm.
+ *       holds it until the tail is consumed (MODELS.md section 3 item 10,
+ *       what the thesis simulated): an M/G/1 queue at lam / c whose service
+ *       is the message length, W_qd = lam E[L^2] / (2 (1 - lam Lm)) per
+ *       channel (model_ejection_mg1; model_int.h says why the length and
+ *       not the length stretched by V_avg), instead of (2.11)'s lam Lm^2.
+ *       W_qd enters where the printed one does, R = q (W_qd + Lm), hence the holding times and blocking; but a
+ *       worm waiting to eject sends nothing, so, like Dr, it is left out
+ *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - idle) V_avg + idle, idle = L - L' = Dr x hops +
  *   W_qd (model_result_corrected).
  *   At rate -> 0: B = 0, V_avg = 1, W_qd = W_s = 0, so the zero-load
@@ -108,10 +101,7 @@ typedef struct tdet_ctx {
     double lam[NET_MAX_DIMS], f[NET_MAX_DIMS], q[NET_MAX_DIMS];
     double c[NET_MAX_DIMS][NET_MAX_DIMS];
     double e[NET_MAX_DIMS], s[NET_MAX_DIMS];   /* per map evaluation */
-    /* corrected variant: the ejection wait is recomputed per map call */
-    int corrected;
-    const net_design *d;
-    double rate, lm, lm2;
+    double lm;       /* the tail without W_qd (transmitting pass) */
 } tdet_ctx;
 
 static int tdet_covers(const net_design *d, const net_workload *w, char *why,
@@ -161,33 +151,17 @@ static model_status tdet_vavg(const tdet_ctx *c, double *vavg)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: W_qd for the multiplexing slowdown sd into lm_wqd. */
-static model_status tdet_ejection(tdet_ctx *c, double sd)
-{
-    double wqd;
-    model_status st = model_ejection_corrected(c->d, c->rate, c->lm, c->lm2,
-                                               sd, &wqd);
-    c->lm_wqd = c->lm + wqd;
-    return st;
-}
-
-/* x[0..n-1] = B_i; corrected: x[n] = V_avg (transmitting occupancy). */
+/* x[0..n-1] = B_i. */
 static model_status tdet_map(void *vctx, const double *x, double *fx)
 {
     tdet_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
-    if (c->corrected && tdet_ejection(c, x[c->n]) != MODEL_CONVERGED)
-        return MODEL_SATURATED;
     tdet_pass(c, x, 0);
     for (int i = 0; i < c->n; i++) {
         model_status st = vc_chain_probs(c->lam[i], c->s[i], c->vcs, p);
         if (st != MODEL_CONVERGED)
             return st;
         fx[i] = p[c->vcs] * c->s[i];
-    }
-    if (c->corrected) {
-        tdet_pass(c, x, 1);
-        return tdet_vavg(c, &fx[c->n]);
     }
     return MODEL_CONVERGED;
 }
@@ -201,11 +175,7 @@ static void tdet_setup(tdet_ctx *c, const net_design *d, double rate,
     c->vcs = d->vcs;
     c->dr = d->router_delay;
     c->lm_wqd = lm + wqd;
-    c->corrected = 0;
-    c->d = d;
-    c->rate = rate;
     c->lm = lm;
-    c->lm2 = lm * lm;
     double before = 1;   /* prod_{l<i} p_l */
     for (int i = 0; i < c->n; i++) {
         double ps = 1.0 / d->k[i];
@@ -234,32 +204,30 @@ static double tdet_latency(const tdet_ctx *c)
     return L;
 }
 
-/* The corrected variant (header comment): unknowns B_i and V_avg. */
+/* The corrected variant (header comment): the recommended unknowns B_i
+ * with the M/G/1 ejection wait, then the transmitting pass for V_avg. */
 static int tdet_eval_corrected(const net_design *d, const net_workload *w,
                                double rate, const model_opts *o,
                                model_result *out)
 {
-    double lm = net_message_flits(d, w);
+    double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
+    if (model_ejection_mg1(d, rate, lm, lm2, &wqd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 0);
     tdet_ctx c;
-    tdet_setup(&c, d, rate, lm, 0);
-    c.corrected = 1;
-    c.lm2 = model_length_m2(d, w);
+    tdet_setup(&c, d, rate, lm, wqd);
 
-    double x[NET_MAX_DIMS + 1] = {0};
-    x[c.n] = 1;                          /* zero load: no slowdown */
+    double x[NET_MAX_DIMS] = {0};
     int iters = 0;
-    model_status st = model_solve(tdet_map, &c, x, c.n + 1, o, &iters);
+    model_status st = model_solve(tdet_map, &c, x, c.n, o, &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
-    if (tdet_ejection(&c, x[c.n]) != MODEL_CONVERGED)
-        return model_result_fail(out, MODEL_SATURATED, iters);
     tdet_pass(&c, x, 0);
     double L = tdet_latency(&c);
     tdet_pass(&c, x, 1);
     double L_tx = tdet_latency(&c), vavg;
     if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
-    return model_result_corrected(out, rate, d->vcs, lm, c.lm2, L, L - L_tx,
+    return model_result_corrected(out, rate, d->vcs, lm, lm2, L, L - L_tx,
                                   vavg, iters);
 }
 

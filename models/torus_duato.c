@@ -47,12 +47,15 @@
  *       +33% of the 8x8x8 Dr = 2 example to Dr x Vbar);
  *   (b) W_s = M/G/1 wait of the node's one injection channel,
  *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (finding 2);
- *   (c) W_qd = M/G/1 at lam / c with service V_avg x length
- *       (model_ejection_corrected), V_avg a second unknown of the fixed
- *       point (start 1), W_qd entering L where (2.11) does, but, like Dr,
- *       neither in the transmitting occupancy nor in the stretched part
- *       (a worm waiting to eject holds its VCs and sends nothing; M6's
- *       header has the measurement).
+ *   (c) Ejection: the one ejection channel takes one message at a time and
+ *       holds it until the tail is consumed (MODELS.md section 3 item 10,
+ *       what the thesis simulated): an M/G/1 queue at lam / c whose service
+ *       is the message length, W_qd = lam E[L^2] / (2 (1 - lam Lm)) per
+ *       channel (model_ejection_mg1; model_int.h says why the length and
+ *       not the length stretched by V_avg), instead of (2.11)'s lam Lm^2.
+ *       W_qd enters L where (2.11) does, hence the holding times and blocking; but a
+ *       worm waiting to eject sends nothing, so, like Dr, it is left out
+ *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd, and
  *   V_avg = Vbar(B1(m_c, L - idle, V)); exact zero load.
  */
@@ -66,10 +69,7 @@ typedef struct td_ctx {
     double wr[NET_MAX_DIMS + 1];   /* w_r, r = 0..n */
     int vcs, n;
     double pa, pd;
-    /* corrected variant: base without W_qd, and what W_qd needs */
-    int corrected;
-    const net_design *d;
-    double rate, lm, lm2, base0, route;
+    double idle;     /* corrected: Dr d_avg + W_qd (model_result_corrected) */
 } td_ctx;
 
 static int td_covers(const net_design *d, const net_workload *w, char *why,
@@ -102,33 +102,19 @@ static model_status td_chain(td_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: the part of L a worm spends holding its VCs without
- * sending, routing decisions and the wait for the ejection channel (the
- * current W_qd = base - base0).  It blocks, but neither shares the channel
- * bandwidth nor is stretched by it. */
-static double td_idle(const td_ctx *c)
-{
-    return c->route + (c->base - c->base0);
-}
-
-/* Corrected variant: V_avg of the transmitting occupancy L - idle. */
+/* Corrected variant: V_avg of the transmitting occupancy L - idle, idle
+ * being the part of L a worm holds its VCs without sending (routing
+ * decisions and the wait for the ejection channel). */
 static model_status td_vavg_tx(const td_ctx *c, double L, double *vavg)
 {
-    return vc_mux_degree(c->mc, L - td_idle(c), c->vcs, vavg);
+    return vc_mux_degree(c->mc, L - c->idle, c->vcs, vavg);
 }
 
-/* x[0] = L; corrected: x[1] = V_avg, which sets W_qd. */
+/* x[0] = L. */
 static model_status td_map(void *vctx, const double *x, double *fx)
 {
     td_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
-    if (c->corrected) {
-        double wqd;
-        if (model_ejection_corrected(c->d, c->rate, c->lm, c->lm2, x[1],
-                                     &wqd) != MODEL_CONVERGED)
-            return MODEL_SATURATED;
-        c->base = c->base0 + wqd;
-    }
     model_status st = td_chain(c, x[0], p);
     if (st != MODEL_CONVERGED)
         return st;
@@ -138,8 +124,6 @@ static model_status td_map(void *vctx, const double *x, double *fx)
         pa_power *= c->pa;
     }
     fx[0] = c->base + blocking * x[0];
-    if (c->corrected)
-        return td_vavg_tx(c, x[0], &fx[1]);
     return MODEL_CONVERGED;
 }
 
@@ -150,10 +134,11 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
-    double lm = net_message_flits(d, w), wqd = 0;
+    double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
     int corrected = o->variant == MODEL_VARIANT_CORRECTED;
-    if (!corrected &&
-        model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+    model_status ej = corrected ? model_ejection_mg1(d, rate, lm, lm2, &wqd)
+                                : model__wait_ejection(d, rate, lm, &wqd);
+    if (ej != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     td_ctx c;
     double kavg = model__ring_kavg(d->k[0], o->variant);
@@ -164,20 +149,13 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     c.cd = o->variant == MODEL_VARIANT_PRINTED ? 2.0 : 1.0;
     c.base = davg * (1 + d->router_delay) + lm + wqd;
     model__torus_dims_weights(d->n, kavg, c.wr);
-    c.corrected = corrected;
-    c.d = d;
-    c.rate = rate;
-    c.lm = lm;
-    c.lm2 = model_length_m2(d, w);
-    c.base0 = c.base;
-    c.route = davg * d->router_delay;
+    c.idle = davg * d->router_delay + wqd;
 
-    double x[2] = {c.base, 1};   /* L, and V_avg (corrected only) */
+    double L = c.base;
     int iters = 0;
-    model_status st = model_solve(td_map, &c, x, corrected ? 2 : 1, o, &iters);
+    model_status st = model_solve(td_map, &c, &L, 1, o, &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
-    double L = x[0];
     double p[MODEL_TORUS_VMAX + 1];
     if (td_chain(&c, L, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
@@ -185,8 +163,8 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
         double vavg;
         if (td_vavg_tx(&c, L, &vavg) != MODEL_CONVERGED)
             return model_result_fail(out, MODEL_SATURATED, iters);
-        return model_result_corrected(out, rate, d->vcs, lm, c.lm2, L,
-                                      td_idle(&c), vavg, iters);
+        return model_result_corrected(out, rate, d->vcs, lm, lm2, L, c.idle,
+                                      vavg, iters);
     }
     double vavg = vc_multiplexing(p, d->vcs);
     return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);

@@ -9,7 +9,7 @@
  *     depend on the blocking delay), from the B1 closed form of MODELS.md
  *     (P[v] = (1-rho) rho^v, P[V] = rho^V), Dally's degree and the
  *     Pollaczek-Khinchine waits written out here;
- *   - the closing identity latency = W_s + (L - Dr hops) Vbar + Dr hops,
+ *   - the closing identity latency = W_s + (L - idle) Vbar + idle,
  *     with W_s the P-K wait of one injection channel and the hop count
  *     derived independently (brute-force mean distance, k/4 per ring, the
  *     hand-computed express-cube stages);
@@ -120,7 +120,7 @@ static double vbar_closed(double rho, int V)
  *   S = 1 + W_qd + Lm            (holding time; no Dr, no B in it)
  *   rho = lam S / 2,  B = rho^V S                        (blocking)
  *   S' = 1 + Lm,  Vbar = Vbar(lam S' / 2)   (transmitting: no W_qd, no Dr)
- *   W_qd = P-K(lam, Lm, E[L^2], Vbar) with one ejection channel, else 0
+ *   W_qd = P-K(lam, Lm, E[L^2], 1) with one ejection channel, else 0
  *   L = 1 + Dr + B + W_qd + Lm,  idle = Dr + W_qd (one hop, one ejection)
  *   latency = P-K(lam, Lm, E[L^2], 1) + (L - idle) Vbar + idle
  * Vbar does not depend on W_qd here, so nothing needs iterating. */
@@ -146,7 +146,7 @@ static void test_ring_by_hand(void **state)
                     for (size_t r = 0; r < 3; r++) {
                         double lam = rates[r];
                         double vb = vbar_closed(lam * (1 + lm) / 2, V);
-                        double wqd = ej ? pk_wait(lam, lm, lm2, vb) : 0;
+                        double wqd = ej ? pk_wait(lam, lm, lm2, 1) : 0;
                         double s = 1 + wqd + lm;
                         double rho = lam * s / 2;
                         double b = pow(rho, V) * s;
@@ -234,7 +234,7 @@ static int family_cases(int dr, int ej, family_case *c)
 
 /* W_s = P-K of one injection channel; latency = W_s + (L - idle) Vbar +
  * idle, idle = Dr hops + W_qd (every message waits for one ejection
- * channel once, W_qd = P-K with service Vbar x length at the ejection
+ * channel once, W_qd = P-K with the length as service at the ejection
  * rate / c), at every rate below saturation, every Dr and ejection. */
 static void test_closing_identity(void **state)
 {
@@ -265,8 +265,7 @@ static void test_closing_identity(void **state)
                     double ws = pk_wait(rate * cs[i].lam_inj, lm, lm2, 1);
                     assert_true(rel_diff(r.source_wait, ws) < 1e-12);
                     double wqd =
-                        ej ? pk_wait(rate * cs[i].lam_ej / ej, lm, lm2,
-                                     r.vc_multiplexing)
+                        ej ? pk_wait(rate * cs[i].lam_ej / ej, lm, lm2, 1)
                            : 0;
                     double idle = route + wqd;
                     double want = ws +
@@ -306,8 +305,7 @@ static void test_closing_identity(void **state)
  * recommended one too, and the corrected latency differs from the
  * recommended one only by its source wait:
  *   corrected - W_s = L Vbar.
- * (1e-7: both fixed points are solved to the solver's 1e-9, the corrected
- * one with one more unknown.) */
+ * (1e-7: both fixed points are solved to the solver's 1e-9.) */
 static void test_no_ejection_structure(void **state)
 {
     (void)state;
