@@ -59,7 +59,7 @@
  *       the transmitting occupancy, the same L_i without their idle time.
  *       Idle is the routing decisions and, by the same argument, the wait
  *       for the ejection channel (the worm holds its VCs and sends
- *       nothing; model_int.h, model_ejection_corrected):
+ *       nothing; model_int.h, model_ejection_mg1):
  *         idle  = Dr d_avg + W_qd     (sum_i p_i i = d_avg, sum_i p_i = 1)
  *         L_tx  = sum_i p_i (i + Lm + sum_{h<=i} B_h) = L - idle
  *         V_avg = Vbar(B1(m_c, L_tx, V))
@@ -71,16 +71,20 @@
  *         M_avg = 1 / (1 - m_c L_tx),   saturated when m_c L_tx >= 1.
  *       Only where the router has that multiplexer (input_mux): the DCSH,
  *       not hcube-duato, whose recommended M_avg = 1 is kept.
- *   (c) Ejection: W_qd = model_ejection_corrected(lam, Lm, E[L^2], s), the
- *       M/G/1 wait of the one ejection channel held for s x length, with
- *       s = V_avg x M_avg (the tail arrives only as fast as the
- *       multiplexed path delivers it); 0 with unlimited ejection.  s is a
- *       second unknown of the fixed point, x = (L, s), started at the
- *       zero-load point (L0 with W_qd = 0, s = 1); W_qd enters (2.6)
- *       where the printed one does, so it feeds the blocking chain, but
- *       not L_tx (see (a)).
- *       Saturated when lam Lm s >= 1.  Both components of the map grow
- *       with both unknowns, so the iterates still climb.
+ *   (c) Ejection: W_qd = model_ejection_mg1(lam, Lm, E[L^2]), the M/G/1
+ *       wait of the one ejection channel with the message length as its
+ *       service: lam E[L^2] / (2 (1 - lam Lm)), 0 with unlimited ejection.
+ *       Not length x V_avg M_avg (the tail trickling in at the multiplexed
+ *       path's pace): every other holding time of this model is an
+ *       unstretched latency (the chain is fed L, not L V_avg M_avg) and the
+ *       stretch is applied once, in the closing step; the ejection channel
+ *       is one more holding time.  The stretched service saturated most
+ *       thesis-family set-ups at 0.45-0.75 of the simulated rate
+ *       (docs/validation/notes.md, finding 7).  W_qd does not depend on
+ *       the solution, so it is computed once, before the solve, and the
+ *       fixed point keeps the one unknown L; W_qd enters (2.6) where the
+ *       printed one does, so it feeds the blocking chain, but not L_tx
+ *       (see (a)).  Saturated when lam Lm >= 1.
  *   (b) Closing step: model_result_corrected(), whose source wait is the
  *       P-K wait of the one injection channel (finding 2), not stretched:
  *         Latency = W_s + (L - idle) V_avg M_avg + idle,
@@ -89,8 +93,9 @@
  *   (e) At rate 0: W_qd = W_s = 0, V_avg = M_avg = 1, so the latency is
  *       d_avg (1 + Dr) + Lm, the same zero load as the other variants.
  *
- * Solve (MODELS.md M3 "Solve"): one unknown L, started at the zero-load
- * value L0 = sum p_i (i(1+Dr) + Lm) + W_qd and iterated with model_solve;
+ * Solve (MODELS.md M3 "Solve"): one unknown L in every variant, started
+ * at the zero-load value L0 = sum p_i (i(1+Dr) + Lm) + W_qd (the printed
+ * or the corrected W_qd) and iterated with model_solve;
  * the map is increasing in L, so the iterates climb to the least fixed
  * point and a guard tripping on the way is saturation.
  */
@@ -172,11 +177,9 @@ int dcsh__covers_common(const net_design *d, const net_workload *w,
 
 typedef struct adaptive_ctx {
     const dcsh_params *p;
-    const net_design *d;
     dcsh_block block;
     double m_c;                 /* rate on every channel (2.5) */
     /* corrected variant only */
-    int corrected;
     int input_mux;              /* apply the processor-sharing M_avg */
     double lm2;                 /* E[length^2] */
 } adaptive_ctx;
@@ -252,17 +255,13 @@ static model_status corrected_slowdown(const adaptive_ctx *c, double L,
     return MODEL_CONVERGED;
 }
 
-/* x[0] = L; corrected variant also x[1] = slowdown, which sets W_qd. */
+/* x[0] = L (p->w_qd is the variant's ejection wait). */
 static model_status adaptive_map(void *ctx, const double *x, double *fx)
 {
     const adaptive_ctx *c = ctx;
     const dcsh_params *p = c->p;
     double L = x[0];
     double w_qd = p->w_qd;
-    if (c->corrected &&
-        model_ejection_corrected(c->d, p->lam, p->lm, c->lm2, x[1], &w_qd) !=
-            MODEL_CONVERGED)
-        return MODEL_SATURATED;
     double pblk[NET_MAX_DIMS + 1];
     model_status st = blocking_probs(c, L, pblk);
     if (st != MODEL_CONVERGED)
@@ -276,13 +275,6 @@ static model_status adaptive_map(void *ctx, const double *x, double *fx)
         next += p->p[i] * li;           /* (2.12) */
     }
     fx[0] = next;
-    if (c->corrected) {
-        double v_avg, m_avg;
-        st = corrected_slowdown(c, L, w_qd, &v_avg, &m_avg);
-        if (st != MODEL_CONVERGED)
-            return st;
-        fx[1] = v_avg * m_avg;
-    }
     return MODEL_CONVERGED;
 }
 
@@ -300,17 +292,19 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
     if (p.lam * p.lm >= 1)
         return model_result_fail(out, MODEL_SATURATED, 0);
     int corrected = opts->variant == MODEL_VARIANT_CORRECTED;
-    adaptive_ctx c = {&p,        d,         block,
-                      p.lam * p.d_avg / p.n, corrected, input_mux,
-                      model_length_m2(d, w)};
-    /* zero-load start; the corrected W_qd is 0 there (slowdown 1 at
-     * rate 0), the printed one is not */
-    double x[2] = {corrected ? 0.0 : p.w_qd, 1.0};
+    double lm2 = model_length_m2(d, w);
+    /* corrected (c): the M/G/1 ejection wait replaces the printed lam Lm^2;
+     * it does not depend on L, so it is fixed before the solve */
+    if (corrected &&
+        model_ejection_mg1(d, p.lam, p.lm, lm2, &p.w_qd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    adaptive_ctx c = {&p, block, p.lam * p.d_avg / p.n, input_mux, lm2};
+    /* start at the zero-load point with this rate's W_qd */
+    double x[1] = {p.w_qd};
     for (int i = 1; i <= p.n; i++)
         x[0] += p.p[i] * (i * (1 + p.dr) + p.lm);
     int iterations = 0;
-    model_status st = model_solve(adaptive_map, &c, x, corrected ? 2 : 1,
-                                  opts, &iterations);
+    model_status st = model_solve(adaptive_map, &c, x, 1, opts, &iterations);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iterations);
     double L = x[0];
@@ -318,16 +312,12 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
         return model_result_fail(out, MODEL_SATURATED, iterations);
     double v_avg, m_avg = 1;
     if (corrected) {
-        double w_qd;
-        if (model_ejection_corrected(d, p.lam, p.lm, c.lm2, x[1], &w_qd) !=
-            MODEL_CONVERGED)
-            return model_result_fail(out, MODEL_SATURATED, iterations);
-        st = corrected_slowdown(&c, L, w_qd, &v_avg, &m_avg);
+        st = corrected_slowdown(&c, L, p.w_qd, &v_avg, &m_avg);
         if (st != MODEL_CONVERGED)
             return model_result_fail(out, st, iterations);
         return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, L,
-                                      adaptive_idle(&p, w_qd), v_avg * m_avg,
-                                      iterations);
+                                      adaptive_idle(&p, p.w_qd),
+                                      v_avg * m_avg, iterations);
     }
     st = vc_mux_degree(c.m_c, L, p.vcs, &v_avg);                  /* (2.14) */
     if (st == MODEL_CONVERGED && input_mux) {

@@ -27,7 +27,9 @@ typedef struct dcsh_params {
     double d_avg;               /* n (k-1)/k N/(N-1)                (2.4) */
     double p[NET_MAX_DIMS + 1]; /* p_j, j = 1..n                (2.1-2.3) */
     double w_qd;                /* ejection wait lam Lm^2 (2.11), 0 with
-                                   multiple ejection channels */
+                                   multiple ejection channels; the
+                                   corrected variant replaces it by
+                                   model_ejection_mg1() */
 } dcsh_params;
 
 /* Fill p from a covered design and workload at rate lam. */

@@ -47,9 +47,13 @@
  * dcsh_common.c applies to a network with one lane and message-level
  * input multiplexers:
  *   (c) Ejection applies.  The one ejection channel takes one message at a
- *       time; once the header holds it, every channel of the path is the
- *       message's alone (one lane, message-level multiplexers), so the
- *       tail follows at one flit per cycle: slowdown 1, no fixed point.
+ *       time: model_ejection_mg1(), M/G/1 with the message length as the
+ *       service, as in the other DCSH models (every holding time of these
+ *       models is an unstretched latency; docs/validation/notes.md,
+ *       finding 7).  Here it is also what the network does: once the
+ *       header holds the ejection channel, every channel of the path is
+ *       the message's alone (one lane, message-level multiplexers), so the
+ *       tail follows at one flit per cycle.  No fixed point:
  *         W_qd = lam E[L^2] / (2 (1 - lam Lm))   (0 with ejection = 0)
  *       enters T[n-1] and (6.26) where the printed lam Lm^2 does.
  *   (b) Source wait applies, but not as model_result_corrected()'s
@@ -122,8 +126,8 @@ static int eval(const net_design *d, const net_workload *w, double rate,
         return model_result_fail(out, MODEL_SATURATED, 1);
     int corrected = opts->variant == MODEL_VARIANT_CORRECTED;
     double lm2 = model_length_m2(d, w);
-    if (corrected && model_ejection_corrected(d, p.lam, p.lm, lm2, 1.0,
-                                              &p.w_qd) != MODEL_CONVERGED)
+    if (corrected &&
+        model_ejection_mg1(d, p.lam, p.lm, lm2, &p.w_qd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 1);
     int n = p.n;
     double ps = 1.0 / p.k, lam = p.lam;

@@ -64,10 +64,17 @@
  *       (saturated when any Phi T_tx[i] >= 1; always implied by
  *       Phi T[i] < 1).  The mean over dimensions is the thesis's (3.11)
  *       and (3.12) averaging, kept.
- *   (c) W_qd = model_ejection_corrected(lam, Lm, E[L^2], s) with
- *       s = V_avg M_avg, fed into (3.7)-(3.8) where the printed W_qd
- *       enters (blocking), not into T_tx.  s is the one unknown of a fixed point (model_solve from
- *       s = 1): the backward pass itself needs no iteration.
+ *   (c) W_qd = model_ejection_mg1(lam, Lm, E[L^2]): the M/G/1 wait of the
+ *       one ejection channel with the message length as its service,
+ *       lam E[L^2] / (2 (1 - lam Lm)), fed into (3.7)-(3.8) where the
+ *       printed W_qd enters (blocking), not into T_tx.  Not length x
+ *       V_avg M_avg: every other holding time of this model is an
+ *       unstretched latency (T[i] is fed Lm, not Lm V_avg M_avg) and the
+ *       stretch is applied once, in the closing step; the stretched
+ *       service saturated most thesis-family set-ups at 0.45-0.75 of the
+ *       simulated rate (docs/validation/notes.md, finding 7).  W_qd does
+ *       not depend on the pass, so there is no fixed point: one backward
+ *       pass, as in the other variants.
  *   (b) Closing step model_result_corrected():
  *         Latency = W_s + (L - idle) V_avg M_avg + idle,
  *         W_s = lam E[L^2] / (2 (1 - lam Lm)),
@@ -124,7 +131,6 @@ typedef struct det_vc_pass {
 } det_vc_pass;
 
 typedef struct det_vc_ctx {
-    const net_design *d;
     const dcsh_params *p;
     int printed, corrected;
     double lm2;                 /* E[length^2] (corrected) */
@@ -186,21 +192,6 @@ static model_status backward_pass(const det_vc_ctx *c, double w_qd,
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: x[0] = slowdown s -> V_avg M_avg of the pass run
- * with W_qd(s). */
-static model_status slowdown_map(void *ctx, const double *x, double *fx)
-{
-    const det_vc_ctx *c = ctx;
-    double w_qd;
-    det_vc_pass r;
-    if (model_ejection_corrected(c->d, c->p->lam, c->p->lm, c->lm2, x[0],
-                                 &w_qd) != MODEL_CONVERGED ||
-        backward_pass(c, w_qd, &r) != MODEL_CONVERGED)
-        return MODEL_SATURATED;
-    fx[0] = r.v_avg * r.m_avg;
-    return MODEL_CONVERGED;
-}
-
 static int eval(const net_design *d, const net_workload *w, double rate,
                 const model_opts *opts, model_result *out)
 {
@@ -210,7 +201,7 @@ static int eval(const net_design *d, const net_workload *w, double rate,
     dcsh__params_init(&p, d, w, rate);
     if (p.lam * p.lm >= 1)
         return model_result_fail(out, MODEL_SATURATED, 1);
-    det_vc_ctx c = {d, &p, opts->variant == MODEL_VARIANT_PRINTED,
+    det_vc_ctx c = {&p, opts->variant == MODEL_VARIANT_PRINTED,
                     opts->variant == MODEL_VARIANT_CORRECTED,
                     model_length_m2(d, w)};
     det_vc_pass r;
@@ -220,21 +211,16 @@ static int eval(const net_design *d, const net_workload *w, double rate,
         return model_result_thesis(out, p.lam, p.vcs, r.L, r.m_avg, r.v_avg,
                                    1);                            /* (3.13) */
     }
-    double s = 1, w_qd;
-    int iterations = 0;
-    model_status st = model_solve(slowdown_map, &c, &s, 1, opts, &iterations);
-    if (st != MODEL_CONVERGED)
-        return model_result_fail(out, st, iterations);
-    if (model_ejection_corrected(d, p.lam, p.lm, c.lm2, s, &w_qd) !=
-            MODEL_CONVERGED ||
+    double w_qd;
+    if (model_ejection_mg1(d, p.lam, p.lm, c.lm2, &w_qd) != MODEL_CONVERGED ||
         backward_pass(&c, w_qd, &r) != MODEL_CONVERGED)
-        return model_result_fail(out, MODEL_SATURATED, iterations);
+        return model_result_fail(out, MODEL_SATURATED, 1);
     /* idle: the Dr charges, and W_qd once per message that crosses a
      * dimension (the weight of Lm in (3.9)) */
     double ps = 1.0 / p.k;
     double idle = p.dr * dr_charges(0, ps, p.n) + (1 - pow(ps, p.n)) * w_qd;
     return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, r.L, idle,
-                                  r.v_avg * r.m_avg, iterations);
+                                  r.v_avg * r.m_avg, 1);
 }
 
 /* L at lam -> 0: Tc = 0, W_qd = 0, every multiplexing factor 1, so

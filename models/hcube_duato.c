@@ -30,8 +30,10 @@
  * hypercube router has no input multiplexer, so the processor-sharing
  * M_avg of finding 5 has nothing to describe).  What remains:
  *   idle = Dr d_avg + W_qd,  V_avg = Vbar(B1(m_c, L - idle, V)),
- *   W_qd = M/G/1 of the one ejection channel held for V_avg x length
- *   (second unknown),  Latency = W_s + (L - idle) V_avg + idle,
+ *   W_qd = M/G/1 of the one ejection channel held for the message length
+ *   (model_ejection_mg1, fixed before the solve: unstretched like every
+ *   other holding time, docs/validation/notes.md finding 7),
+ *   Latency = W_s + (L - idle) V_avg + idle,
  *   W_s = lam E[L^2] / (2 (1 - lam Lm)).
  * Everything else (W_qd, W_qs, the saturation guards, the typo
  * resolutions) is the engine in dcsh_common.c.  This model is not

@@ -10,8 +10,11 @@
  *     the closing step written out here from the closed forms: the B1
  *     chain from its printed recurrence, Vbar, the processor-sharing
  *     1/(1 - rho) and the P-K source wait;
- *   - with one ejection channel the model's own outputs (L, slowdown)
- *     must satisfy the corrected fixed point as written here (residuals);
+ *   - with one ejection channel W_qd is the unstretched M/G/1 wait
+ *     lam E[L^2] / (2 (1 - lam Lm)) written here (model_int.h,
+ *     model_ejection_mg1; docs/validation/notes.md finding 7): the model's
+ *     L must solve the corrected fixed point with that W_qd (residual),
+ *     and its slowdown and latency must be the closing step from that L;
  *   - dcsh-det-vc unrolled by hand for n = 2, dcsh-det-novc for n = 2;
  *   - the router delay adds about Dr x hops at low load, not
  *     Vbar x Dr x hops;
@@ -95,10 +98,11 @@ static double m2(double lm)
     return 2 * lm * lm - lm;
 }
 
-/* M/G/1 (P-K) wait for service slowdown x length. */
-static double pk(double lam, double lm, double lm2, double s)
+/* M/G/1 (P-K) wait of a channel whose service is the message length (the
+ * source wait, and the ejection wait at lam / c for c = 1 channel). */
+static double pk(double lam, double lm, double lm2)
 {
-    return lam * lm2 * s * s / (2 * (1 - lam * lm * s));
+    return lam * lm2 / (2 * (1 - lam * lm));
 }
 
 /* ---- zero load ---------------------------------------------------------- */
@@ -177,7 +181,7 @@ static void test_adaptive_no_ejection(void **state)
             double mc = lam * davg / d.n, ltx = L - route;
             double s = vbar(mc, ltx, cases[c].vcs) *
                        (mux ? 1 / (1 - mc * ltx) : 1);
-            double ws = pk(lam, lm, m2(lm), 1);
+            double ws = pk(lam, lm, m2(lm));
             assert_true(rel(a.vc_multiplexing, s) < 1e-9);
             assert_true(rel(a.source_wait, ws) < 1e-9);
             assert_true(rel(a.latency, ws + (L - route) * s + route) < 1e-9);
@@ -185,10 +189,11 @@ static void test_adaptive_no_ejection(void **state)
     }
 }
 
-/* The model's (L, s) must solve the corrected fixed point as written
- * here: W_qd = P-K(lam, Lm, E[L^2], s), L = sum p_i L_i(L, W_qd),
+/* With one ejection channel: W_qd = lam E[L^2] / (2 (1 - lam Lm)), not
+ * stretched and not depending on L; the model's L must solve
+ * L = sum p_i L_i(L, W_qd), and its slowdown must be
  * s = Vbar(B1(m_c, L_tx, V)) / (1 - m_c L_tx), L_tx = L - Dr d_avg - W_qd. */
-static void test_adaptive_ejection_fixed_point(void **state)
+static void test_adaptive_ejection(void **state)
 {
     (void)state;
     for (int hop = 0; hop < 2; hop++)
@@ -212,7 +217,7 @@ static void test_adaptive_ejection_fixed_point(void **state)
                 assert_int_equal(m->eval(&d, &w, lam, &o, &r), 0);
                 double L = r.network_latency, s = r.vc_multiplexing;
                 double mc = lam * davg / n, p[64];
-                double wqd = pk(lam, lm, m2(lm), s);
+                double wqd = pk(lam, lm, m2(lm));
                 assert_int_equal(chain(mc, L, V, p), 0);
                 double pa = p[V] + p[V - 1] / V, pc = 0;
                 for (int j = 1; j <= V; j++)
@@ -230,7 +235,7 @@ static void test_adaptive_ejection_fixed_point(void **state)
                 /* idle: routing decisions and the ejection wait */
                 double idle = dr * davg + wqd, ltx = L - idle;
                 assert_true(rel(s, vbar(mc, ltx, V) / (1 - mc * ltx)) < 1e-9);
-                assert_true(rel(r.latency, pk(lam, lm, m2(lm), 1) +
+                assert_true(rel(r.latency, pk(lam, lm, m2(lm)) +
                                                ltx * s + idle) < 1e-9);
             }
         }
@@ -238,13 +243,13 @@ static void test_adaptive_ejection_fixed_point(void **state)
 
 /* ---- dcsh-det-vc unrolled for n = 2 ------------------------------------- */
 
-/* Latency of the corrected M5 at slowdown s (W_qd from s); *s_out gets the
- * slowdown the pass implies. */
+/* Latency of the corrected M5 (one backward pass with the unstretched
+ * W_qd); *s_out gets the slowdown V_avg M_avg. */
 static double det_vc_n2(int k, int V, double lm, double dr, double lam,
-                        int eject, double s, double *s_out)
+                        int eject, double *s_out)
 {
     double ps = 1.0 / k, phi = (1 - ps) * lam, p[512];
-    double wqd = eject ? pk(lam, lm, m2(lm), s) : 0;
+    double wqd = eject ? pk(lam, lm, m2(lm)) : 0;
     double t1 = wqd + lm, t1tx = lm; /* last dimension: nothing after it */
     assert_int_equal(chain(phi, t1, V, p), 0);
     double tc1 = p[V] * (wqd + lm), s1 = tc1 + t1;
@@ -261,7 +266,7 @@ static double det_vc_n2(int k, int V, double lm, double dr, double lam,
     *s_out = vavg * mavg;
     /* one decision per hop; W_qd once per message that moves */
     double idle = dr * 2 * (1 - ps) + (1 - ps * ps) * wqd;
-    return pk(lam, lm, m2(lm), 1) + (L - idle) * vavg * mavg + idle;
+    return pk(lam, lm, m2(lm)) + (L - idle) * vavg * mavg + idle;
 }
 
 static void test_det_vc_unrolled(void **state)
@@ -286,8 +291,7 @@ static void test_det_vc_unrolled(void **state)
                     model_result r;
                     assert_int_equal(
                         model_dcsh_det_vc.eval(&d, &w, lam, &o, &r), 0);
-                    double lat = det_vc_n2(ks[ki], V, 32, 2, lam, eject,
-                                           r.vc_multiplexing, &s);
+                    double lat = det_vc_n2(ks[ki], V, 32, 2, lam, eject, &s);
                     assert_true(rel(r.latency, lat) < 1e-9);
                     assert_true(rel(r.vc_multiplexing, s) < 1e-9);
                 }
@@ -299,7 +303,7 @@ static void test_det_vc_unrolled(void **state)
 static double det_novc_n2(int k, double lm, double dr, double lam, int eject)
 {
     double ps = 1.0 / k, q = 1 - ps, phi = q * lam, mux = (k - 2.0) / (k - 1);
-    double wqd = eject ? pk(lam, lm, m2(lm), 1) : 0, e = wqd + lm;
+    double wqd = eject ? pk(lam, lm, m2(lm)) : 0, e = wqd + lm;
     double t1 = dr + e, bm1 = mux * phi * t1 * t1;
     double rl1 = q * ps * lam, rp1 = q * q * lam;
     double t0 = dr + ps * e + q * (bm1 + t1 + rl1 * t1 * t1);
@@ -432,7 +436,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load),
         cmocka_unit_test(test_adaptive_no_ejection),
-        cmocka_unit_test(test_adaptive_ejection_fixed_point),
+        cmocka_unit_test(test_adaptive_ejection),
         cmocka_unit_test(test_det_vc_unrolled),
         cmocka_unit_test(test_det_novc_unrolled),
         cmocka_unit_test(test_router_delay_not_multiplexed),
