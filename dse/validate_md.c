@@ -509,19 +509,23 @@ static void write_header(FILE *f, const dse_validate_result *r,
                 "- **Variants**: the model side is computed twice, for "
                 "**%s** and for **%s**, against the same simulations. In the "
                 "summary, `model sat`, `ratio`, the MAPE and bias columns and "
-                "the verdict are %s's; `MAPE <=50%% (%s)` and `ratio (%s)` "
-                "are %s's, shown as \"same\" when %s gives identical numbers "
+                "the verdict are those of %s; `MAPE <=50%% (%s)` and `ratio "
+                "(%s)` those of %s, shown as \"same\" when %s gives "
+                "identical numbers "
                 "(the model has no correction for that set-up%s%s). The "
                 "per-set-up tables give each variant its own model and error "
                 "columns, merged into one (\"%s = %s\") when identical; the "
-                "plots draw %s solid and %s dashed. The difference between "
-                "the two is what the corrections bought.\n",
+                "plots draw %s solid and %s dashed.%s\n",
                 model_variant_name(v[0]), model_variant_name(v[1]),
                 model_variant_name(v[0]), model_variant_name(v[1]),
                 model_variant_name(v[1]), model_variant_name(v[1]),
                 model_variant_name(v[1]), same[0] ? "; in this run: " : "",
                 same, model_variant_name(v[0]), model_variant_name(v[1]),
-                model_variant_name(v[0]), model_variant_name(v[1]));
+                model_variant_name(v[0]), model_variant_name(v[1]),
+                v[0] == MODEL_VARIANT_CORRECTED
+                    ? " The difference between the two is what the "
+                      "corrections bought."
+                    : "");
     }
     fprintf(f,
             "- The compared quantity is mean message latency from generation "

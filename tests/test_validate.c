@@ -579,6 +579,11 @@ static void test_cli(void **state)
     assert_int_equal(run_cli("stray"), 2);
     assert_int_equal(run_cli("--variant bogus --out /tmp/x.md"), 2);
     assert_int_equal(run_cli("--variant"), 2);
+    /* --help documents the option */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s validate --help | grep -q -- "
+             "'--variant NAME'", DSE_BINARY);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* The real --quick path for one cheap model (the 8-cube example, about
