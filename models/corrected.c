@@ -42,16 +42,6 @@ model_status model_ejection_mg1(const net_design *d, double lam, double lm,
     return wait_mg1_pk(lam / d->ejection_channels, lm, lm2, 1.0, wqd);
 }
 
-model_status model_ejection_corrected(const net_design *d, double lam,
-                                      double lm, double lm2, double slowdown,
-                                      double *wqd)
-{
-    *wqd = 0;
-    if (d->ejection_channels == 0)
-        return MODEL_CONVERGED;
-    return wait_mg1_pk(lam / d->ejection_channels, lm, lm2, slowdown, wqd);
-}
-
 int model_result_corrected(model_result *out, double rate, int vcs,
                            double lm, double lm2, double L, double idle,
                            double slowdown, int iterations)

@@ -121,11 +121,6 @@ model_status wait_mg1_pk(double lam, double lm, double lm2, double slowdown,
  * belongs to the `idle` part of model_result_corrected(). */
 model_status model_ejection_mg1(const net_design *d, double lam, double lm,
                                 double lm2, double *wqd);
-/* Transitional (removed once no model calls it): the same with service
- * slowdown x length. */
-model_status model_ejection_corrected(const net_design *d, double lam,
-                                      double lm, double lm2, double slowdown,
-                                      double *wqd);
 
 /* The corrected closing step, replacing model_result_thesis():
  *   latency = W_s + (L - idle) slowdown + idle
