@@ -303,10 +303,15 @@ static void test_det_vc_unrolled(void **state)
 static double det_novc_n2(int k, double lm, double dr, double lam, int eject)
 {
     double ps = 1.0 / k, q = 1 - ps, phi = q * lam, mux = (k - 2.0) / (k - 1);
-    double wqd = eject ? pk(lam, lm, m2(lm)) : 0, e = wqd + lm;
-    double t1 = dr + e, bm1 = mux * phi * t1 * t1;
+    double wqd = eject ? pk(lam, lm, m2(lm)) : 0;
+    /* a message leaving after dimension i waits only for the work of the
+     * other multiplexer: last dimension 1 for a fraction q / (1 - ps^2) of
+     * a node's arrivals, dimension 0 for q ps / (1 - ps^2) */
+    double f1 = q / (1 - ps * ps), f0 = q * ps / (1 - ps * ps);
+    double e1 = (1 - f1) * wqd + lm, e0 = (1 - f0) * wqd + lm;
+    double t1 = dr + e1, bm1 = mux * phi * t1 * t1;
     double rl1 = q * ps * lam, rp1 = q * q * lam;
-    double t0 = dr + ps * e + q * (bm1 + t1 + rl1 * t1 * t1);
+    double t0 = dr + ps * e0 + q * (bm1 + t1 + rl1 * t1 * t1);
     double bm0 = mux * phi * t0 * t0;
     double s0 = bm0 + t0, s1 = rp1 * t1 * t1 + bm1 + t1;
     double L = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0) + q * s0 +
