@@ -78,9 +78,9 @@
  *       path's pace): every other holding time of this model is an
  *       unstretched latency (the chain is fed L, not L V_avg M_avg) and the
  *       stretch is applied once, in the closing step; the ejection channel
- *       is one more holding time.  The stretched service saturated most
- *       thesis-family set-ups at 0.45-0.75 of the simulated rate
- *       (docs/validation/notes.md, finding 7).  W_qd does not depend on
+ *       is one more holding time.  The stretched service saturated the
+ *       DCSH set-ups at 0.44-0.59 of the simulated rate (0.58-1.03 now;
+ *       docs/validation/notes.md, finding 7).  W_qd does not depend on
  *       the solution, so it is computed once, before the solve, and the
  *       fixed point keeps the one unknown L; W_qd enters (2.6) where the
  *       printed one does, so it feeds the blocking chain, but not L_tx

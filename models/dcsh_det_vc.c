@@ -71,8 +71,8 @@
  *       V_avg M_avg: every other holding time of this model is an
  *       unstretched latency (T[i] is fed Lm, not Lm V_avg M_avg) and the
  *       stretch is applied once, in the closing step; the stretched
- *       service saturated most thesis-family set-ups at 0.45-0.75 of the
- *       simulated rate (docs/validation/notes.md, finding 7).  W_qd does
+ *       service saturated this model at 0.53-0.60 of the simulated rate
+ *       (1.07-1.14 now; docs/validation/notes.md, finding 7).  W_qd does
  *       not depend on the pass, so there is no fixed point: one backward
  *       pass, as in the other variants.
  *   (b) Closing step model_result_corrected():

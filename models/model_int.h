@@ -112,9 +112,11 @@ model_status wait_mg1_pk(double lam, double lm, double lm2, double slowdown,
  * trickling in at the path's pace): every other holding time of these
  * models is an unstretched latency (the VC chain is fed L, not L Vbar; the
  * stretch is applied once, in the closing step), and the ejection channel
- * is one more holding time.  Measured: the stretched service made 24 of
- * the 29 thesis-family validation set-ups worse and saturated most of them
- * at 0.45-0.75 of the simulated rate; docs/validation/notes.md, finding 7.
+ * is one more holding time.  Measured on the 29 thesis-family validation
+ * set-ups: the stretched service put the model's saturation rate further
+ * from the simulator's on 22 of them (below 0.75 of it on 18, against 10)
+ * and had the larger MAPE at <= 50% load on 16 of the 24 where the two
+ * differ; docs/validation/notes.md, finding 7.
  *
  * The wait holds the worm's VCs (it enters the holding times, hence
  * blocking, where the printed W_qd does) but sends nothing: like Dr, it
