@@ -170,9 +170,8 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
     int corrected = o->variant == MODEL_VARIANT_CORRECTED;
-    model_status ej = corrected ? model_ejection_mg1(d, rate, lm, lm2, &wqd)
-                                : model__wait_ejection(d, rate, lm, &wqd);
-    if (ej != MODEL_CONVERGED)
+    if (model__torus_ejection(d, w, rate, o->variant, &wqd) !=
+        MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     m6_ctx c;
     c.vcs = d->vcs;

@@ -105,6 +105,16 @@ model_status model__wait_ejection(const net_design *d, double lam, double lm,
     return MODEL_CONVERGED;
 }
 
+model_status model__torus_ejection(const net_design *d, const net_workload *w,
+                                   double lam, model_variant variant,
+                                   double *wqd)
+{
+    double lm = net_message_flits(d, w);
+    if (variant == MODEL_VARIANT_CORRECTED)
+        return model_ejection_mg1(d, lam, lm, model_length_m2(d, w), wqd);
+    return model__wait_ejection(d, lam, lm, wqd);
+}
+
 const model_opts *model__opts(const model_opts *opts, model_opts *storage)
 {
     if (opts)

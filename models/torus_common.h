@@ -56,6 +56,12 @@ void model__ring_moments(int k, double *crossed, double *remaining);
 model_status model__wait_ejection(const net_design *d, double lam, double lm,
                                   double *wqd);
 
+/* W_qd for the variant: model__wait_ejection() for printed and
+ * recommended, model_ejection_mg1() (M/G/1) for corrected. */
+model_status model__torus_ejection(const net_design *d, const net_workload *w,
+                                   double lam, model_variant variant,
+                                   double *wqd);
+
 /* Which model_opts to use: opts itself, or the defaults when it is NULL
  * (storage provided by the caller). */
 const model_opts *model__opts(const model_opts *opts, model_opts *storage);

@@ -204,33 +204,8 @@ static double tdet_latency(const tdet_ctx *c)
     return L;
 }
 
-/* The corrected variant (header comment): the recommended unknowns B_i
- * with the M/G/1 ejection wait, then the transmitting pass for V_avg. */
-static int tdet_eval_corrected(const net_design *d, const net_workload *w,
-                               double rate, const model_opts *o,
-                               model_result *out)
-{
-    double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
-    if (model_ejection_mg1(d, rate, lm, lm2, &wqd) != MODEL_CONVERGED)
-        return model_result_fail(out, MODEL_SATURATED, 0);
-    tdet_ctx c;
-    tdet_setup(&c, d, rate, lm, wqd);
-
-    double x[NET_MAX_DIMS] = {0};
-    int iters = 0;
-    model_status st = model_solve(tdet_map, &c, x, c.n, o, &iters);
-    if (st != MODEL_CONVERGED)
-        return model_result_fail(out, st, iters);
-    tdet_pass(&c, x, 0);
-    double L = tdet_latency(&c);
-    tdet_pass(&c, x, 1);
-    double L_tx = tdet_latency(&c), vavg;
-    if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
-        return model_result_fail(out, MODEL_SATURATED, iters);
-    return model_result_corrected(out, rate, d->vcs, lm, lm2, L, L - L_tx,
-                                  vavg, iters);
-}
-
+/* Both variants solve the same unknowns B_i; corrected (header comment)
+ * differs in W_qd and then takes V_avg from the transmitting pass. */
 static int tdet_eval(const net_design *d, const net_workload *w, double rate,
                      const model_opts *opts, model_result *out)
 {
@@ -238,10 +213,8 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
-    if (o->variant == MODEL_VARIANT_CORRECTED)
-        return tdet_eval_corrected(d, w, rate, o, out);
     double lm = net_message_flits(d, w), wqd;
-    if (model__wait_ejection(d, rate, lm, &wqd) != MODEL_CONVERGED)
+    if (model__torus_ejection(d, w, rate, o->variant, &wqd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     tdet_ctx c;
     tdet_setup(&c, d, rate, lm, wqd);
@@ -254,9 +227,18 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
 
     tdet_pass(&c, b, 0);
     double L = tdet_latency(&c), vavg;
+    if (o->variant != MODEL_VARIANT_CORRECTED) {
+        if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, iters);
+        return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
+    }
+    tdet_pass(&c, b, 1);
+    double L_tx = tdet_latency(&c);
     if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
-    return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
+    return model_result_corrected(out, rate, d->vcs, lm,
+                                  model_length_m2(d, w), L, L - L_tx, vavg,
+                                  iters);
 }
 
 /* No seed validates this derived model; the example is the chapter 4
