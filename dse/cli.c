@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,15 +180,31 @@ int dse_cli_parse_rates(const char *spec, double **rates, size_t *count,
     return 0;
 }
 
+int dse_cli_bad(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
+}
+
 int dse_cli_real(const char *cmd, const char *opt, const char *text, double lo,
-                 double *out)
+                 double hi, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v) || v < lo) {
-        fprintf(stderr, "%s: %s: expected a number >= %g, got \"%s\"\n", cmd,
-                opt, lo, text);
+    if (errno || end == text || *end || !isfinite(v) || v < lo || v > hi) {
+        if (isinf(hi))
+            fprintf(stderr, "%s: %s: expected a number >= %g, got \"%s\"\n",
+                    cmd, opt, lo, text);
+        else
+            fprintf(stderr,
+                    "%s: %s: expected a number in [%g, %g], got \"%s\"\n", cmd,
+                    opt, lo, hi, text);
         return 2;
     }
     *out = v;

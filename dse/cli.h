@@ -14,12 +14,17 @@
  * gcc and jq). */
 void dse_cli_print_error(const err *e);
 
-/* Option values for subcommand `cmd` ("dse sim", ...): a finite number
- * >= lo, or an integer in [lo, hi].  On a bad value they print
+/* Print "CMD: MESSAGE" on stderr for subcommand `cmd` ("dse sim", ...);
+ * returns the exit status of bad usage, 2. */
+__attribute__((format(printf, 2, 3))) int dse_cli_bad(const char *cmd,
+                                                      const char *fmt, ...);
+
+/* Option values for subcommand `cmd`: a finite number in [lo, hi] (hi may
+ * be INFINITY), or an integer in [lo, hi].  On a bad value they print
  * "CMD: OPT: expected ..., got \"TEXT\"" on stderr and return the exit
  * status 2; on success 0 and *out set. */
 int dse_cli_real(const char *cmd, const char *opt, const char *text, double lo,
-                 double *out);
+                 double hi, double *out);
 int dse_cli_long(const char *cmd, const char *opt, const char *text, long lo,
                  long hi, long *out);
 

@@ -21,11 +21,11 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "constraints/cons.h"
 #include "net/net.h"
@@ -99,17 +99,7 @@ static void usage(FILE *out)
         "      'topology=torus n=2 k=32' 'topology=express n=2 k=32 m=1 kn=4'\n");
 }
 
-/* Print "dse cost: MESSAGE" on stderr; returns the exit status 2. */
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "dse cost: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
-}
+#define bad(...) dse_cli_bad("dse cost", __VA_ARGS__)
 
 static int parse_number(const char *opt, const char *s, double *out)
 {

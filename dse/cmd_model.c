@@ -24,7 +24,6 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,21 +106,11 @@ static void usage(FILE *out)
         "--rates 0.001:0.01:0.001\n");
 }
 
-/* Print "dse model: MESSAGE" on stderr; returns the exit status 2. */
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "dse model: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
-}
+#define bad(...) dse_cli_bad("dse model", __VA_ARGS__)
 
 static int parse_real(const char *opt, const char *s, double lo, double *out)
 {
-    return dse_cli_real("dse model", opt, s, lo, out);
+    return dse_cli_real("dse model", opt, s, lo, INFINITY, out);
 }
 
 /* "A:B:STEP" or "R1,R2,...": fills cli->rates (owned). */

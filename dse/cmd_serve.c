@@ -58,17 +58,10 @@ static void usage(FILE *out)
             "2 bad usage.\n");
 }
 
-static int num(const char *opt, const char *s, double lo, double hi, double *out)
+static int num(const char *opt, const char *s, double lo, double hi,
+               double *out)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "dse serve: %s: expected a number in [%g, %g], got '%s'\n",
-                opt, lo, hi, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    return dse_cli_real("dse serve", opt, s, lo, hi, out);
 }
 
 int dse_cmd_serve(int argc, char **argv)

@@ -25,7 +25,6 @@
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,20 +109,11 @@ static void usage(FILE *out)
         "      --workload 'message_bits=16' --rates 0.002:0.01:0.002\n");
 }
 
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "dse sim: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
-}
+#define bad(...) dse_cli_bad("dse sim", __VA_ARGS__)
 
 static int parse_real(const char *opt, const char *s, double lo, double *out)
 {
-    return dse_cli_real("dse sim", opt, s, lo, out);
+    return dse_cli_real("dse sim", opt, s, lo, INFINITY, out);
 }
 
 static int parse_long(const char *opt, const char *s, long lo, long hi,

@@ -26,7 +26,6 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,16 +94,7 @@ static void usage(FILE *out)
         "page could not be written; 2 bad usage; 130 interrupted.\n");
 }
 
-__attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "dse validate: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
-}
+#define bad(...) dse_cli_bad("dse validate", __VA_ARGS__)
 
 static int parse_long(const char *opt, const char *s, long lo, long hi,
                       long *out)

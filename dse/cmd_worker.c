@@ -60,15 +60,7 @@ static void usage(FILE *out)
 static int parse_num(const char *opt, const char *s, double lo, double hi,
                      double *out)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "dse worker: %s: expected a number in [%g, %g], got '%s'\n",
-                opt, lo, hi, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
+    return dse_cli_real("dse worker", opt, s, lo, hi, out);
 }
 
 int dse_cmd_worker(int argc, char **argv)
