@@ -332,6 +332,22 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
                                iterations);                 /* (2.13), (2.18) */
 }
 
+void dcsh__example(net_design *d, net_workload *w, net_topology topology,
+                   int n, int k, int vcs, net_routing routing, int bits)
+{
+    net_design_init(d);
+    net_workload_init(w);
+    d->topology = topology;
+    net_design_set_radix(d, n, k);
+    d->vcs = vcs;
+    d->routing = routing;
+    d->router_delay = 0;
+    d->ejection_channels = 1;
+    d->width = 1;
+    w->message_bits = bits;
+    w->length = NET_LENGTH_EXPONENTIAL;
+}
+
 double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)
 {
     dcsh_params p;

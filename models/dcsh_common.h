@@ -64,4 +64,11 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
 /* Zero-load limit of the adaptive models: d_avg (1 + Dr) + Lm (A.3). */
 double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w);
 
+/* The thesis's validation set-ups share everything but these: n
+ * dimensions of radix k, V VCs, the routing, Lm-bit (1-wire: Lm-flit)
+ * exponential messages, Dr = 0, one ejection channel.  Fills (d, w) for
+ * the models' example(). */
+void dcsh__example(net_design *d, net_workload *w, net_topology topology,
+                   int n, int k, int vcs, net_routing routing, int bits);
+
 #endif

@@ -204,17 +204,7 @@ static double zero_load(const net_design *d, const net_workload *w,
 /* Fig.6.6a: DCSH N = 1024 (32 x 32), V = 1, Lm = 32, Dr = 0. */
 static void example(net_design *d, net_workload *w)
 {
-    net_design_init(d);
-    net_workload_init(w);
-    d->topology = NET_DCSH;
-    net_design_set_radix(d, 2, 32);
-    d->vcs = 1;
-    d->routing = NET_ROUTE_DETERMINISTIC;
-    d->router_delay = 0;
-    d->ejection_channels = 1;
-    d->width = 1;
-    w->message_bits = 32;
-    w->length = NET_LENGTH_EXPONENTIAL;
+    dcsh__example(d, w, NET_DCSH, 2, 32, 1, NET_ROUTE_DETERMINISTIC, 32);
 }
 
 const model model_dcsh_det_novc = {

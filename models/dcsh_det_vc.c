@@ -241,17 +241,7 @@ static double zero_load(const net_design *d, const net_workload *w,
 /* Fig.3.3a: 2D DCSH, N = 256 (k = 16), V = 2, Lm = 32, Dr = 0. */
 static void example(net_design *d, net_workload *w)
 {
-    net_design_init(d);
-    net_workload_init(w);
-    d->topology = NET_DCSH;
-    net_design_set_radix(d, 2, 16);
-    d->vcs = 2;
-    d->routing = NET_ROUTE_DETERMINISTIC;
-    d->router_delay = 0;
-    d->ejection_channels = 1;
-    d->width = 1;
-    w->message_bits = 32;
-    w->length = NET_LENGTH_EXPONENTIAL;
+    dcsh__example(d, w, NET_DCSH, 2, 16, 2, NET_ROUTE_DETERMINISTIC, 32);
 }
 
 const model model_dcsh_det_vc = {
