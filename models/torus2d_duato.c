@@ -87,7 +87,6 @@ typedef struct m6_ctx {
     double kavg, davg, cd;
     double pa, pd;   /* filled per map evaluation */
     int vcs;
-    double idle;     /* corrected: Dr d_avg + W_qd (model_result_corrected) */
 } m6_ctx;
 
 static int m6_covers(const net_design *d, const net_workload *w, char *why,
@@ -141,14 +140,6 @@ static model_status m6_chain(m6_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: V_avg of the transmitting occupancy L - idle, idle
- * being the part of L a worm holds its VCs without sending (routing
- * decisions and the wait for the ejection channel). */
-static model_status m6_vavg_tx(const m6_ctx *c, double L, double *vavg)
-{
-    return vc_mux_degree(c->mc, L - c->idle, c->vcs, vavg);
-}
-
 /* x[0] = L. */
 static model_status m6_map(void *vctx, const double *x, double *fx)
 {
@@ -168,8 +159,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
-    double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
-    int corrected = o->variant == MODEL_VARIANT_CORRECTED;
+    double lm = net_message_flits(d, w), wqd;
     if (model__torus_ejection(d, w, rate, o->variant, &wqd) !=
         MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
@@ -180,7 +170,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     c.mc = rate * c.davg / 4.0;
     c.cd = o->variant == MODEL_VARIANT_PRINTED ? 2.0 : 1.0;
     c.base = c.davg * (1 + d->router_delay) + lm + wqd;
-    c.idle = c.davg * d->router_delay + wqd;
+    double idle = c.davg * d->router_delay + wqd;   /* corrected: not stretched */
 
     double L = c.base;
     int iters = 0;
@@ -191,15 +181,8 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     double p[MODEL_TORUS_VMAX + 1];
     if (m6_chain(&c, L, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
-    if (corrected) {
-        double vavg;
-        if (m6_vavg_tx(&c, L, &vavg) != MODEL_CONVERGED)
-            return model_result_fail(out, MODEL_SATURATED, iters);
-        return model_result_corrected(out, rate, d->vcs, lm, lm2, L, c.idle,
-                                      vavg, iters);
-    }
-    double vavg = vc_multiplexing(p, d->vcs);
-    return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
+    return model__duato_close(out, d, w, rate, c.mc, L, idle, p,
+                              o->variant, iters);
 }
 
 /* Fig.4.2a: N = 256 (16 x 16), V = 3, Lm = 32 (one-bit channels carrying

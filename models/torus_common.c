@@ -115,6 +115,25 @@ model_status model__torus_ejection(const net_design *d, const net_workload *w,
     return model__wait_ejection(d, lam, lm, wqd);
 }
 
+int model__duato_close(model_result *out, const net_design *d,
+                       const net_workload *w, double rate, double mc,
+                       double L, double idle, const double *p,
+                       model_variant variant, int iterations)
+{
+    double vavg;
+    if (variant != MODEL_VARIANT_CORRECTED) {
+        vavg = vc_multiplexing(p, d->vcs);
+        return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg,
+                                   iterations);
+    }
+    if (vc_mux_degree(mc, L - idle, d->vcs, &vavg) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iterations);
+    return model_result_corrected(out, rate, d->vcs,
+                                  net_message_flits(d, w),
+                                  model_length_m2(d, w), L, idle, vavg,
+                                  iterations);
+}
+
 const model_opts *model__opts(const model_opts *opts, model_opts *storage)
 {
     if (opts)

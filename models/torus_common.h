@@ -62,6 +62,16 @@ model_status model__torus_ejection(const net_design *d, const net_workload *w,
                                    double lam, model_variant variant,
                                    double *wqd);
 
+/* The closing step of the Duato tori (torus2d-duato, torus-duato) at the
+ * solved network latency L, p being the VC chain at L (m_c, L, V):
+ * corrected, V_avg = Vbar(B1(m_c, L - idle, V)) of the transmitting
+ * occupancy and model_result_corrected(); otherwise the thesis's
+ * (2.13) + (2.18) with V_avg = Vbar(p). */
+int model__duato_close(model_result *out, const net_design *d,
+                       const net_workload *w, double rate, double mc,
+                       double L, double idle, const double *p,
+                       model_variant variant, int iterations);
+
 /* Which model_opts to use: opts itself, or the defaults when it is NULL
  * (storage provided by the caller). */
 const model_opts *model__opts(const model_opts *opts, model_opts *storage);

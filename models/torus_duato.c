@@ -69,7 +69,6 @@ typedef struct td_ctx {
     double wr[NET_MAX_DIMS + 1];   /* w_r, r = 0..n */
     int vcs, n;
     double pa, pd;
-    double idle;     /* corrected: Dr d_avg + W_qd (model_result_corrected) */
 } td_ctx;
 
 static int td_covers(const net_design *d, const net_workload *w, char *why,
@@ -102,14 +101,6 @@ static model_status td_chain(td_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: V_avg of the transmitting occupancy L - idle, idle
- * being the part of L a worm holds its VCs without sending (routing
- * decisions and the wait for the ejection channel). */
-static model_status td_vavg_tx(const td_ctx *c, double L, double *vavg)
-{
-    return vc_mux_degree(c->mc, L - c->idle, c->vcs, vavg);
-}
-
 /* x[0] = L. */
 static model_status td_map(void *vctx, const double *x, double *fx)
 {
@@ -134,8 +125,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
-    double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
-    int corrected = o->variant == MODEL_VARIANT_CORRECTED;
+    double lm = net_message_flits(d, w), wqd;
     if (model__torus_ejection(d, w, rate, o->variant, &wqd) !=
         MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
@@ -148,7 +138,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     c.cd = o->variant == MODEL_VARIANT_PRINTED ? 2.0 : 1.0;
     c.base = davg * (1 + d->router_delay) + lm + wqd;
     model__torus_dims_weights(d->n, kavg, c.wr);
-    c.idle = davg * d->router_delay + wqd;
+    double idle = davg * d->router_delay + wqd;   /* corrected: not stretched */
 
     double L = c.base;
     int iters = 0;
@@ -158,15 +148,8 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     double p[MODEL_TORUS_VMAX + 1];
     if (td_chain(&c, L, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
-    if (corrected) {
-        double vavg;
-        if (td_vavg_tx(&c, L, &vavg) != MODEL_CONVERGED)
-            return model_result_fail(out, MODEL_SATURATED, iters);
-        return model_result_corrected(out, rate, d->vcs, lm, lm2, L, c.idle,
-                                      vavg, iters);
-    }
-    double vavg = vc_multiplexing(p, d->vcs);
-    return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg, iters);
+    return model__duato_close(out, d, w, rate, c.mc, L, idle, p,
+                              o->variant, iters);
 }
 
 /* The thesis validates only 2D tori, where torus2d-duato takes priority.
