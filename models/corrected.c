@@ -23,13 +23,12 @@ double model_length_m2(const net_design *d, const net_workload *w)
     return lm * lm;
 }
 
-model_status wait_mg1_pk(double lam, double lm, double lm2, double slowdown,
-                         double *w)
+model_status wait_mg1_pk(double lam, double lm, double lm2, double *w)
 {
-    double rho = lam * lm * slowdown;
+    double rho = lam * lm;
     if (!isfinite(rho) || !isfinite(lm2) || rho < 0 || rho >= 1)
         return MODEL_SATURATED;
-    *w = lam * lm2 * slowdown * slowdown / (2.0 * (1.0 - rho));
+    *w = lam * lm2 / (2.0 * (1.0 - rho));
     return MODEL_CONVERGED;
 }
 
@@ -39,7 +38,7 @@ model_status model_ejection_mg1(const net_design *d, double lam, double lm,
     *wqd = 0;
     if (d->ejection_channels == 0)
         return MODEL_CONVERGED;
-    return wait_mg1_pk(lam / d->ejection_channels, lm, lm2, 1.0, wqd);
+    return wait_mg1_pk(lam / d->ejection_channels, lm, lm2, wqd);
 }
 
 int model_result_corrected(model_result *out, double rate, int vcs,
@@ -48,7 +47,7 @@ int model_result_corrected(model_result *out, double rate, int vcs,
 {
     double ws;
     if (!(rate / vcs * L < 1) ||
-        wait_mg1_pk(rate, lm, lm2, 1.0, &ws) != MODEL_CONVERGED)
+        wait_mg1_pk(rate, lm, lm2, &ws) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iterations);
     idle = idle >= 0 ? fmin(idle, L) : 0;
     double latency = ws + (L - idle) * slowdown + idle;

@@ -186,7 +186,7 @@ static int eval(const net_design *d, const net_workload *w, double rate,
         return model_result_fail(out, MODEL_SATURATED, 1);
     double w_qs = lam * L * L;                                    /* (6.27) */
     if (corrected &&
-        wait_mg1_pk(lam, L, L * L + lm2 - p.lm * p.lm, 1.0, &w_qs) !=
+        wait_mg1_pk(lam, L, L * L + lm2 - p.lm * p.lm, &w_qs) !=
             MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 1);
     return model_result_ok(out, w_qs + L, L, w_qs, 1.0, 1);       /* (6.28) */

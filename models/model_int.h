@@ -92,11 +92,9 @@ int model_result_thesis(model_result *out, double rate, int vcs, double L,
 double model_length_m2(const net_design *d, const net_workload *w);
 
 /* Pollaczek-Khinchine M/G/1 wait lam E[S^2] / (2 (1 - lam E[S])) of a
- * channel that serves one message at a time for S = slowdown x length
- * (E[S] = slowdown lm, E[S^2] = slowdown^2 lm2).  MODEL_SATURATED when
- * lam E[S] >= 1 or an input is not finite. */
-model_status wait_mg1_pk(double lam, double lm, double lm2, double slowdown,
-                         double *w);
+ * server with mean service lm and second moment lm2.  MODEL_SATURATED when
+ * lam lm >= 1 or an input is not finite. */
+model_status wait_mg1_pk(double lam, double lm, double lm2, double *w);
 
 /* The corrected ejection wait W_qd: the one ejection channel of a node
  * takes one message at a time (MODELS.md section 3 item 10, which is what
@@ -126,7 +124,7 @@ model_status model_ejection_mg1(const net_design *d, double lam, double lm,
 
 /* The corrected closing step, replacing model_result_thesis():
  *   latency = W_s + (L - idle) slowdown + idle
- * W_s = wait_mg1_pk(rate, lm, lm2, 1): the node's messages share one
+ * W_s = wait_mg1_pk(rate, lm, lm2): the node's messages share one
  * injection channel (MODELS.md section 3 item 7), not V full-speed servers
  * at rate/V each (finding 2); it is not stretched by the multiplexing
  * degree, since a waiting message transmits nothing.  idle is the part of

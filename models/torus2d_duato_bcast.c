@@ -227,7 +227,7 @@ static int bc_close_corrected(const bc_ctx *c, double rate, double beta,
     double nodes = (double)net_nodes(c->d);
     double lam_p = rate * beta * (nodes - 1) / 4.0;
     if (bc_vbar_tx(c, su, sb, &vbar) != MODEL_CONVERGED ||
-        wait_mg1_pk(lam_p, c->m, c->m2, 1.0, &wp) != MODEL_CONVERGED)
+        wait_mg1_pk(lam_p, c->m, c->m2, &wp) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
     int rc = model_result_corrected(out, (1 - beta) * rate, c->vcs, c->m,
                                     c->m2, su, c->route + c->wqd, vbar,
