@@ -37,8 +37,8 @@
 #include <unistd.h>
 
 #include "dse/dse.h"
-#include "dse/farm.h"
-#include "dse/progress.h"
+#include "dse/farm/farm.h"
+#include "dse/common/progress.h"
 #include "sim/sim.h"
 
 typedef struct wthread {

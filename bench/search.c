@@ -1,5 +1,5 @@
 /*
- * search.c — bench_search: how close the NLopt strategy (dse/search_nlopt.c)
+ * search.c — bench_search: how close the NLopt strategy (dse/search/search_nlopt.c)
  * gets to the exhaustive Pareto front, and at what fraction of the work.
  *
  * For each space both strategies score the designs with the models only
@@ -34,8 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dse/optimize.h"
-#include "dse/pareto.h"
+#include "dse/search/optimize.h"
+#include "dse/search/pareto.h"
 
 static const char synthetic[] =
     "study: synthetic_4096\n"

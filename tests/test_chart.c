@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dse/chart.h"
+#include "dse/report/chart.h"
 
 static size_t count(const char *s, const char *needle)
 {

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dse/cfg.h"
+#include "dse/study/cfg.h"
 
 #define BUDGET "budget: {bisection_wires: 4096}\n"
 

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "dse/farm_serve.h"
+#include "dse/farm/farm_serve.h"
 #include "test_farm_util.h"
 
 static pid_t serve_start(const test_redis *r, const char *root)

@@ -1,7 +1,7 @@
 /*
  * test_farm_unit.c — the farm without a Redis server: job and result
  * encoding, keys, strict parsing of malformed jobs, the daemon's path and
- * size checks, and whole farm runs on the in-memory store (store_mem.c)
+ * size checks, and whole farm runs on the in-memory store (tests/support/store_mem.c)
  * with the worker in a thread: identical results, reclaim of an abandoned
  * entry, dead letters, the store going down and coming back.
  */
@@ -14,8 +14,9 @@
 #include <math.h>
 #include <pthread.h>
 
-#include "dse/farm_serve.h"
+#include "dse/farm/farm_serve.h"
 #include "test_farm_util.h"
+#include "support/store_mem.h"
 
 /* ---- URLs ------------------------------------------------------------------ */
 
@@ -381,7 +382,8 @@ static void *worker_main(void *arg)
 static void worker_start(wthread *w, dse_mem_db *db, int slots)
 {
     memset(w, 0, sizeof *w);
-    w->spec.mem = db;
+    w->spec.open = dse_mem_store_open;
+    w->spec.open_ctx = db;
     dse_worker_opts_init(&w->o);
     w->o.slots = slots;
     w->o.farm.heartbeat_s = 0.1;
@@ -411,7 +413,7 @@ static void test_mem_identical(void **state)
     dse_mem_db *db = dse_mem_db_create();
     wthread w;
     worker_start(&w, db, 2);
-    dse_store_spec spec = {.mem = db};
+    dse_store_spec spec = {.open = dse_mem_store_open, .open_ctx = db};
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
     dse_farm *farm;
@@ -486,7 +488,7 @@ static void test_mem_reclaim_and_dead_letter(void **state)
 {
     (void)state;
     dse_mem_db *db = dse_mem_db_create();
-    dse_store_spec spec = {.mem = db};
+    dse_store_spec spec = {.open = dse_mem_store_open, .open_ctx = db};
     dse_store st;
     dse_store_open(&spec, &st);
     assert_int_equal(st.ops->xgroup_create(st.self, "dse:jobs", DSE_FARM_GROUP,
@@ -579,7 +581,7 @@ static void test_mem_store_down(void **state)
     cfg_study s;
     assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
     dse_mem_db *db = dse_mem_db_create();
-    dse_store_spec spec = {.mem = db};
+    dse_store_spec spec = {.open = dse_mem_store_open, .open_ctx = db};
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
     fo.redis_timeout_s = 1.0;
@@ -606,7 +608,7 @@ static void test_mem_store_down(void **state)
 
     /* down for good: ERR_REDIS after about the timeout */
     dse_mem_db *db2 = dse_mem_db_create();
-    spec.mem = db2;
+    spec.open_ctx = db2;
     assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
     dse_farm_executor(farm, &ex);
     fl = (flapper){db2, 0.0, 0, 0};
@@ -641,7 +643,7 @@ static void test_mem_store_lost_data(void **state)
     err e;
     char *local = test_run_json(&s, NULL, &rc, &e);
     dse_mem_db *db = dse_mem_db_create();
-    dse_store_spec spec = {.mem = db};
+    dse_store_spec spec = {.open = dse_mem_store_open, .open_ctx = db};
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
     wthread w;

@@ -22,11 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dse/cfg.h"
-#include "dse/farm.h"
-#include "dse/optimize.h"
-#include "dse/report.h"
-#include "dse/store.h"
+#include "dse/study/cfg.h"
+#include "dse/farm/farm.h"
+#include "dse/search/optimize.h"
+#include "dse/report/report.h"
+#include "dse/farm/store.h"
 
 /* Every process and directory a test made, so that a failed assertion
  * (cmocka jumps out of the test) still leaves nothing running: killed and

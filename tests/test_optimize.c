@@ -37,8 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dse/optimize.h"
-#include "dse/report.h"
+#include "dse/search/optimize.h"
+#include "dse/report/report.h"
 #include "sim/sim.h"
 
 #define SMALL "tests/data/opt_small.yaml"
@@ -153,7 +153,7 @@ static char *csv_text(const dse_run *r)
     return buf;
 }
 
-/* ---- objectives and dominance, independently of dse/pareto.c ---------- */
+/* ---- objectives and dominance, independently of dse/search/pareto.c ---------- */
 
 /* a dominates b (minimisation): no worse anywhere, better somewhere.  With
  * tol > 0 "no worse" and "better" are taken with a relative slack, for

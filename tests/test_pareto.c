@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dse/pareto.h"
+#include "dse/search/pareto.h"
 
 /* A small deterministic generator (tests must not depend on rand()). */
 static uint64_t lcg(uint64_t *s)

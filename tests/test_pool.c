@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "dse/pool.h"
+#include "dse/common/pool.h"
 #include "net/err.h"
 
 typedef struct ctx {

@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "constraints/cons.h"
-#include "dse/cfg.h"
-#include "dse/space.h"
+#include "dse/study/cfg.h"
+#include "dse/study/space.h"
 
 static void load(const char *text, cfg_study *s)
 {

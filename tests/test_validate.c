@@ -1,5 +1,5 @@
 /*
- * test_validate.c — the validation suite's mechanics (dse/validate.h):
+ * test_validate.c — the validation suite's mechanics (dse/validate/validate.h):
  *   - the summary statistics on synthetic points whose MAPE, bias and
  *     counts are computed by hand here, for two model variants at once;
  *   - which variants a primary variant brings (corrected/printed +
@@ -36,7 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dse/validate.h"
+#include "dse/validate/validate.h"
 #include "models/model.h"
 #include "net/net.h"
 #include "sim/sim.h"

@@ -1,0 +1,188 @@
+/*
+ * cmd_optimize.c — `dse optimize STUDY`: the main job.  Reads the study,
+ * runs the search (dse/search/optimize.c), writes the report directory
+ * atomically (dse/report/report.c) and prints where it went and what won.
+ *
+ * SIGINT/SIGTERM: the first signal sets a flag that the executors and the
+ * simulator poll; the run stops, no report is written (an older one is left
+ * untouched) and the exit status is 130.  A second signal kills at once.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse/cli/cli.h"
+#include "dse/cli/commands.h"
+#include "dse/farm/farm.h"
+#include "dse/search/optimize.h"
+#include "dse/report/report.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    if (stop_requested) { /* second signal: stop now */
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dse optimize [OPTIONS] STUDY.yaml\n\n"
+            "Search the study's design space: score every design with its\n"
+            "analytic model, rank on the study's objectives, confirm the\n"
+            "finalists with the flit-level simulator, and write the report\n"
+            "(index.html, report.md, candidates.csv, results.json) to the\n"
+            "study's report directory.\n\n"
+            "options:\n"
+            "  -j, --jobs N       threads for scoring and simulation (default: all cores)\n"
+            "  -o, --output DIR   write the report here instead of the study's report.dir\n"
+            "      --no-sim       rank on the models only; skip the simulation step\n"
+            "  -q, --quiet        no progress output\n"
+            "      --redis URL    run the jobs on a Redis worker farm (docs/farm.md):\n"
+            "                     redis://[user:password@]host[:port][/db]\n"
+            "      --prefix P     farm key prefix (default dse:)\n"
+            "      --redis-timeout S   give up when Redis is unreachable this long (30)\n"
+            "      --worker-timeout S  give up when no worker is alive this long (60)\n"
+            "  -h, --help         this text\n\n"
+            "Exit status: 0 report written, 1 the run failed, 2 bad usage or\n"
+            "study, 130 interrupted (no report written).\n");
+}
+
+static void print_summary(const dse_run *r, const char *dir)
+{
+    const cfg_study *s = r->study;
+    printf("study %s: %zu designs enumerated, %zu feasible, %zu ranked, "
+           "%zu finalists (%.1f s)\n",
+           s->name, r->space.enumerated, r->space.count, r->nranked,
+           r->nfinalists, r->seconds_total);
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        char label[200];
+        dse_design_label(&c->design, label, sizeof label);
+        printf("  #%d %-48s sat %.5f", c->finalist, label, c->saturation_rate);
+        for (size_t ri = 0; ri < s->rates.n; ri++) {
+            const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
+            if (p && isfinite(p->latency))
+                printf("  @%g model %.1f sim %.1f", s->rates.v[ri],
+                       c->latency[ri], p->latency);
+            else
+                printf("  @%g model %.1f", s->rates.v[ri], c->latency[ri]);
+        }
+        printf("%s\n", c->disagrees ? "  (model/sim disagree)" : "");
+    }
+    printf("report: %s/\n", dir);
+}
+
+int dse_cmd_optimize(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"jobs", required_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},
+        {"no-sim", no_argument, NULL, 'S'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"redis", required_argument, NULL, 'R'},
+        {"prefix", required_argument, NULL, 'P'},
+        {"redis-timeout", required_argument, NULL, 'T'},
+        {"worker-timeout", required_argument, NULL, 'W'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    dse_optimize_opts o = {0};
+    const char *output = NULL, *redis = NULL;
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "j:o:qh", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'j': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 4096) {
+                fprintf(stderr, "dse optimize: --jobs: expected 1..4096, got '%s'\n", optarg);
+                return 2;
+            }
+            o.threads = (int)v;
+            break;
+        }
+        case 'o': output = optarg; break;
+        case 'S': o.skip_sim = 1; break;
+        case 'q': o.quiet = 1; break;
+        case 'R': redis = optarg; break;
+        case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
+        case 'T': fo.redis_timeout_s = atof(optarg); break;
+        case 'W': fo.no_worker_timeout_s = atof(optarg); break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "dse optimize: expected one study file\n");
+        usage(stderr);
+        return 2;
+    }
+    cfg_study study;
+    err e;
+    int rc = cfg_study_load(argv[optind], &study, &e);
+    if (rc) {
+        dse_cli_print_error(&e);
+        cfg_study_fini(&study);
+        return 2;
+    }
+    const char *dir = output ? output : study.report_dir;
+    dse_farm *farm = NULL;
+    dse_executor farm_exec;
+    if (redis) {
+        rc = dse_farm_open_url(redis, &fo, &farm, &e);
+        if (rc) {
+            fprintf(stderr, "dse optimize: %s\n", e.msg);
+            cfg_study_fini(&study);
+            return rc == ERR_CONFIG ? 2 : 1;
+        }
+        dse_farm_executor(farm, &farm_exec);
+        o.executor = &farm_exec;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    stop_requested = 0;
+
+    dse_progress progress;
+    dse_progress_init(&progress, stderr, o.quiet);
+    o.progress = &progress;
+    o.stop = &stop_requested;
+    dse_run run;
+    rc = dse_optimize(&study, &o, &run, &e);
+    if (farm)
+        run.njob_failures = dse_farm_failures(farm, &run.job_failures);
+    int status = 0;
+    if (rc == ERR_INTERRUPTED || stop_requested) {
+        fprintf(stderr, "dse optimize: interrupted; no report written\n");
+        status = 130;
+    } else if (rc) {
+        dse_cli_print_error(&e);
+        status = rc == ERR_CONFIG ? 2 : 1;
+    } else if ((rc = dse_report_write(&run, dir, &e)) != 0) {
+        dse_cli_print_error(&e);
+        status = 1;
+    } else {
+        print_summary(&run, dir);
+    }
+    dse_farm_print_failures(farm, stderr);
+    dse_farm_destroy(farm);
+    dse_run_fini(&run);
+    dse_progress_fini(&progress);
+    cfg_study_fini(&study);
+    return status;
+}

@@ -1,0 +1,355 @@
+/*
+ * cmd_validate.c — `dse validate`: run the model validation suite
+ * (validate.h) and write docs/validation.md with its plots.
+ *
+ *   dse validate [--quick] [--model NAME] [--variant NAME] [--out FILE]
+ *                [--jobs N] [--seeds N] [--notes FILE] [--ci FRAC]
+ *                [--warmup N] [--max-messages N] [--list] [-q]
+ *
+ * The model side is evaluated under two variants against the same
+ * simulations (validate.h): --variant (corrected by default) and
+ * recommended, or recommended alone with --variant recommended.
+ *
+ * Progress goes to stderr; a summary table to stdout.  The page records
+ * the exact command and the git revision (HEAD of the checkout the command
+ * runs in, and whether net/, models/, sim/ or dse/validate* had
+ * uncommitted changes;
+ * the binary's own build revision beside it).  Only those paths decide
+ * the numbers; other work in progress in the shared checkout does not.
+ *
+ * Exit status (commands.h): 0 when the suite ran (set-ups the simulator
+ * does not support yet are reported, not failures); 1 when a set-up failed
+ * (a run could not start, or deadlocked) or the page could not be written;
+ * 2 for bad usage; 130 when interrupted (SIGINT/SIGTERM; nothing written).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dse/cli/cli.h"
+#include "dse/cli/commands.h"
+#include "dse/dse.h"
+#include "dse/common/pool.h"
+#include "dse/common/progress.h"
+#include "dse/validate/validate.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    if (stop_requested) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    stop_requested = 1;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: dse validate [OPTIONS]\n"
+        "\n"
+        "Compares every analytic model with the flit-level simulator on the\n"
+        "set-ups its source used for validation (docs/models.md) and on the\n"
+        "model's own example: finds the simulated saturation rate, simulates\n"
+        "rates from 5%% to 95%% of it with confidence intervals, evaluates the\n"
+        "model at the same rates, and writes a Markdown page with per-rate\n"
+        "tables, MAPE below 50%% and 80%% of saturation, the saturation-rate\n"
+        "ratio and one SVG plot per set-up (in the directory named like the\n"
+        "page without .md).  Set-ups the simulator does not support yet are\n"
+        "listed as such.\n"
+        "\n"
+        "The model side is computed under two model variants against the\n"
+        "same simulations: the primary (--variant, corrected by default, what\n"
+        "dse optimize uses; it decides the verdicts) and recommended (the\n"
+        "sources' models as MODELS.md resolves them), so the page shows what\n"
+        "the corrections bought.  With --variant recommended only that one.\n"
+        "\n"
+        "options:\n"
+        "  --quick             each model's example only, short runs (minutes)\n"
+        "  --model NAME        only this model's set-ups\n"
+        "  --variant NAME      primary model variant: corrected (default),\n"
+        "                      recommended or printed; recommended is shown\n"
+        "                      beside the other two\n"
+        "  --out FILE          the page to write (docs/validation.md)\n"
+        "  --notes FILE        Markdown quoted under \"Open discrepancies\"\n"
+        "                      (default: PAGE-without-.md/notes.md if present)\n"
+        "  --jobs N            threads (all cores)\n"
+        "  --seeds N           replications per rate (3; --quick 2)\n"
+        "  --ci FRAC           per-run CI target, relative (0.03; --quick 0.05)\n"
+        "  --warmup N          warm-up messages per run (10000; --quick 3000)\n"
+        "  --max-messages N    measured messages per run at most (150000;\n"
+        "                      --quick 30000)\n"
+        "  --list              print the set-ups and exit\n"
+        "  -q, --quiet         no progress on stderr\n"
+        "  -h, --help          this help\n"
+        "\n"
+        "Exit status: 0 ran; 1 a set-up failed (deadlock, run error) or the\n"
+        "page could not be written; 2 bad usage; 130 interrupted.\n");
+}
+
+#define bad(...) dse_cli_bad("dse validate", __VA_ARGS__)
+
+static int parse_long(const char *opt, const char *s, long lo, long hi,
+                      long *out)
+{
+    return dse_cli_long("dse validate", opt, s, lo, hi, out);
+}
+
+/* First line of a shell command's output (trailing newline removed), or
+ * "" when it fails. */
+static void capture(const char *cmd, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return;
+    if (!fgets(buf, (int)size, p))
+        buf[0] = '\0';
+    int rc = pclose(p);
+    buf[strcspn(buf, "\n")] = '\0';
+    if (rc != 0 && strstr(cmd, "status") == NULL)
+        buf[0] = '\0';
+}
+
+static void revision(char *buf, size_t size)
+{
+    char head[64], dirty[256];
+    capture("git rev-parse --short HEAD 2>/dev/null", head, sizeof head);
+    capture("git status --porcelain --untracked-files=no -- net models sim "
+            "'dse/validate*' 2>/dev/null",
+            dirty, sizeof dirty);
+    if (head[0])
+        snprintf(buf, size, "`%s`%s; binary: %s", head,
+                 dirty[0] ? " with uncommitted changes in net/, models/, "
+                            "sim/ or dse/validate*"
+                          : "",
+                 dse_version_string());
+    else
+        snprintf(buf, size, "%s", dse_version_string());
+}
+
+static void list_configs(void)
+{
+    size_t n;
+    const dse_validate_config *cfgs = dse_validate_configs(&n);
+    printf("%-26s %-22s %-5s %s\n", "model", "set-up", "quick", "origin");
+    for (size_t i = 0; i < n; i++)
+        printf("%-26s %-22s %-5s %s\n", cfgs[i].model, cfgs[i].label,
+               cfgs[i].quick ? "yes" : "", cfgs[i].origin);
+}
+
+/* The primary variant's columns, then the secondary's MAPE <=50% and
+ * ratio ("same" when identical; absent with one variant). */
+static void print_summary(const dse_validate_result *r)
+{
+    model_variant v[DSE_VALIDATE_MAX_VARIANTS];
+    int nv = dse_validate_variants(r->opts.variant, v);
+    printf("model variant: %s%s%s\n", model_variant_name(v[0]),
+           nv == 2 ? "; rec_* columns: " : "",
+           nv == 2 ? model_variant_name(v[1]) : "");
+    printf("%-26s %-22s %9s %9s %6s %8s %8s", "model", "set-up", "sim_sat",
+           "model_sat", "ratio", "mape50%", "mape80%");
+    if (nv == 2)
+        printf(" %10s %9s", "rec_mape50", "rec_ratio");
+    printf("  %s\n", "status");
+    for (size_t i = 0; i < r->ncases; i++) {
+        const dse_validate_case *c = &r->cases[i];
+        const dse_validate_fit *ft = &c->fit[0];
+        printf("%-26s %-22s %9.4g %9.4g %6.2f %8.1f %8.1f", c->cfg->model,
+               c->cfg->label,
+               c->status == DSE_VALIDATE_DONE ? c->sim_sat : NAN,
+               ft->model_sat > 0 ? ft->model_sat : NAN, ft->sat_ratio,
+               ft->mape50, ft->mape80);
+        if (nv == 2 && c->variants_same)
+            printf(" %10s %9s", "same", "same");
+        else if (nv == 2)
+            printf(" %10.1f %9.2f", c->fit[1].mape50, c->fit[1].sat_ratio);
+        printf("  %s%s%s\n", dse_validate_status_name(c->status),
+               c->reason[0] ? ": " : "", c->reason);
+    }
+    printf("wall time %.0f s\n", r->wall_s);
+}
+
+int dse_cmd_validate(int argc, char **argv)
+{
+    enum { OPT_QUICK = 256, OPT_MODEL, OPT_OUT, OPT_NOTES, OPT_JOBS,
+           OPT_SEEDS, OPT_CI, OPT_WARMUP, OPT_MAXMSG, OPT_LIST,
+           OPT_VARIANT };
+    static const struct option longopts[] = {
+        {"quick", no_argument, NULL, OPT_QUICK},
+        {"model", required_argument, NULL, OPT_MODEL},
+        {"variant", required_argument, NULL, OPT_VARIANT},
+        {"out", required_argument, NULL, OPT_OUT},
+        {"notes", required_argument, NULL, OPT_NOTES},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"seeds", required_argument, NULL, OPT_SEEDS},
+        {"ci", required_argument, NULL, OPT_CI},
+        {"warmup", required_argument, NULL, OPT_WARMUP},
+        {"max-messages", required_argument, NULL, OPT_MAXMSG},
+        {"list", no_argument, NULL, OPT_LIST},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int quick = 0, quiet = 0, list = 0;
+    const char *model_name = NULL, *out = "docs/validation.md", *notes = NULL;
+    long jobs = 0, seeds = 0, warmup = -1, maxmsg = 0;
+    model_variant variant = MODEL_VARIANT_CORRECTED;
+    double ci = 0;
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'q':
+            quiet = 1;
+            break;
+        case OPT_QUICK:
+            quick = 1;
+            break;
+        case OPT_MODEL:
+            model_name = optarg;
+            break;
+        case OPT_OUT:
+            out = optarg;
+            break;
+        case OPT_VARIANT:
+            if (model_variant_parse(optarg, &variant) != 0)
+                return bad("--variant: expected corrected, recommended or "
+                           "printed, got \"%s\"", optarg);
+            break;
+        case OPT_NOTES:
+            notes = optarg;
+            break;
+        case OPT_JOBS:
+            if (parse_long("--jobs", optarg, 1, 1024, &jobs))
+                return 2;
+            break;
+        case OPT_SEEDS:
+            if (parse_long("--seeds", optarg, 1, 1000, &seeds))
+                return 2;
+            break;
+        case OPT_CI: {
+            char *end;
+            errno = 0;
+            ci = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(ci > 0 && ci < 1))
+                return bad("--ci: expected a fraction 0 < x < 1, got \"%s\"",
+                           optarg);
+            break;
+        }
+        case OPT_WARMUP:
+            if (parse_long("--warmup", optarg, 0, 1000000000L, &warmup))
+                return 2;
+            break;
+        case OPT_MAXMSG:
+            if (parse_long("--max-messages", optarg, 1, 1000000000L, &maxmsg))
+                return 2;
+            break;
+        case OPT_LIST:
+            list = 1;
+            break;
+        case ':':
+            return bad("option %s needs a value", argv[optind - 1]);
+        default:
+            return bad("unknown option '%s' (see 'dse validate --help')",
+                       argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return bad("unexpected argument '%s' (see 'dse validate --help')",
+                   argv[optind]);
+    if (list) {
+        list_configs();
+        return 0;
+    }
+
+    dse_validate_opts o;
+    dse_validate_opts_init(&o, quick);
+    o.model = model_name;
+    o.variant = variant;
+    o.threads = jobs > 0 ? (int)jobs : dse_cores();
+    if (seeds)
+        o.seeds = (int)seeds;
+    if (ci > 0)
+        o.ci_target = ci;
+    if (warmup >= 0)
+        o.warmup = warmup;
+    if (maxmsg) {
+        o.max_messages = maxmsg;
+        if (o.min_messages > maxmsg)
+            o.min_messages = maxmsg;
+    }
+
+    char default_notes[1100];
+    if (!notes) {
+        size_t len = strlen(out);
+        if (len > 3 && strcmp(out + len - 3, ".md") == 0 &&
+            len < sizeof default_notes - 16) {
+            snprintf(default_notes, sizeof default_notes, "%.*s/notes.md",
+                     (int)(len - 3), out);
+            if (access(default_notes, R_OK) == 0)
+                notes = default_notes;
+        }
+    } else if (access(notes, R_OK) != 0) {
+        return bad("--notes %s: %s", notes, strerror(errno));
+    }
+
+    char command[2048];
+    size_t used = (size_t)snprintf(command, sizeof command, "dse");
+    for (int i = 0; i < argc && used < sizeof command; i++)
+        used += (size_t)snprintf(command + used, sizeof command - used, " %s",
+                                 argv[i]);
+    char rev[512];
+    revision(rev, sizeof rev);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    dse_progress progress;
+    dse_progress_init(&progress, stderr, quiet);
+    o.progress = &progress;
+    o.stop = &stop_requested;
+
+    size_t ncfg;
+    const dse_validate_config *cfgs = dse_validate_configs(&ncfg);
+    dse_validate_result *r = NULL;
+    err e;
+    err_clear(&e);
+    int rc = dse_validate_run(cfgs, ncfg, &o, &r, &e);
+    dse_progress_fini(&progress);
+    if (rc == ERR_INTERRUPTED) {
+        fprintf(stderr, "dse validate: interrupted; nothing written\n");
+        return 130;
+    }
+    if (rc) {
+        fprintf(stderr, "dse validate: %s\n", e.msg);
+        return rc == ERR_INVALID ? 2 : 1;
+    }
+    int status = 0;
+    if (dse_validate_write_md(r, out, command, rev, notes, &e)) {
+        fprintf(stderr, "dse validate: %s\n", e.msg);
+        status = 1;
+    }
+    print_summary(r);
+    for (size_t i = 0; i < r->ncases; i++)
+        if (r->cases[i].status == DSE_VALIDATE_FAILED)
+            status = 1;
+    if (status == 0 && !quiet)
+        fprintf(stderr, "dse validate: wrote %s\n", out);
+    dse_validate_run_destroy(r);
+    return status;
+}

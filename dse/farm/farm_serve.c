@@ -1,0 +1,582 @@
+/*
+ * farm_serve.c — see farm_serve.h.
+ *
+ * Threads: `concurrent` runner threads, each with its own store handle and
+ * its own farm coordinator (dse_farm), plus the calling thread, which
+ * keeps the daemon's lock fresh and waits for the stop flag.  A runner:
+ *     BLMOVE studies:queue -> studies:running (1 s);
+ *     read study:ID, parse its YAML, check the limits and the report path;
+ *     run dse_optimize on the farm, its progress hook writing phase, done,
+ *     total and workers into study:ID about once a second;
+ *     write the report under the output root; status done / failed;
+ *     LREM studies:running ID.
+ * A study's own failure (bad YAML, over a limit, Redis lost for longer
+ * than the farm's timeout, no worker) marks that study failed or refused
+ * and the daemon goes on (STYLE.md section 4).
+ *
+ * Restart: a daemon starting finds the ids left in studies:running by a
+ * predecessor that died or was stopped, and pushes them back to the head
+ * of the queue.  The lock (SET NX PX, refreshed every 3 s) keeps two
+ * daemons from doing that to each other's studies.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "dse/farm/farm_serve.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "net/xalloc.h"
+#include "dse/report/report.h"
+#include "dse/study/space.h"
+
+#define LOCK_TTL_MS 15000
+
+void dse_serve_opts_init(dse_serve_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    dse_farm_opts_init(&o->farm);
+    o->concurrent = 1;
+    o->limits.max_nodes = 65536;
+    o->limits.max_designs = 20000;
+    o->limits.max_rates = 64;
+    o->limits.max_sim_messages = 2e9;
+}
+
+/* ---- untrusted studies -------------------------------------------------- */
+
+int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
+                           err *e)
+{
+    if (s->nodes > l->max_nodes)
+        return err_set(e, ERR_CONFIG, "%ld nodes: over this farm's limit of %ld",
+                       s->nodes, l->max_nodes);
+    if (s->rates.n > l->max_rates)
+        return err_set(e, ERR_CONFIG, "%zu rates: over this farm's limit of %zu",
+                       s->rates.n, l->max_rates);
+    double per_rep = (double)s->sim.warmup_messages +
+                     10.0 * (double)s->sim.measured_messages; /* CI rule cap */
+    double total = (double)s->finalists * (double)s->rates.n *
+                   (double)s->sim.seeds * per_rep;
+    if (total > l->max_sim_messages)
+        return err_set(e, ERR_CONFIG,
+                       "up to %.3g simulated messages (finalists x rates x "
+                       "seeds x (warm-up + 10 x measured)): over this farm's "
+                       "limit of %.3g",
+                       total, l->max_sim_messages);
+    dse_space sp;
+    err le;
+    int rc = dse_space_build(s, &sp, &le);
+    if (rc) {
+        dse_space_fini(&sp);
+        return err_set(e, ERR_CONFIG, "design space: %s", le.msg);
+    }
+    size_t count = sp.count;
+    dse_space_fini(&sp);
+    if (count > l->max_designs)
+        return err_set(e, ERR_CONFIG,
+                       "%zu feasible designs: over this farm's limit of %zu",
+                       count, l->max_designs);
+    return 0;
+}
+
+static int mkdir_p(const char *path, err *e)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) && errno != EEXIST)
+            return err_set(e, ERR_IO, "cannot create %s: %s", buf,
+                           strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(buf, 0755) && errno != EEXIST)
+        return err_set(e, ERR_IO, "cannot create %s: %s", buf, strerror(errno));
+    return 0;
+}
+
+int dse_serve_report_path(const char *root, const char *rel, char *out,
+                          size_t size, err *e)
+{
+    if (!rel || !rel[0])
+        return err_set(e, ERR_CONFIG, "report directory is empty");
+    if (rel[0] == '/')
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' is absolute: it must be a "
+                       "relative path inside the daemon's output root",
+                       rel);
+    const char *p = rel;
+    while (*p) {
+        const char *slash = strchr(p, '/');
+        size_t len = slash ? (size_t)(slash - p) : strlen(p);
+        if (len == 2 && p[0] == '.' && p[1] == '.')
+            return err_set(e, ERR_CONFIG,
+                           "report directory '%s' contains '..': it must stay "
+                           "inside the daemon's output root",
+                           rel);
+        p += len;
+        while (*p == '/')
+            p++;
+    }
+    int n = snprintf(out, size, "%s/%s", root, rel);
+    if (n < 0 || (size_t)n >= size)
+        return err_set(e, ERR_CONFIG, "report directory '%s' is too long", rel);
+    while (n > 1 && out[n - 1] == '/') /* "a/b/" -> "a/b" */
+        out[--n] = '\0';
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", out);
+    char *last = strrchr(parent, '/');
+    if (last)
+        *last = '\0';
+    int rc = mkdir_p(parent, e);
+    if (rc)
+        return rc;
+    char rroot[PATH_MAX], rparent[PATH_MAX];
+    if (!realpath(root, rroot) || !realpath(parent, rparent))
+        return err_set(e, ERR_IO, "cannot resolve %s: %s", parent,
+                       strerror(errno));
+    size_t rl = strlen(rroot);
+    if (strncmp(rparent, rroot, rl) != 0 ||
+        (rparent[rl] != '\0' && rparent[rl] != '/'))
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' leads outside the output root "
+                       "(through a symbolic link)",
+                       rel);
+    struct stat st;
+    if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' is a symbolic link", rel);
+    return 0;
+}
+
+/* ---- small store helpers --------------------------------------------------- */
+
+static void key_of(const dse_farm_opts *fo, const char *name, char *buf,
+                   size_t size)
+{
+    dse_farm_key(fo, name, buf, size);
+}
+
+static void study_key(const dse_farm_opts *fo, const char *id, char *buf,
+                      size_t size)
+{
+    char name[64];
+    snprintf(name, sizeof name, "study:%s", id);
+    dse_farm_key(fo, name, buf, size);
+}
+
+/* HSET key f1 v1 f2 v2 ... NULL */
+static int hset_pairs(dse_store *st, const char *key, err *e, ...)
+{
+    const char *f[16], *v[16];
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, e);
+    const char *x;
+    while (n < 16 && (x = va_arg(ap, const char *)) != NULL) {
+        f[n] = x;
+        v[n++] = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    return st->ops->hset(st->self, key, n, f, v, e);
+}
+
+static void now_text(char buf[32])
+{
+    snprintf(buf, 32, "%lld", (long long)time(NULL));
+}
+
+/* ---- submit ------------------------------------------------------------------ */
+
+int dse_serve_submit(const dse_store_spec *spec, const dse_farm_opts *fo,
+                     const char *yaml, const char *name,
+                     char id[DSE_STUDY_ID_MAX], err *e)
+{
+    if (strlen(yaml) > DSE_SUBMIT_MAX)
+        return err_set(e, ERR_CONFIG, "%s: over %d bytes", name,
+                       DSE_SUBMIT_MAX);
+    cfg_study s;
+    int rc = cfg_study_load_string(yaml, name, &s, e);
+    if (rc) {
+        cfg_study_fini(&s);
+        return rc;
+    }
+    char sname[CFG_NAME_MAX];
+    snprintf(sname, sizeof sname, "%s", s.name);
+    cfg_study_fini(&s);
+    dse_store st;
+    dse_store_open(spec, &st);
+    char k[192], kq[160], ks[160];
+    long long n;
+    key_of(fo, "studies:next", k, sizeof k);
+    rc = st.ops->incr(st.self, k, &n, e);
+    if (rc)
+        goto out;
+    snprintf(id, DSE_STUDY_ID_MAX, "%lld", n);
+    study_key(fo, id, k, sizeof k);
+    char when[32];
+    now_text(when);
+    rc = hset_pairs(&st, k, e, "id", id, "name", sname, "status", "queued",
+                    "submitted", when, "yaml", yaml, NULL);
+    key_of(fo, "studies", ks, sizeof ks);
+    key_of(fo, "studies:queue", kq, sizeof kq);
+    if (!rc)
+        rc = st.ops->push(st.self, ks, id, 0, e);
+    if (!rc)
+        rc = st.ops->push(st.self, kq, id, 0, e);
+out:
+    dse_store_close(&st);
+    return rc;
+}
+
+/* ---- the daemon ----------------------------------------------------------------- */
+
+typedef struct daemon {
+    const dse_store_spec *spec;
+    const dse_serve_opts *o;
+    volatile sig_atomic_t *stop;
+    char name[160];
+    char k_queue[160], k_running[160], k_lock[160];
+    pthread_mutex_t log_lock;
+} daemon;
+
+static void dlog(daemon *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void dlog(daemon *d, const char *fmt, ...)
+{
+    if (!d->o->log)
+        return;
+    char line[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&d->log_lock);
+    d->o->log(d->o->log_ctx, line);
+    pthread_mutex_unlock(&d->log_lock);
+}
+
+typedef struct runner {
+    daemon *d;
+    dse_store st;
+    dse_farm *farm;
+    char id[DSE_STUDY_ID_MAX];
+    char key[192];
+    double last_hook;
+} runner;
+
+/* The farm's progress, into study:ID (also called at a batch's end). */
+static void on_status(void *ctx, const dse_farm_status *s)
+{
+    runner *r = ctx;
+    char done[32], total[32], workers[32], pend[32], run[32];
+    snprintf(done, sizeof done, "%zu", s->done);
+    snprintf(total, sizeof total, "%zu", s->total);
+    snprintf(workers, sizeof workers, "%zu", s->workers);
+    snprintf(pend, sizeof pend, "%zu", s->pending);
+    snprintf(run, sizeof run, "%zu", s->running);
+    hset_pairs(&r->st, r->key, NULL, "phase", s->phase, "done", done, "total",
+               total, "workers", workers, "pending", pend, "jobs_running", run,
+               NULL);
+}
+
+/* Record a final status with a reason. */
+static void finish_study(runner *r, const char *status, const char *reason)
+{
+    char when[32];
+    now_text(when);
+    for (int tries = 0; tries < 50; tries++) {
+        if (hset_pairs(&r->st, r->key, NULL, "status", status, "reason",
+                       reason ? reason : "", "finished", when, NULL) == 0)
+            break;
+        dse__farm_sleep(0.2, NULL);
+    }
+    dlog(r->d, "study %s: %s%s%s", r->id, status,
+         reason && reason[0] ? ": " : "", reason ? reason : "");
+}
+
+static void requeue(runner *r)
+{
+    daemon *d = r->d;
+    hset_pairs(&r->st, r->key, NULL, "status", "queued", "reason",
+               "daemon stopped while running it; resumes when a daemon "
+               "starts",
+               NULL);
+    r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
+    r->st.ops->push(r->st.self, d->k_queue, r->id, 1, NULL);
+    dlog(d, "study %s: requeued", r->id);
+}
+
+static void run_study(runner *r)
+{
+    daemon *d = r->d;
+    const dse_serve_opts *o = d->o;
+    study_key(&o->farm, r->id, r->key, sizeof r->key);
+    size_t n;
+    char **f, **v;
+    err e;
+    if (r->st.ops->hgetall(r->st.self, r->key, &n, &f, &v, &e)) {
+        /* Redis trouble: put it back and let the loop back off */
+        r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
+        r->st.ops->push(r->st.self, d->k_queue, r->id, 1, NULL);
+        dse__farm_sleep(1.0, d->stop);
+        return;
+    }
+    char *yaml = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(f[i], "yaml") == 0)
+            yaml = v[i], v[i] = NULL;
+        free(f[i]);
+        free(v[i]);
+    }
+    free(f);
+    free(v);
+    if (!yaml) {
+        r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
+        dlog(d, "study %s: no such study, dropped from the queue", r->id);
+        return;
+    }
+    char when[32], srcname[64];
+    now_text(when);
+    hset_pairs(&r->st, r->key, NULL, "status", "running", "started", when,
+               "phase", "checking", NULL);
+    snprintf(srcname, sizeof srcname, "study-%s.yaml", r->id);
+    cfg_study s;
+    int rc = strlen(yaml) > DSE_SUBMIT_MAX
+                 ? err_set(&e, ERR_CONFIG, "over %d bytes", DSE_SUBMIT_MAX)
+                 : cfg_study_load_string(yaml, srcname, &s, &e);
+    free(yaml);
+    char reason[ERR_MSG_MAX + 600];
+    if (rc) {
+        char msg[ERR_MSG_MAX + 400];
+        snprintf(reason, sizeof reason, "invalid study: %s",
+                 err_format(&e, msg, sizeof msg));
+        finish_study(r, "failed", reason);
+        goto out;
+    }
+    char dir[PATH_MAX];
+    if ((rc = dse_serve_check_limits(&s, &o->limits, &e)) ||
+        (rc = dse_serve_report_path(o->output_root, s.report_dir, dir,
+                                    sizeof dir, &e))) {
+        snprintf(reason, sizeof reason, "%s", e.msg);
+        finish_study(r, "refused", reason);
+        cfg_study_fini(&s);
+        goto out;
+    }
+    dlog(d, "study %s (%s): running, report to %s", r->id, s.name, dir);
+    if (!r->farm &&
+        dse_farm_create(d->spec, &o->farm, &r->farm, &e) != 0) {
+        snprintf(reason, sizeof reason, "farm: %s", e.msg);
+        finish_study(r, "failed", reason);
+        cfg_study_fini(&s);
+        goto out;
+    }
+    dse_farm_set_status_hook(r->farm, on_status, r);
+    dse_executor ex;
+    dse_farm_executor(r->farm, &ex);
+    size_t failed_before = dse_farm_failures(r->farm, NULL);
+    dse_optimize_opts oo = {0};
+    oo.threads = o->threads;
+    oo.quiet = 1;
+    oo.stop = d->stop;
+    oo.executor = &ex;
+    dse_run run;
+    rc = dse_optimize(&s, &oo, &run, &e);
+    if (rc == ERR_INTERRUPTED || (d->stop && *d->stop)) {
+        dse_run_fini(&run);
+        cfg_study_fini(&s);
+        requeue(r);
+        return;
+    }
+    const char *const *reasons;
+    size_t failed = dse_farm_failures(r->farm, &reasons) - failed_before;
+    if (rc == 0) {
+        /* this study's own failures: the ones after failed_before */
+        run.job_failures = reasons + failed_before;
+        run.njob_failures = failed;
+        rc = dse_report_write(&run, dir, &e);
+    }
+    char nfail[32];
+    snprintf(nfail, sizeof nfail, "%zu", failed);
+    if (rc) {
+        snprintf(reason, sizeof reason, "%s", e.msg);
+        finish_study(r, "failed", reason);
+    } else {
+        snprintf(reason, sizeof reason, "%s%s",
+                 failed ? "some jobs failed on the farm; first: " : "",
+                 failed ? reasons[failed_before] : "");
+        hset_pairs(&r->st, r->key, NULL, "report", dir, "failed_jobs", nfail,
+                   NULL);
+        finish_study(r, "done", reason);
+    }
+    dse_run_fini(&run);
+    cfg_study_fini(&s);
+    /* one farm per study run: its failure list is per study */
+    dse_farm_destroy(r->farm);
+    r->farm = NULL;
+out:
+    r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
+}
+
+static void *runner_main(void *arg)
+{
+    runner *r = arg;
+    daemon *d = r->d;
+    dse_store_open(d->spec, &r->st);
+    double backoff = 0.05;
+    while (!*d->stop) {
+        char *id = NULL;
+        err e;
+        int rc = r->st.ops->lmove(r->st.self, d->k_queue, d->k_running, 1000,
+                                  &id, &e);
+        if (rc) {
+            dse__farm_sleep(backoff, d->stop);
+            backoff = backoff * 2 < 2 ? backoff * 2 : 2;
+            continue;
+        }
+        backoff = 0.05;
+        if (!id)
+            continue;
+        snprintf(r->id, sizeof r->id, "%.31s", id);
+        free(id);
+        run_study(r);
+    }
+    dse_farm_destroy(r->farm);
+    dse_store_close(&r->st);
+    return NULL;
+}
+
+/* Take (or refresh) the lock.  1 held, 0 someone else holds it, <0 error. */
+static int take_lock(daemon *d, dse_store *st, err *e)
+{
+    int set = 0;
+    int rc = st->ops->set(st->self, d->k_lock, d->name, LOCK_TTL_MS, 1, &set,
+                          e);
+    if (rc)
+        return rc;
+    if (set)
+        return 1;
+    const char *keys[1] = {d->k_lock};
+    char *holder = NULL;
+    rc = st->ops->get_many(st->self, keys, 1, &holder, e);
+    if (rc)
+        return rc;
+    int mine = holder && strcmp(holder, d->name) == 0;
+    free(holder);
+    if (mine)
+        rc = st->ops->set(st->self, d->k_lock, d->name, LOCK_TTL_MS, 0, NULL,
+                          e);
+    return rc ? rc : mine;
+}
+
+/* Put the ids a previous daemon left running back at the queue's head. */
+static int resume(daemon *d, dse_store *st, err *e)
+{
+    char **ids;
+    size_t n;
+    int rc = st->ops->lrange(st->self, d->k_running, 0, -1, &ids, &n, e);
+    if (rc)
+        return rc;
+    for (size_t i = n; i-- > 0;) {
+        if (rc == 0)
+            rc = st->ops->push(st->self, d->k_queue, ids[i], 1, e);
+        if (rc == 0)
+            rc = st->ops->lrem(st->self, d->k_running, ids[i], e);
+        if (rc == 0)
+            dlog(d, "study %s: resumed (left unfinished by a previous daemon)",
+                 ids[i]);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
+    return rc;
+}
+
+int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
+                  volatile sig_atomic_t *stop, err *e)
+{
+    int rc = dse_farm_opts_check(&o->farm, e);
+    if (rc)
+        return rc;
+    if (o->concurrent < 1 || o->concurrent > 64)
+        return err_set(e, ERR_CONFIG, "--concurrent: 1 to 64");
+    struct stat sb;
+    if (stat(o->output_root, &sb) || !S_ISDIR(sb.st_mode))
+        return err_set(e, ERR_CONFIG, "--output-root %s: not a directory",
+                       o->output_root);
+    daemon d = {.spec = spec, .o = o, .stop = stop};
+    pthread_mutex_init(&d.log_lock, NULL);
+    char host[64];
+    if (gethostname(host, sizeof host))
+        snprintf(host, sizeof host, "serve");
+    host[sizeof host - 1] = '\0';
+    snprintf(d.name, sizeof d.name, "%s-%ld", host, (long)getpid());
+    key_of(&o->farm, "studies:queue", d.k_queue, sizeof d.k_queue);
+    key_of(&o->farm, "studies:running", d.k_running, sizeof d.k_running);
+    key_of(&o->farm, "serve:lock", d.k_lock, sizeof d.k_lock);
+
+    dse_store st;
+    dse_store_open(spec, &st);
+    rc = st.ops->ping(st.self, e);
+    if (rc) {
+        dse_store_close(&st);
+        return rc;
+    }
+    int logged = 0;
+    for (;;) {
+        rc = take_lock(&d, &st, e);
+        if (rc < 0) {
+            dse_store_close(&st);
+            return rc;
+        }
+        if (rc == 1)
+            break;
+        if (!logged++)
+            dlog(&d, "another daemon holds %s; waiting for it to go", d.k_lock);
+        dse__farm_sleep(1.0, stop);
+        if (*stop) {
+            dse_store_close(&st);
+            return 0;
+        }
+    }
+    rc = resume(&d, &st, e);
+    if (rc) {
+        dse_store_close(&st);
+        return rc;
+    }
+    dlog(&d, "daemon %s: %d study at a time, reports under %s", d.name,
+         o->concurrent, o->output_root);
+    runner *rs = xcalloc((size_t)o->concurrent, sizeof *rs);
+    pthread_t *th = xcalloc((size_t)o->concurrent, sizeof *th);
+    for (int i = 0; i < o->concurrent; i++) {
+        rs[i].d = &d;
+        pthread_create(&th[i], NULL, runner_main, &rs[i]);
+    }
+    while (!*stop) {
+        dse__farm_sleep(3.0, stop);
+        if (!*stop && take_lock(&d, &st, NULL) == 0)
+            dlog(&d, "warning: lost %s to another daemon", d.k_lock);
+    }
+    dlog(&d, "stopping: no new studies; requeueing the ones in progress");
+    for (int i = 0; i < o->concurrent; i++)
+        pthread_join(th[i], NULL);
+    /* release the lock if it is still ours */
+    if (take_lock(&d, &st, NULL) == 1)
+        st.ops->del(st.self, d.k_lock, NULL);
+    dse_store_close(&st);
+    free(rs);
+    free(th);
+    dlog(&d, "stopped");
+    pthread_mutex_destroy(&d.log_lock);
+    return 0;
+}

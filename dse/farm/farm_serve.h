@@ -1,0 +1,82 @@
+/*
+ * farm_serve.h — the daemon (`dse serve`) and its clients (`dse submit`,
+ * `dse status`): studies submitted to Redis, run one after another (or a
+ * few at once) on the farm, their reports written under the daemon's
+ * output root, their status kept in Redis.
+ *
+ * Keys (under the farm prefix):
+ *   studies:next      counter: the last study id given
+ *   studies           list: every study id, in submission order
+ *   studies:queue     list: ids waiting to run
+ *   studies:running   list: ids a daemon has taken (a restarted daemon
+ *                     puts them back at the head of the queue)
+ *   study:ID          hash: id, name, status (queued, running, done,
+ *                     failed, refused), submitted/started/finished (Unix
+ *                     seconds), yaml, phase, done, total, workers, report,
+ *                     reason, failed_jobs
+ *   serve:lock        the running daemon's name (expires 15 s after its
+ *                     last refresh): one daemon per prefix
+ *
+ * A submitted study is untrusted input: its YAML is parsed again by the
+ * daemon, its size is checked against the daemon's limits, and its report
+ * directory must be a relative path inside --output-root (no absolute
+ * path, no "..", no symbolic link leading out).
+ */
+#ifndef DSE_FARM_SERVE_H
+#define DSE_FARM_SERVE_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+
+#include "dse/farm/farm.h"
+
+#define DSE_SUBMIT_MAX (1024 * 1024) /* bytes of study YAML */
+#define DSE_STUDY_ID_MAX 32
+
+typedef struct dse_serve_limits {
+    long max_nodes;           /* 65536 */
+    size_t max_designs;       /* feasible designs in the space (20000) */
+    size_t max_rates;         /* target rates (64) */
+    double max_sim_messages;  /* finalists x rates x seeds x (warm-up +
+                                 most measured messages) (2e9) */
+} dse_serve_limits;
+
+typedef struct dse_serve_opts {
+    dse_farm_opts farm;
+    char output_root[PATH_MAX];
+    int concurrent;           /* studies run at once (1) */
+    dse_serve_limits limits;
+    int threads;              /* local threads for the non-farm parts */
+    void (*log)(void *ctx, const char *line);
+    void *log_ctx;
+} dse_serve_opts;
+
+void dse_serve_opts_init(dse_serve_opts *o);
+
+/* Check a study against the limits (builds its design space to count
+ * it).  0 or ERR_CONFIG with the reason. */
+int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
+                           err *e);
+
+/* The report directory of a study: root/rel, after refusing an empty or
+ * absolute rel, any ".." component, and (creating the parent directories)
+ * a parent that resolves outside root.  0 or ERR_CONFIG with the reason;
+ * ERR_IO if a directory cannot be made. */
+int dse_serve_report_path(const char *root, const char *rel, char *out,
+                          size_t size, err *e);
+
+/* Run the daemon until *stop: take queued studies, run them, record
+ * status.  On stop, a study in progress is interrupted and put back at the
+ * head of the queue (its finished jobs stay cached, so resuming is quick).
+ * Returns 0, or ERR_REDIS / ERR_INVALID / ERR_CONFIG with the reason. */
+int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
+                  volatile sig_atomic_t *stop, err *e);
+
+/* Submit a study (its YAML text; name for messages).  The text is checked
+ * to parse first.  id receives the new study's id. */
+int dse_serve_submit(const dse_store_spec *spec, const dse_farm_opts *fo,
+                     const char *yaml, const char *name,
+                     char id[DSE_STUDY_ID_MAX], err *e);
+
+#endif

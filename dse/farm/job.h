@@ -1,0 +1,134 @@
+/*
+ * job.h — the farm's jobs and results as JSON (docs/farm.md, version 1).
+ *
+ * A job is one of the optimizer's independent units of work:
+ *   score  one design with its analytic model at the study's target rates
+ *          (what dse_score_design does), and
+ *   sim    one simulation (sim_run of one sim_params).
+ * Its canonical description is its JSON with sorted keys, no spaces and
+ * doubles printed with 17 significant digits (exact round trip); the job's
+ * key is the XXH3-128 hash of that text in hex.  The text carries the dse
+ * engine version (dse_version_string), so results of other code are never
+ * mistaken for this code's, and nothing that does not change the result
+ * (stop flags, progress callbacks, thread counts) is in it: the same job
+ * from any study has the same key, and its result is reused.
+ *
+ * Parsing is strict (the worker's defence against malformed or hostile
+ * jobs): unknown fields, wrong types, out-of-range numbers, sizes over the
+ * worker's limits, an unknown engine version, an invalid or unsupported
+ * design are all refused with a reason and never reach a model or the
+ * simulator.
+ *
+ * Results: the numbers a score or sim job produced, as JSON with the same
+ * version and the job's key; doubles round-trip exactly (NaN as null,
+ * infinities as "inf"/"-inf"), so a farm run is bit-identical to a local
+ * one.
+ *
+ * Ownership: format functions return a string the caller frees; dse_job
+ * and dse_job_result own their arrays (fini frees them).
+ */
+#ifndef DSE_JOB_H
+#define DSE_JOB_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "dse/study/cfg.h"
+#include "dse/search/optimize.h"
+#include "sim/sim.h"
+
+#define DSE_JOB_VERSION 1
+#define DSE_JOB_KEY_LEN 32           /* hex digits of XXH3-128 */
+#define DSE_JOB_TEXT_MAX (64 * 1024) /* longer job texts are refused */
+
+typedef enum { DSE_JOB_SCORE = 0, DSE_JOB_SIM = 1 } dse_job_kind;
+
+/* What a worker accepts (beyond the study's own limits). */
+typedef struct dse_job_limits {
+    long max_nodes;          /* network size (1 << 20) */
+    long max_messages;       /* warm-up + measured messages of one sim job
+                                (50 000 000) */
+    size_t max_rates;        /* target rates of one score job (10 000) */
+    long max_cycles;         /* a sim job's cycle cap (0 = none) must be
+                                at most this (10^11) */
+} dse_job_limits;
+
+void dse_job_limits_init(dse_job_limits *l);
+
+typedef struct dse_job {
+    dse_job_kind kind;
+    net_design design;
+    net_workload workload;
+    /* score */
+    const model *model;      /* static registry entry; NULL: none covers */
+    model_opts model_opts;
+    double *rates;           /* owned, [nrates] */
+    size_t nrates;
+    cfg_objective objectives[CFG_MAX_OBJECTIVES];
+    size_t nobjectives;
+    /* sim: everything but the callbacks and the stop flag */
+    sim_params sim;
+} dse_job;
+
+/* The score job of design d (model m may be NULL) in study s. */
+void dse_job_score_init(dse_job *j, const cfg_study *s, const net_design *d,
+                        const model *m);
+/* The sim job of p (its stop flag and callbacks are not part of it). */
+void dse_job_sim_init(dse_job *j, const sim_params *p);
+void dse_job_fini(dse_job *j);
+
+/* Canonical JSON text (caller frees). */
+char *dse_job_format(const dse_job *j);
+/* Key of a canonical text: DSE_JOB_KEY_LEN hex digits and a NUL. */
+void dse_job_key(const char *canonical, char key[DSE_JOB_KEY_LEN + 1]);
+
+/* Parse and validate a job text against the limits.  0 and *j filled (call
+ * dse_job_fini), or ERR_INVALID (malformed), ERR_INFEASIBLE (invalid
+ * design), ERR_UNSUPPORTED (no model / not simulated) with the reason in e;
+ * *j is then empty.  When key is non-NULL it must equal the key of the
+ * job's canonical text (a job whose id does not match its content is
+ * refused: its result would poison the cache). */
+int dse_job_parse(const char *text, const dse_job_limits *lim, const char *key,
+                  dse_job *j, err *e);
+
+/* ---- results ---------------------------------------------------------- */
+
+typedef struct dse_job_result {
+    dse_job_kind kind;
+    /* score: the candidate's numbers as dse_score_design leaves them */
+    int score_rc;
+    cons_cost cost;
+    int flits;
+    double zero_load, saturation_rate;
+    double *latency;         /* owned, [nrates] */
+    size_t nrates;
+    int saturated_at_target;
+    double objectives[CFG_MAX_OBJECTIVES];
+    size_t evaluations;
+    /* sim */
+    int sim_code;            /* sim_run's return value */
+    sim_result sim;
+} dse_job_result;
+
+/* Run j (the worker's part).  hard_stop may be NULL; a sim stopped by it
+ * ends with sim.status SIM_STOPPED, which is not a result to store. */
+void dse_job_run(const dse_job *j, volatile sig_atomic_t *hard_stop,
+                 dse_job_result *r);
+void dse_job_result_fini(dse_job_result *r);
+
+/* JSON text of r for the job with this key (caller frees). */
+char *dse_job_result_format(const dse_job_result *r, const char *key);
+/* Parse a result of the given kind and key (nrates: what the job had).
+ * 0, or ERR_INVALID (corrupt, other version, other key). */
+int dse_job_result_parse(const char *text, const char *key, dse_job_kind kind,
+                         size_t nrates, dse_job_result *r, err *e);
+
+/* Fill candidate c from a score result, exactly as dse_score_design would
+ * have (design and model are the coordinator's own). */
+void dse_job_result_to_candidate(const dse_job_result *r, const net_design *d,
+                                 const model *m, dse_candidate *c);
+/* Fill c as an unscored candidate (a job that failed on the farm). */
+void dse_job_candidate_failed(const net_design *d, const model *m,
+                              size_t nrates, int code, dse_candidate *c);
+
+#endif

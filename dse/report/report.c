@@ -1,0 +1,332 @@
+/*
+ * report.c — the report directory (atomic publication) and the pieces the
+ * writers share: design labels, best design per topology, findings.
+ */
+#include "dse/report/report.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "net/xalloc.h"
+
+void dse_design_label(const net_design *d, char *buf, size_t size)
+{
+    char radix[96] = "";
+    size_t used = 0;
+    if (d->topology == NET_HYPERCUBE) {
+        snprintf(radix, sizeof radix, "%d-cube", d->n);
+    } else {
+        for (int i = 0; i < d->n && used < sizeof radix; i++) {
+            int w = snprintf(radix + used, sizeof radix - used, i ? "x%d" : "%d",
+                             d->k[i]);
+            if (w > 0)
+                used += (size_t)w;
+        }
+    }
+    char extra[48] = "";
+    if (d->topology == NET_EXPRESS)
+        snprintf(extra, sizeof extra, ", m=%d, kn=%d", d->express_m,
+                 d->express_kn);
+    snprintf(buf, size, "%s %s, V=%d, w=%d, %s%s%s",
+             net_topology_name(d->topology), radix, d->vcs, d->width,
+             d->switching == NET_SWITCH_PCS ? "pcs " : "",
+             net_routing_name(d->routing), extra);
+}
+
+void dse_report_best_by_topology(const dse_run *r, size_t ri,
+                                 size_t best[NET_TOPOLOGY_COUNT])
+{
+    for (int t = 0; t < NET_TOPOLOGY_COUNT; t++)
+        best[t] = SIZE_MAX;
+    for (size_t i = 0; i < r->ncand; i++) {
+        const dse_candidate *c = &r->cand[i];
+        double lat = c->latency[ri];
+        if (!isfinite(lat))
+            continue;
+        int t = c->design.topology;
+        if (best[t] == SIZE_MAX || lat < r->cand[best[t]].latency[ri])
+            best[t] = i;
+    }
+}
+
+__attribute__((format(printf, 3, 4))) static void
+add_note(char ***notes, size_t *count, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    *notes = xrealloc(*notes, (*count + 1) * sizeof **notes);
+    (*notes)[(*count)++] = xstrdup(buf);
+}
+
+/* The candidate of `topology` with n = 2 and the lowest model latency at
+ * rate index ri (SIZE_MAX if none has a steady state there); *exists is
+ * set when the study has any such 2-D design at all. */
+static size_t best_2d(const dse_run *r, net_topology topology, size_t ri,
+                      int *exists)
+{
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < r->ncand; i++) {
+        const dse_candidate *c = &r->cand[i];
+        if (c->design.topology != topology || c->design.n != 2)
+            continue;
+        *exists = 1;
+        if (isfinite(c->latency[ri]) &&
+            (best == SIZE_MAX || c->latency[ri] < r->cand[best].latency[ri]))
+            best = i;
+    }
+    return best;
+}
+
+/* "a beats b at rates ..., loses at ..." for the 2-D designs of a and b. */
+static void compare_2d(const dse_run *r, net_topology a, net_topology b,
+                       const char *expectation, char ***notes, size_t *count)
+{
+    const cfg_study *s = r->study;
+    char wins[400] = "", losses[400] = "";
+    size_t nw = 0, nl = 0;
+    int has_a = 0, has_b = 0;
+    for (size_t ri = 0; ri < s->rates.n; ri++) {
+        size_t ia = best_2d(r, a, ri, &has_a), ib = best_2d(r, b, ri, &has_b);
+        if (ia == SIZE_MAX && ib == SIZE_MAX)
+            continue;
+        double la = ia == SIZE_MAX ? INFINITY : r->cand[ia].latency[ri];
+        double lb = ib == SIZE_MAX ? INFINITY : r->cand[ib].latency[ri];
+        char item[64];
+        snprintf(item, sizeof item, "%s%g (%s vs %s)", "", s->rates.v[ri],
+                 isfinite(la) ? "" : "saturated", isfinite(lb) ? "" : "saturated");
+        if (isfinite(la) && isfinite(lb))
+            snprintf(item, sizeof item, "%g (%.1f vs %.1f)", s->rates.v[ri], la, lb);
+        else if (isfinite(la))
+            snprintf(item, sizeof item, "%g (%.1f vs saturated)", s->rates.v[ri], la);
+        else
+            snprintf(item, sizeof item, "%g (saturated vs %.1f)", s->rates.v[ri], lb);
+        char *list = la < lb ? wins : losses;
+        size_t *n = la < lb ? &nw : &nl;
+        size_t used = strlen(list);
+        snprintf(list + used, 400 - used, "%s%s", *n ? ", " : "", item);
+        (*n)++;
+    }
+    if (!has_a || !has_b)
+        return;
+    add_note(notes, count,
+             "2-D %s vs 2-D %s at equal cost (%s): %s wins at %s; %s wins at %s.",
+             net_topology_name(a), net_topology_name(b), expectation,
+             net_topology_name(a), nw ? wins : "no target rate",
+             net_topology_name(b), nl ? losses : "no target rate");
+}
+
+char **dse_report_notes(const dse_run *r, size_t *count)
+{
+    const cfg_study *s = r->study;
+    char **notes = NULL;
+    *count = 0;
+    /* Which topology wins at each target rate, by the models, at equal
+     * cost (every design's width comes from the same budget). */
+    for (size_t ri = 0; ri < s->rates.n; ri++) {
+        size_t best[NET_TOPOLOGY_COUNT];
+        dse_report_best_by_topology(r, ri, best);
+        int order[NET_TOPOLOGY_COUNT], m = 0;
+        for (int t = 0; t < NET_TOPOLOGY_COUNT; t++)
+            if (best[t] != SIZE_MAX)
+                order[m++] = t;
+        for (int a = 1; a < m; a++) /* insertion sort by latency */
+            for (int b = a; b > 0 && r->cand[best[order[b]]].latency[ri] <
+                                         r->cand[best[order[b - 1]]].latency[ri];
+                 b--) {
+                int tmp = order[b];
+                order[b] = order[b - 1];
+                order[b - 1] = tmp;
+            }
+        if (m == 0) {
+            add_note(&notes, count,
+                     "At rate %g no design has a steady state by its model.",
+                     s->rates.v[ri]);
+            continue;
+        }
+        char line[900];
+        size_t used = (size_t)snprintf(
+            line, sizeof line, "At rate %g the best of each topology by the "
+                               "models (equal budget):",
+            s->rates.v[ri]);
+        for (int q = 0; q < m && used < sizeof line; q++) {
+            const dse_candidate *c = &r->cand[best[order[q]]];
+            char label[160];
+            dse_design_label(&c->design, label, sizeof label);
+            int w = snprintf(line + used, sizeof line - used, "%s %s %.1f cycles (%s)",
+                             q ? "," : "", net_topology_name(order[q]),
+                             c->latency[ri], label);
+            if (w > 0)
+                used += (size_t)w;
+        }
+        add_note(&notes, count, "%s.", line);
+    }
+    /* The thesis's comparisons, made as the thesis makes them: 2-D networks
+     * of the same size at equal cost. */
+    if (s->budget.technology == CONS_VLSI)
+        compare_2d(r, NET_DCSH, NET_TORUS,
+               "thesis ch.4 expects the DCSH to win at moderate and high load "
+               "under the VLSI bisection constraint with D_r >= 1",
+               &notes, count);
+    if (s->budget.technology == CONS_MULTICHIP)
+        compare_2d(r, NET_EXPRESS, NET_DCSH,
+               "thesis 6.4.2 expects the express-cube to win at all loads "
+               "under the multi-chip pin-out constraint at 1024 nodes",
+               &notes, count);
+    /* Finalists the simulator saturates at a target rate the model still
+     * serves: the model's saturation rate is optimistic for them. */
+    size_t optimistic = 0;
+    double first_rate = INFINITY, worst_ratio = INFINITY;
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        for (size_t ri = 0; c->sim && ri < s->rates.n; ri++)
+            if (c->sim[ri].saturated && isfinite(c->latency[ri])) {
+                optimistic++;
+                first_rate = fmin(first_rate, s->rates.v[ri]);
+                worst_ratio = fmin(worst_ratio, s->rates.v[ri] / c->saturation_rate);
+                break;
+            }
+    }
+    if (optimistic)
+        add_note(&notes, count,
+                 "The simulator saturates %zu of %zu finalists at target rates "
+                 "their models still serve (from rate %g, as low as %.0f%% of a "
+                 "model's saturation rate): for these designs the models "
+                 "overestimate the sustainable load, so the simulated figures "
+                 "should decide.",
+                 optimistic, r->nfinalists, first_rate, 100 * worst_ratio);
+    if (r->njob_failures) {
+        char list[700] = "";
+        size_t used = 0;
+        for (size_t q = 0; q < r->njob_failures && q < 3 && used < sizeof list; q++) {
+            int w = snprintf(list + used, sizeof list - used, "%s\"%s\"",
+                             q ? "; " : "", r->job_failures[q]);
+            if (w > 0)
+                used += (size_t)w;
+        }
+        add_note(&notes, count,
+                 "%zu job(s) failed on the farm and went to its dead-letter "
+                 "stream; their designs or simulation points are missing from "
+                 "this report. First reasons: %s.",
+                 r->njob_failures, list);
+    }
+    size_t unsimulated = 0, disagree = 0;
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        if (!c->sim || !isfinite(c->max_abs_error_pct))
+            unsimulated++;
+        if (c->disagrees)
+            disagree++;
+    }
+    if (unsimulated)
+        add_note(&notes, count,
+                 "%zu finalist(s) could not be confirmed by simulation at "
+                 "every target rate (simulator support or saturation); their "
+                 "ranking rests on the models alone.",
+                 unsimulated);
+    if (disagree)
+        add_note(&notes, count,
+                 "%zu finalist(s) have model and simulation disagreeing by more "
+                 "than the study's tolerance of %g%%: treat their model "
+                 "figures with care.",
+                 disagree, dse_study_tolerance_pct(s));
+    return notes;
+}
+
+/* ---- atomic publication --------------------------------------------------- */
+
+static int remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? 0 : -1;
+    struct dirent *ent;
+    char path[4096];
+    while ((ent = readdir(d))) {
+        if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+        unlink(path); /* reports hold plain files only */
+    }
+    closedir(d);
+    return rmdir(dir);
+}
+
+static int mkdir_parents(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+typedef int (*writer_fn)(const dse_run *, FILE *, err *);
+
+static int json_with_timings(const dse_run *r, FILE *out, err *e)
+{
+    return dse_report_json(r, out, 1, e);
+}
+
+int dse_report_write(const dse_run *r, const char *dir, err *e)
+{
+    const cfg_study *s = r->study;
+    static const writer_fn writers[CFG_FORMAT_COUNT] = {
+        [CFG_FORMAT_HTML] = dse_report_html,
+        [CFG_FORMAT_MD] = dse_report_md,
+        [CFG_FORMAT_CSV] = dse_report_csv,
+        [CFG_FORMAT_JSON] = json_with_timings,
+    };
+    char tmp[4096], old[4096], path[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", dir, (long)getpid());
+    snprintf(old, sizeof old, "%s.old-%ld", dir, (long)getpid());
+    if (mkdir_parents(tmp) || (mkdir(tmp, 0777) && errno != EEXIST))
+        return err_set(e, ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
+    int rc = 0;
+    for (int f = 0; f < CFG_FORMAT_COUNT && rc == 0; f++) {
+        if (!s->formats[f])
+            continue;
+        snprintf(path, sizeof path, "%s/%s", tmp, cfg_format_file(f));
+        FILE *out = fopen(path, "w");
+        if (!out) {
+            rc = err_set(e, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+            break;
+        }
+        rc = writers[f](r, out, e);
+        if (fclose(out) != 0 && rc == 0)
+            rc = err_set(e, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    if (rc) {
+        remove_tree(tmp);
+        return rc;
+    }
+    /* publish: move any previous report aside, move the new one in */
+    int had_old = rename(dir, old) == 0;
+    if (rename(tmp, dir) != 0) {
+        int saved = errno;
+        if (had_old)
+            rename(old, dir);
+        remove_tree(tmp);
+        return err_set(e, ERR_IO, "cannot publish the report as %s: %s", dir,
+                       strerror(saved));
+    }
+    if (had_old)
+        remove_tree(old);
+    return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * report.h — the report directory of an optimize run.
+ *
+ *   index.html      self-contained page: inline SVG charts (PLplot), tables
+ *   report.md       the same content for a terminal or a repository
+ *   candidates.csv  every scored design, one row each
+ *   results.json    machine-readable, schema "dse-results" version 1
+ *                   (docs/results-schema.md)
+ *
+ * Writing is atomic: everything goes to a fresh temporary directory beside
+ * the target, which is renamed into place only when every file is complete,
+ * so an interrupted or failed run never leaves a half report (an older
+ * complete report stays until the new one replaces it).
+ */
+#ifndef DSE_REPORT_H
+#define DSE_REPORT_H
+
+#include <stdio.h>
+
+#include "dse/search/optimize.h"
+
+#define DSE_RESULTS_SCHEMA "dse-results"
+#define DSE_RESULTS_VERSION 1
+
+/* Write the formats the study asks for into dir.  0 or ERR_IO. */
+int dse_report_write(const dse_run *r, const char *dir, err *e);
+
+/* The individual writers (to an open stream). */
+int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e);
+int dse_report_csv(const dse_run *r, FILE *out, err *e);
+int dse_report_md(const dse_run *r, FILE *out, err *e);
+int dse_report_html(const dse_run *r, FILE *out, err *e);
+
+/* ---- shared by the writers ---------------------------------------------- */
+
+/* "torus 32x32, V=3, w=8, duato" (short human label). */
+void dse_design_label(const net_design *d, char *buf, size_t size);
+
+/* For target rate index ri: per topology, the candidate with the lowest
+ * model latency at that rate (SIZE_MAX when none is finite). */
+void dse_report_best_by_topology(const dse_run *r, size_t ri,
+                                 size_t best[NET_TOPOLOGY_COUNT]);
+
+/* Findings in plain sentences (caller frees each string and the array). */
+char **dse_report_notes(const dse_run *r, size_t *count);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * report_csv.c — candidates.csv: every scored design, one row each, the
+ * same columns on every row (RFC 4180 quoting for the text fields; empty
+ * cells for undefined numbers such as a saturated latency).
+ */
+#include <math.h>
+
+#include "dse/report/report.h"
+
+static void cell_num(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, ",%.10g", v);
+    else
+        fputs(",", out);
+}
+
+static void cell_text(FILE *out, const char *s)
+{
+    fputs(",\"", out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+int dse_report_csv(const dse_run *r, FILE *out, err *e)
+{
+    const cfg_study *s = r->study;
+    fputs("id,design,topology,n,radix,vcs,width,buffer,routing,switching,"
+          "express_m,express_kn,model,message_flits,bisection_wires,max_pins,"
+          "total_wires,buffer_bits,zero_load_latency,saturation_rate",
+          out);
+    for (size_t ri = 0; ri < s->rates.n; ri++)
+        fprintf(out, ",latency@%g", s->rates.v[ri]);
+    fputs(",rank,finalist,sim_rank,max_abs_error_pct\n", out);
+    for (size_t i = 0; i < r->ncand; i++) {
+        const dse_candidate *c = &r->cand[i];
+        const net_design *d = &c->design;
+        char text[512], radix[128] = "";
+        net_design_format(d, text, sizeof text);
+        size_t used = 0;
+        for (int q = 0; q < d->n && used < sizeof radix; q++) {
+            int w = snprintf(radix + used, sizeof radix - used, q ? "x%d" : "%d", d->k[q]);
+            if (w > 0)
+                used += (size_t)w;
+        }
+        fprintf(out, "%zu", i);
+        cell_text(out, text);
+        fprintf(out, ",%s,%d,%s,%d,%d,%d,%s,%s", net_topology_name(d->topology),
+                d->n, radix, d->vcs, d->width, d->buffer_flits,
+                net_routing_name(d->routing), net_switching_name(d->switching));
+        if (d->topology == NET_EXPRESS)
+            fprintf(out, ",%d,%d", d->express_m, d->express_kn);
+        else
+            fputs(",,", out);
+        cell_text(out, c->model ? c->model->name : "");
+        fprintf(out, ",%d", c->flits);
+        cell_num(out, c->cost.bisection_wires);
+        cell_num(out, c->cost.max_pins);
+        cell_num(out, c->cost.total_wires);
+        cell_num(out, c->cost.buffer_bits);
+        cell_num(out, c->zero_load);
+        cell_num(out, c->saturation_rate);
+        for (size_t ri = 0; ri < s->rates.n; ri++)
+            cell_num(out, c->latency[ri]);
+        fprintf(out, ",%d,%d,%d", c->rank, c->finalist, c->sim_rank);
+        cell_num(out, c->max_abs_error_pct);
+        fputc('\n', out);
+    }
+    return ferror(out) ? err_set(e, ERR_IO, "cannot write candidates.csv") : 0;
+}

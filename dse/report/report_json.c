@@ -1,0 +1,170 @@
+/*
+ * report_json.c — results.json, schema "dse-results" version 1
+ * (docs/results-schema.md).  Numbers that are undefined (saturated
+ * latency, unsimulated points) are written as null, never as NaN.
+ * Timings are optional so a local and a farm run can be compared byte for
+ * byte after leaving them out.
+ */
+#include <jansson.h>
+#include <math.h>
+
+#include "dse/dse.h"
+#include "dse/report/report.h"
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *design_json(const net_design *d)
+{
+    char text[512];
+    net_design_format(d, text, sizeof text);
+    json_t *k = json_array();
+    for (int i = 0; i < d->n; i++)
+        json_array_append_new(k, json_integer(d->k[i]));
+    json_t *o = json_pack("{s:s, s:s, s:i, s:o, s:i, s:i, s:i, s:s, s:s}",
+                          "text", text, "topology",
+                          net_topology_name(d->topology), "n", d->n, "k", k,
+                          "vcs", d->vcs, "width", d->width, "buffer",
+                          d->buffer_flits, "routing",
+                          net_routing_name(d->routing), "switching",
+                          net_switching_name(d->switching));
+    if (d->topology == NET_EXPRESS) {
+        json_object_set_new(o, "m", json_integer(d->express_m));
+        json_object_set_new(o, "kn", json_integer(d->express_kn));
+    }
+    return o;
+}
+
+static json_t *study_json(const cfg_study *s)
+{
+    char wl[512];
+    net_workload_format(&s->workload, wl, sizeof wl);
+    json_t *rates = json_array(), *objs = json_array();
+    for (size_t i = 0; i < s->rates.n; i++)
+        json_array_append_new(rates, json_real(s->rates.v[i]));
+    for (size_t j = 0; j < s->nobjectives; j++)
+        json_array_append_new(objs, json_string(cfg_objective_name(&s->objectives[j])));
+    json_t *o = json_pack(
+        "{s:s, s:s, s:I, s:s, s:s, s:i, s:i, s:o, s:o, s:i, s:s}", "name",
+        s->name, "source", s->source, "nodes", (json_int_t)s->nodes,
+        "technology", cons_technology_name(s->budget.technology), "workload",
+        wl, "router_delay", s->router_delay, "ejection_channels",
+        s->ejection_channels, "rates", rates, "objectives", objs, "finalists",
+        s->finalists, "search", cfg_search_name(s->search));
+    double limit = 0;
+    if (cons_budget_limit(&s->budget, &limit, NULL) == 0)
+        json_object_set_new(o, "budget_limit", json_real(limit));
+    if (s->budget.has_reference)
+        json_object_set_new(o, "budget_reference", design_json(&s->budget.reference));
+    json_object_set_new(o, "simulation",
+                        json_pack("{s:i, s:I, s:I, s:f, s:f}", "seeds",
+                                  s->sim.seeds, "warmup_messages",
+                                  (json_int_t)s->sim.warmup_messages,
+                                  "measured_messages",
+                                  (json_int_t)s->sim.measured_messages,
+                                  "ci_half_width", s->sim.ci_half_width,
+                                  "tolerance_pct", s->sim.tolerance_pct));
+    return o;
+}
+
+static json_t *cost_json(const cons_cost *c)
+{
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "bisection_wires",
+                     c->bisection_wires, "node_pins", c->node_pins,
+                     "interchange_pins", c->interchange_pins, "max_pins",
+                     c->max_pins, "total_wires", c->total_wires, "buffer_bits",
+                     c->buffer_bits);
+}
+
+static json_t *candidate_json(const dse_run *r, size_t i)
+{
+    const dse_candidate *c = &r->cand[i];
+    json_t *lat = json_array();
+    for (size_t ri = 0; ri < r->study->rates.n; ri++)
+        json_array_append_new(lat, num(c->latency[ri]));
+    json_t *o = json_pack("{s:I, s:o, s:s, s:i, s:o, s:o, s:o, s:o, s:i, s:i, s:b}",
+                          "id", (json_int_t)i, "design", design_json(&c->design),
+                          "model", c->model ? c->model->name : "",
+                          "message_flits", c->flits, "cost", cost_json(&c->cost),
+                          "zero_load_latency", num(c->zero_load),
+                          "saturation_rate", num(c->saturation_rate),
+                          "latency", lat, "rank", c->rank, "finalist",
+                          c->finalist, "saturated_at_target",
+                          c->saturated_at_target);
+    return o;
+}
+
+static json_t *finalist_json(const dse_run *r, size_t i)
+{
+    const dse_candidate *c = &r->cand[i];
+    json_t *pts = json_array();
+    for (size_t ri = 0; c->sim && ri < r->study->rates.n; ri++) {
+        const dse_sim_point *p = &c->sim[ri];
+        json_array_append_new(
+            pts, json_pack("{s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:b, s:i}",
+                           "rate", p->rate, "latency", num(p->latency),
+                           "ci95_half_width", num(p->half_width),
+                           "network_latency", num(p->network_latency),
+                           "source_wait", num(p->source_wait),
+                           "accepted_rate", num(p->accepted),
+                           "model_latency", num(p->model_latency),
+                           "error_pct", num(p->error_pct), "messages",
+                           (json_int_t)p->messages, "saturated", p->saturated,
+                           "seeds", p->seeds));
+    }
+    return json_pack("{s:I, s:i, s:o, s:i, s:o, s:b}", "id", (json_int_t)i,
+                     "order", c->finalist, "simulation", pts, "sim_rank",
+                     c->sim_rank, "max_abs_error_pct", num(c->max_abs_error_pct),
+                     "disagrees", c->disagrees);
+}
+
+int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e)
+{
+    const dse_space *sp = &r->space;
+    json_t *drops = json_object();
+    for (int q = 0; q < DSE_DROP_COUNT; q++)
+        if (sp->dropped[q])
+            json_object_set_new(drops, dse_drop_text(q), json_integer((json_int_t)sp->dropped[q]));
+    json_t *space = json_pack("{s:I, s:I, s:o, s:I, s:I}", "enumerated",
+                              (json_int_t)sp->enumerated, "feasible",
+                              (json_int_t)sp->count, "dropped", drops,
+                              "ranked", (json_int_t)r->nranked,
+                              "saturated_at_target",
+                              (json_int_t)r->nsaturated_at_target);
+    json_t *cands = json_array(), *fins = json_array(), *notes = json_array();
+    for (size_t i = 0; i < r->ncand; i++)
+        json_array_append_new(cands, candidate_json(r, i));
+    for (size_t f = 0; f < r->nfinalists; f++)
+        json_array_append_new(fins, finalist_json(r, r->finalists[f]));
+    size_t nnotes;
+    char **text = dse_report_notes(r, &nnotes);
+    for (size_t q = 0; q < nnotes; q++) {
+        json_array_append_new(notes, json_string(text[q]));
+        free(text[q]);
+    }
+    free(text);
+    json_t *root = json_pack("{s:s, s:i, s:s, s:o, s:o, s:s, s:I, s:o, s:o, s:o}",
+                             "schema", DSE_RESULTS_SCHEMA, "version",
+                             DSE_RESULTS_VERSION, "generator",
+                             dse_version_string(), "study", study_json(r->study),
+                             "space", space, "strategy", r->strategy,
+                             "evaluations", (json_int_t)r->evaluations,
+                             "candidates", cands, "finalists", fins, "notes",
+                             notes);
+    json_t *fails = json_array();
+    for (size_t q = 0; q < r->njob_failures; q++)
+        json_array_append_new(fails, json_string(r->job_failures[q]));
+    json_object_set_new(root, "job_failures", fails);
+    if (with_timings)
+        json_object_set_new(root, "timings_s",
+                            json_pack("{s:f, s:f, s:f, s:f}", "space",
+                                      r->seconds_space, "score", r->seconds_score,
+                                      "simulate", r->seconds_sim, "total",
+                                      r->seconds_total));
+    int rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    fputc('\n', out);
+    return rc ? err_set(e, ERR_IO, "cannot write results.json") : 0;
+}

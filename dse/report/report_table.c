@@ -1,0 +1,329 @@
+/*
+ * report_table.c — see report_table.h.
+ */
+#include "dse/report/report_table.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/xalloc.h"
+
+void rtable_init(rtable *t, size_t ncols)
+{
+    memset(t, 0, sizeof *t);
+    t->ncols = ncols;
+}
+
+void rtable_fini(rtable *t)
+{
+    for (size_t i = 0; i < t->ncells; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+void rtable_cell(rtable *t, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (t->ncells == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->cells = xrealloc(t->cells, t->cap * sizeof *t->cells);
+    }
+    t->cells[t->ncells++] = xstrdup(buf);
+}
+
+void rtable_md(const rtable *t, FILE *out)
+{
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t col = i % t->ncols;
+        fputs(col ? " " : "| ", out);
+        for (const char *p = t->cells[i]; *p; p++) {
+            if (*p == '|')
+                fputc('\\', out);
+            fputc(*p, out);
+        }
+        fputs(" |", out);
+        if (col + 1 == t->ncols) {
+            fputc('\n', out);
+            if (i + 1 == t->ncols) {
+                for (size_t c = 0; c < t->ncols; c++)
+                    fputs(c ? "---|" : "|---|", out);
+                fputc('\n', out);
+            }
+        }
+    }
+    fputc('\n', out);
+}
+
+void html_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+}
+
+void rtable_html(const rtable *t, FILE *out)
+{
+    fputs("<table>\n", out);
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t col = i % t->ncols;
+        int head = i < t->ncols;
+        if (col == 0)
+            fputs(head ? "<thead><tr>" : "<tr>", out);
+        fputs(head ? "<th>" : "<td>", out);
+        html_text(out, t->cells[i]);
+        fputs(head ? "</th>" : "</td>", out);
+        if (col + 1 == t->ncols)
+            fputs(head ? "</tr></thead>\n" : "</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+static void fmt_num(char *buf, size_t size, double v, const char *fmt)
+{
+    if (isfinite(v))
+        snprintf(buf, size, fmt, v);
+    else
+        snprintf(buf, size, "saturated");
+}
+
+void report_table_settings(const dse_run *r, rtable *t)
+{
+    const cfg_study *s = r->study;
+    char buf[512];
+    rtable_init(t, 2);
+    rtable_cell(t, "setting");
+    rtable_cell(t, "value");
+    rtable_cell(t, "study");
+    rtable_cell(t, "%s (%s)", s->name, s->source);
+    rtable_cell(t, "nodes");
+    rtable_cell(t, "%ld", s->nodes);
+    double limit = 0;
+    cons_budget_limit(&s->budget, &limit, NULL);
+    rtable_cell(t, "budget");
+    if (s->budget.has_reference) {
+        net_design_format(&s->budget.reference, buf, sizeof buf);
+        rtable_cell(t, "%s: %g %s, equal to %s",
+                    cons_technology_name(s->budget.technology), limit,
+                    s->budget.technology == CONS_VLSI ? "bisection wires"
+                                                      : "pins per chip",
+                    buf);
+    } else {
+        rtable_cell(t, "%s: %g %s", cons_technology_name(s->budget.technology),
+                    limit,
+                    s->budget.technology == CONS_VLSI ? "bisection wires"
+                                                      : "pins per chip");
+    }
+    net_workload_format(&s->workload, buf, sizeof buf);
+    rtable_cell(t, "workload");
+    rtable_cell(t, "%s", buf);
+    rtable_cell(t, "router delay");
+    rtable_cell(t, "%d cycles", s->router_delay);
+    rtable_cell(t, "ejection channels");
+    if (s->ejection_channels)
+        rtable_cell(t, "%d per node", s->ejection_channels);
+    else
+        rtable_cell(t, "unlimited (immediate consumption)");
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->rates.n && used < sizeof buf; i++) {
+        int w = snprintf(buf + used, sizeof buf - used, i ? ", %g" : "%g",
+                         s->rates.v[i]);
+        if (w > 0)
+            used += (size_t)w;
+    }
+    rtable_cell(t, "target rates (messages/node/cycle)");
+    rtable_cell(t, "%s", buf);
+    used = 0;
+    buf[0] = '\0';
+    for (size_t j = 0; j < s->nobjectives && used < sizeof buf; j++) {
+        int w = snprintf(buf + used, sizeof buf - used, j ? ", %s" : "%s",
+                         cfg_objective_name(&s->objectives[j]));
+        if (w > 0)
+            used += (size_t)w;
+    }
+    rtable_cell(t, "objectives");
+    rtable_cell(t, "%s", buf);
+    rtable_cell(t, "search");
+    rtable_cell(t, "%s (%s used, %zu model evaluations)",
+                cfg_search_name(s->search), r->strategy, r->evaluations);
+    rtable_cell(t, "simulation");
+    rtable_cell(t, "%d seed(s), warm-up %ld messages, at least %ld measured, "
+                   "CI target %g, model/sim tolerance %g%%",
+                s->sim.seeds, s->sim.warmup_messages, s->sim.measured_messages,
+                s->sim.ci_half_width, s->sim.tolerance_pct);
+    rtable_cell(t, "model variant");
+    rtable_cell(t, "%s", model_variant_name(s->model.variant));
+    rtable_cell(t, "run time");
+    rtable_cell(t, "%.1f s (space %.2f s, scoring %.2f s, simulation %.1f s)",
+                r->seconds_total, r->seconds_space, r->seconds_score,
+                r->seconds_sim);
+}
+
+void report_table_finalists(const dse_run *r, rtable *t)
+{
+    const cfg_study *s = r->study;
+    size_t nr = s->rates.n;
+    rtable_init(t, 11);
+    rtable_cell(t, "#");
+    rtable_cell(t, "design");
+    rtable_cell(t, "model");
+    rtable_cell(t, "flits");
+    rtable_cell(t, "bisection wires");
+    rtable_cell(t, "max pins");
+    rtable_cell(t, "saturation rate (model)");
+    rtable_cell(t, "mean latency, model");
+    rtable_cell(t, "mean latency, simulated");
+    rtable_cell(t, "max |error|");
+    rtable_cell(t, "sim rank");
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        char label[200];
+        dse_design_label(&c->design, label, sizeof label);
+        double model_sum = 0, sim_sum = 0;
+        size_t sim_n = 0;
+        for (size_t ri = 0; ri < nr; ri++) {
+            model_sum += c->latency[ri];
+            if (c->sim && isfinite(c->sim[ri].latency)) {
+                sim_sum += c->sim[ri].latency;
+                sim_n++;
+            }
+        }
+        rtable_cell(t, "%d", c->finalist);
+        rtable_cell(t, "%s", label);
+        rtable_cell(t, "%s", c->model ? c->model->name : "-");
+        rtable_cell(t, "%d", c->flits);
+        rtable_cell(t, "%.0f", c->cost.bisection_wires);
+        rtable_cell(t, "%.0f", c->cost.max_pins);
+        rtable_cell(t, "%.5f", c->saturation_rate);
+        rtable_cell(t, "%.2f", model_sum / (double)nr);
+        if (sim_n == nr)
+            rtable_cell(t, "%.2f", sim_sum / (double)nr);
+        else if (sim_n)
+            rtable_cell(t, "%zu of %zu rates", sim_n, nr);
+        else
+            rtable_cell(t, "not simulated");
+        if (isfinite(c->max_abs_error_pct))
+            rtable_cell(t, "%.1f%%%s", c->max_abs_error_pct,
+                        c->disagrees ? " DISAGREES" : "");
+        else
+            rtable_cell(t, "-");
+        if (c->sim_rank >= 0)
+            rtable_cell(t, "%d", c->sim_rank);
+        else
+            rtable_cell(t, "-");
+    }
+}
+
+void report_table_finalist_points(const dse_run *r, rtable *t)
+{
+    const cfg_study *s = r->study;
+    rtable_init(t, 8);
+    rtable_cell(t, "#");
+    rtable_cell(t, "rate");
+    rtable_cell(t, "model latency");
+    rtable_cell(t, "simulated latency (95%% CI)");
+    rtable_cell(t, "error");
+    rtable_cell(t, "network latency (sim)");
+    rtable_cell(t, "source wait (sim)");
+    rtable_cell(t, "accepted rate (sim)");
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        for (size_t ri = 0; ri < s->rates.n; ri++) {
+            const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
+            char buf[64];
+            rtable_cell(t, "%d", c->finalist);
+            rtable_cell(t, "%g", s->rates.v[ri]);
+            fmt_num(buf, sizeof buf, c->latency[ri], "%.2f");
+            rtable_cell(t, "%s", buf);
+            if (!p || (!p->saturated && !isfinite(p->latency))) {
+                rtable_cell(t, "not simulated");
+            } else if (p->saturated) {
+                rtable_cell(t, "saturated");
+            } else {
+                rtable_cell(t, "%.2f ± %.2f", p->latency, p->half_width);
+            }
+            if (p && isfinite(p->error_pct))
+                rtable_cell(t, "%+.1f%%", p->error_pct);
+            else
+                rtable_cell(t, "-");
+            if (p && isfinite(p->latency)) {
+                rtable_cell(t, "%.2f", p->network_latency);
+                rtable_cell(t, "%.2f", p->source_wait);
+                rtable_cell(t, "%.5f", p->accepted);
+            } else {
+                rtable_cell(t, "-");
+                rtable_cell(t, "-");
+                rtable_cell(t, "-");
+            }
+        }
+    }
+}
+
+void report_table_best(const dse_run *r, rtable *t)
+{
+    const cfg_study *s = r->study;
+    rtable_init(t, 1 + NET_TOPOLOGY_COUNT);
+    rtable_cell(t, "rate");
+    for (int q = 0; q < NET_TOPOLOGY_COUNT; q++)
+        rtable_cell(t, "%s", net_topology_name(q));
+    for (size_t ri = 0; ri < s->rates.n; ri++) {
+        size_t best[NET_TOPOLOGY_COUNT];
+        dse_report_best_by_topology(r, ri, best);
+        rtable_cell(t, "%g", s->rates.v[ri]);
+        for (int q = 0; q < NET_TOPOLOGY_COUNT; q++) {
+            if (best[q] == SIZE_MAX) {
+                rtable_cell(t, "-");
+                continue;
+            }
+            const dse_candidate *c = &r->cand[best[q]];
+            char label[200];
+            dse_design_label(&c->design, label, sizeof label);
+            rtable_cell(t, "%.2f (%s)", c->latency[ri], label);
+        }
+    }
+}
+
+void report_table_space(const dse_run *r, rtable *t)
+{
+    const dse_space *sp = &r->space;
+    rtable_init(t, 3);
+    rtable_cell(t, "designs");
+    rtable_cell(t, "count");
+    rtable_cell(t, "example");
+    rtable_cell(t, "enumerated");
+    rtable_cell(t, "%zu", sp->enumerated);
+    rtable_cell(t, "%s", "");
+    for (int q = 0; q < DSE_DROP_COUNT; q++) {
+        if (!sp->dropped[q])
+            continue;
+        rtable_cell(t, "dropped: %s", dse_drop_text(q));
+        rtable_cell(t, "%zu", sp->dropped[q]);
+        rtable_cell(t, "%s", sp->example[q]);
+    }
+    rtable_cell(t, "feasible and scored");
+    rtable_cell(t, "%zu", sp->count);
+    rtable_cell(t, "%s", "");
+    rtable_cell(t, "saturated at or below the highest target rate (not ranked)");
+    rtable_cell(t, "%zu", r->nsaturated_at_target);
+    rtable_cell(t, "%s", "");
+    rtable_cell(t, "ranked");
+    rtable_cell(t, "%zu", r->nranked);
+    rtable_cell(t, "%s", "");
+    rtable_cell(t, "finalists");
+    rtable_cell(t, "%zu", r->nfinalists);
+    rtable_cell(t, "%s", "");
+}

@@ -1,0 +1,37 @@
+/*
+ * report_table.h — the report's tables, built once and rendered as
+ * Markdown (report.md) or HTML (index.html), so the two reports can never
+ * show different numbers.
+ */
+#ifndef DSE_REPORT_TABLE_H
+#define DSE_REPORT_TABLE_H
+
+#include <stdio.h>
+
+#include "dse/report/report.h"
+
+typedef struct rtable {
+    size_t ncols;
+    size_t ncells, cap;      /* header row first, row-major */
+    char **cells;
+} rtable;
+
+void rtable_init(rtable *t, size_t ncols);
+void rtable_fini(rtable *t);
+/* Append one cell (printf-style); rows fill left to right. */
+void rtable_cell(rtable *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void rtable_md(const rtable *t, FILE *out);
+void rtable_html(const rtable *t, FILE *out);
+
+/* The tables of a run. */
+void report_table_settings(const dse_run *r, rtable *t);
+void report_table_finalists(const dse_run *r, rtable *t);
+void report_table_finalist_points(const dse_run *r, rtable *t);
+void report_table_best(const dse_run *r, rtable *t);
+void report_table_space(const dse_run *r, rtable *t);
+
+/* Escape text for HTML. */
+void html_text(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,552 @@
+/*
+ * optimize.c — see optimize.h.
+ *
+ * Ranking rules (the report states them too):
+ *   - a design that saturates at or below the highest target rate (by its
+ *     model) cannot serve the study's load; it is kept in candidates.csv
+ *     but takes no part in the ranking (rank -1);
+ *   - the latency objective is the mean model latency over the target rates;
+ *     saturation rate is maximised (negated for the minimising sort); costs
+ *     are minimised;
+ *   - finalists: whole Pareto fronts in rank order, the last one cut by
+ *     crowding distance (pareto_select), up to study->finalists;
+ *   - after simulation, finalists are re-ranked among themselves with the
+ *     simulated mean latency in place of the model's.
+ *
+ * Determinism: every job writes only its own slot, and aggregation runs in
+ * index order after the pool has finished, so the same study gives the same
+ * numbers with any thread count.
+ */
+#include "dse/search/optimize.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse/search/pareto.h"
+#include "dse/common/pool.h"
+#include "dse/search/search.h"
+#include "net/xalloc.h"
+#include "sim/sim.h"
+
+double dse_study_tolerance_pct(const cfg_study *s)
+{
+    return s->sim.tolerance_pct;
+}
+
+static double cost_metric(const cons_cost *c, cfg_cost_metric m)
+{
+    switch (m) {
+    case CFG_COST_BISECTION: return c->bisection_wires;
+    case CFG_COST_PINS: return c->max_pins;
+    case CFG_COST_WIRES: return c->total_wires;
+    case CFG_COST_BUFFER_BITS: return c->buffer_bits;
+    default: return NAN;
+    }
+}
+
+static double max_rate(const cfg_study *s)
+{
+    double top = 0;
+    for (size_t i = 0; i < s->rates.n; i++)
+        top = fmax(top, s->rates.v[i]);
+    return top;
+}
+
+/* Objectives in minimisation form from a latency figure (model or
+ * simulated mean over the target rates). */
+static void fill_objectives(const cfg_study *s, dse_candidate *c,
+                            double mean_latency)
+{
+    for (size_t j = 0; j < s->nobjectives; j++) {
+        const cfg_objective *o = &s->objectives[j];
+        switch (o->kind) {
+        case CFG_OBJ_LATENCY:
+            c->objectives[j] = mean_latency;
+            break;
+        case CFG_OBJ_SATURATION:
+            c->objectives[j] = -c->saturation_rate;
+            break;
+        case CFG_OBJ_COST:
+            c->objectives[j] = cost_metric(&c->cost, o->cost);
+            break;
+        }
+    }
+}
+
+int dse_score_design(const cfg_study *s, const net_design *d, const model *m,
+                     dse_candidate *c, size_t *evaluations)
+{
+    err e;
+    size_t evals = 0;
+    c->design = *d;
+    c->model = m;
+    c->flits = net_message_flits(d, &s->workload);
+    c->rank = -1;
+    c->sim_rank = -1;
+    c->max_abs_error_pct = NAN;
+    c->zero_load = NAN;          /* stay undefined (null in reports) when */
+    c->saturation_rate = NAN;    /* no model covers the design */
+    for (size_t j = 0; j < CFG_MAX_OBJECTIVES; j++)
+        c->objectives[j] = NAN;
+    for (size_t i = 0; i < s->rates.n; i++)
+        c->latency[i] = NAN;
+    c->saturated_at_target = 1;
+    c->score_rc = cons_cost_of(d, &c->cost, &e);
+    if (c->score_rc)
+        goto done;
+    if (!m) {
+        c->score_rc = ERR_UNSUPPORTED;
+        goto done;
+    }
+    c->zero_load = m->zero_load(d, &s->workload, &s->model);
+    c->score_rc = model_saturation_rate(m, d, &s->workload, &s->model,
+                                        &c->saturation_rate, &e);
+    evals++;
+    if (c->score_rc)
+        goto done;
+    double sum = 0;
+    int all_finite = 1;
+    for (size_t i = 0; i < s->rates.n; i++) {
+        model_result r;
+        evals++;
+        if (m->eval(d, &s->workload, s->rates.v[i], &s->model, &r) == 0)
+            c->latency[i] = r.latency;
+        else
+            all_finite = 0;
+        sum += c->latency[i];
+    }
+    c->saturated_at_target = !all_finite || c->saturation_rate <= max_rate(s);
+    if (!c->saturated_at_target)
+        fill_objectives(s, c, sum / (double)s->rates.n);
+done:
+    if (evaluations)
+        *evaluations = evals;
+    return c->score_rc;
+}
+
+/* ---- scoring on the pool ---------------------------------------------- */
+
+typedef struct score_ctx {
+    const cfg_study *s;
+    dse_run *r;
+    size_t *evals;           /* per candidate */
+    const unsigned char *already; /* scored before (auto's timing sample) */
+} score_ctx;
+
+static int score_job(void *arg, size_t i)
+{
+    score_ctx *x = arg;
+    if (x->already[i])
+        return 0;
+    dse_score_design(x->s, &x->r->space.designs[i], x->r->space.models[i],
+                     &x->r->cand[i], &x->evals[i]);
+    return 0; /* a design that fails to score is unranked, not an error */
+}
+
+/* Rank the candidates listed in idx (count of them) on their objectives;
+ * writes rank (and crowding) through the setter. */
+static void rank_subset(const cfg_study *s, dse_candidate *cand,
+                        const size_t *idx, size_t count, int simulated)
+{
+    int nobj = (int)s->nobjectives;
+    double *pts = xmalloc((count + 1) * (size_t)nobj * sizeof *pts);
+    int *rank = xmalloc((count + 1) * sizeof *rank);
+    double *crowd = xmalloc((count + 1) * sizeof *crowd);
+    for (size_t q = 0; q < count; q++)
+        memcpy(pts + q * nobj, cand[idx[q]].objectives, nobj * sizeof *pts);
+    pareto_rank(pts, count, nobj, rank);
+    pareto_crowding(pts, count, nobj, rank, crowd);
+    for (size_t q = 0; q < count; q++) {
+        if (simulated) {
+            cand[idx[q]].sim_rank = rank[q];
+        } else {
+            cand[idx[q]].rank = rank[q];
+            cand[idx[q]].crowding = crowd[q];
+        }
+    }
+    free(pts);
+    free(rank);
+    free(crowd);
+}
+
+static void select_finalists(const cfg_study *s, dse_run *r)
+{
+    size_t *ranked = xmalloc((r->ncand + 1) * sizeof *ranked);
+    size_t m = 0;
+    for (size_t i = 0; i < r->ncand; i++)
+        if (!r->cand[i].saturated_at_target && !isnan(r->cand[i].objectives[0]))
+            ranked[m++] = i;
+    r->nranked = m;
+    r->nsaturated_at_target = r->ncand - m;
+    rank_subset(s, r->cand, ranked, m, 0);
+    int nobj = (int)s->nobjectives;
+    double *pts = xmalloc((m + 1) * (size_t)nobj * sizeof *pts);
+    for (size_t q = 0; q < m; q++)
+        memcpy(pts + q * nobj, r->cand[ranked[q]].objectives,
+               nobj * sizeof *pts);
+    size_t want = (size_t)s->finalists;
+    size_t *pick = xmalloc((want + 1) * sizeof *pick);
+    size_t got = pareto_select(pts, m, nobj, want, pick);
+    r->finalists = xmalloc((got + 1) * sizeof *r->finalists);
+    r->nfinalists = got;
+    for (size_t q = 0; q < got; q++) {
+        r->finalists[q] = ranked[pick[q]];
+        r->cand[ranked[pick[q]]].finalist = (int)q + 1;
+    }
+    free(pts);
+    free(pick);
+    free(ranked);
+}
+
+/* ---- confirmation by simulation ---------------------------------------- */
+
+typedef struct sim_ctx {
+    const sim_params *jobs;
+    sim_result *results;     /* [finalist][rate][seed] */
+    int *codes;
+    const int *supported;    /* per job */
+} sim_ctx;
+
+/* The simulation job of (finalist f, rate ri, replication q). */
+static void sim_job_params(const cfg_study *s, const dse_run *r, size_t f,
+                           size_t ri, size_t q, volatile sig_atomic_t *stop,
+                           sim_params *p)
+{
+    sim_params_init(p);
+    p->design = r->cand[r->finalists[f]].design;
+    p->workload = s->workload;
+    p->rate = s->rates.v[ri];
+    p->seed = 1 + q; /* replication seeds 1, 2, ... for every design */
+    p->warmup_messages = s->sim.warmup_messages;
+    if (s->sim.ci_half_width > 0) {
+        p->stop = SIM_STOP_CI;
+        p->ci_target = s->sim.ci_half_width;
+        p->min_messages = s->sim.measured_messages;
+        p->max_messages = 10 * s->sim.measured_messages;
+    } else {
+        p->stop = SIM_STOP_MESSAGES;
+        p->messages = s->sim.measured_messages;
+    }
+    p->max_cycles = s->sim.max_cycles;
+    /* The watchdog's window is also how long a saturation verdict is
+     * confirmed not to be a deadlock.  The detector looks for VCs that can
+     * never move, a structural property, so 1000 cycles settle it; the
+     * default 5000 made every saturated 1024-node finalist pay 5000 of its
+     * slowest cycles. */
+    p->deadlock_cycles = 1000;
+    p->stop_flag = stop;
+}
+
+static int sim_job(void *arg, size_t job)
+{
+    sim_ctx *x = arg;
+    if (!x->supported[job]) {
+        x->codes[job] = ERR_UNSUPPORTED;
+        return 0;
+    }
+    err e;
+    x->codes[job] = sim_run(&x->jobs[job], &x->results[job], &e);
+    return 0;
+}
+
+static void aggregate_sim(const cfg_study *s, dse_run *r,
+                          const sim_result *results, const int *codes,
+                          const int *supported)
+{
+    size_t seeds = (size_t)s->sim.seeds, nr = s->rates.n;
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        dse_candidate *c = &r->cand[r->finalists[f]];
+        c->sim = xcalloc(nr, sizeof *c->sim);
+        double max_err = NAN, sum = 0;
+        int all_ok = supported[f * nr * seeds];
+        for (size_t ri = 0; ri < nr; ri++) {
+            dse_sim_point *pt = &c->sim[ri];
+            size_t base = (f * nr + ri) * seeds;
+            pt->rate = s->rates.v[ri];
+            pt->model_latency = c->latency[ri];
+            pt->latency = pt->half_width = pt->error_pct = NAN;
+            pt->network_latency = pt->source_wait = pt->accepted = NAN;
+            pt->mean_hops = NAN;
+            int ok = supported[base];
+            for (size_t q = 0; q < seeds && ok; q++)
+                if (codes[base + q] != 0)
+                    ok = 0;
+            if (!ok) {
+                all_ok = 0;
+                continue;
+            }
+            sim_result merged;
+            sim_result_merge(&results[base], (int)seeds, &merged);
+            pt->seeds = (int)seeds;
+            pt->messages = merged.messages;
+            pt->saturated = merged.status != SIM_OK;
+            if (pt->saturated) {
+                all_ok = 0;
+                continue;
+            }
+            pt->latency = merged.latency;
+            pt->half_width = merged.latency_ci95;
+            pt->network_latency = merged.network_latency;
+            pt->source_wait = merged.source_wait;
+            pt->accepted = merged.accepted_messages;
+            pt->mean_hops = merged.hops;
+            sum += pt->latency;
+            if (isfinite(pt->model_latency)) {
+                pt->error_pct =
+                    100.0 * (pt->model_latency - pt->latency) / pt->latency;
+                if (isnan(max_err) || fabs(pt->error_pct) > max_err)
+                    max_err = fabs(pt->error_pct);
+            }
+        }
+        c->max_abs_error_pct = max_err;
+        c->disagrees = isfinite(max_err) && max_err > dse_study_tolerance_pct(s);
+        if (all_ok)
+            fill_objectives(s, c, sum / (double)nr);
+        else
+            for (size_t j = 0; j < CFG_MAX_OBJECTIVES; j++)
+                c->objectives[j] = NAN; /* not re-ranked */
+    }
+    /* re-rank the fully simulated finalists among themselves */
+    size_t *idx = xmalloc((r->nfinalists + 1) * sizeof *idx);
+    size_t m = 0;
+    for (size_t f = 0; f < r->nfinalists; f++)
+        if (!isnan(r->cand[r->finalists[f]].objectives[0]))
+            idx[m++] = r->finalists[f];
+    rank_subset(s, r->cand, idx, m, 1);
+    free(idx);
+}
+
+static int confirm_by_simulation(const cfg_study *s,
+                                 const dse_optimize_opts *o, dse_run *r,
+                                 err *e)
+{
+    size_t seeds = (size_t)s->sim.seeds, nr = s->rates.n;
+    size_t njobs = r->nfinalists * nr * seeds;
+    sim_params *jobs = xcalloc(njobs + 1, sizeof *jobs);
+    sim_result *results = xcalloc(njobs + 1, sizeof *results);
+    int *codes = xcalloc(njobs + 1, sizeof *codes);
+    int *supported = xcalloc(njobs + 1, sizeof *supported);
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        int ok = sim_supports(&r->cand[r->finalists[f]].design, &s->workload,
+                              NULL) == 0;
+        for (size_t ri = 0; ri < nr; ri++)
+            for (size_t q = 0; q < seeds; q++) {
+                size_t job = (f * nr + ri) * seeds + q;
+                sim_job_params(s, r, f, ri, q, o->stop, &jobs[job]);
+                supported[job] = ok;
+            }
+    }
+    if (o->progress)
+        dse_progress_begin(o->progress, "simulate", njobs);
+    int rc;
+    if (o->executor) {
+        /* unsupported designs never leave this process */
+        size_t m = 0;
+        size_t *map = xcalloc(njobs + 1, sizeof *map);
+        sim_params *sub = xcalloc(njobs + 1, sizeof *sub);
+        sim_result *sub_res = xcalloc(njobs + 1, sizeof *sub_res);
+        int *sub_codes = xcalloc(njobs + 1, sizeof *sub_codes);
+        for (size_t j = 0; j < njobs; j++) {
+            if (supported[j]) {
+                map[m] = j;
+                sub[m++] = jobs[j];
+            } else {
+                codes[j] = ERR_UNSUPPORTED;
+            }
+        }
+        rc = o->executor->simulate(o->executor->self, sub, m, sub_res,
+                                   sub_codes, o->progress, o->stop, e);
+        for (size_t q = 0; q < m; q++) {
+            results[map[q]] = sub_res[q];
+            codes[map[q]] = sub_codes[q];
+        }
+        free(map);
+        free(sub);
+        free(sub_res);
+        free(sub_codes);
+    } else {
+        sim_ctx x = {.jobs = jobs, .results = results, .codes = codes,
+                     .supported = supported};
+        int threads = o->threads > 0
+                          ? o->threads
+                          : (s->sim.threads > 0 ? s->sim.threads : 0);
+        rc = dse_pool_run(njobs, threads, sim_job, &x, o->progress, o->stop);
+    }
+    if (o->progress)
+        dse_progress_end(o->progress);
+    if (rc == 0 && o->stop && *o->stop)
+        rc = ERR_INTERRUPTED;
+    if (rc == 0)
+        aggregate_sim(s, r, results, codes, supported);
+    free(jobs);
+    free(results);
+    free(codes);
+    free(supported);
+    return rc;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+/* Score design i once, for the NLopt search (which asks sequentially). */
+typedef struct lazy_ctx {
+    const cfg_study *s;
+    dse_run *r;
+    unsigned char *scored;
+    size_t evaluations;
+} lazy_ctx;
+
+static const dse_candidate *score_lazily(void *arg, size_t i)
+{
+    lazy_ctx *x = arg;
+    if (!x->scored[i]) {
+        size_t evals = 0;
+        dse_score_design(x->s, &x->r->space.designs[i], x->r->space.models[i],
+                         &x->r->cand[i], &evals);
+        x->evaluations += evals;
+        x->scored[i] = 1;
+    }
+    return &x->r->cand[i];
+}
+
+/* Keep only the scored candidates (in space order), freeing the rest. */
+static void compact_scored(dse_run *r, const unsigned char *scored)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < r->ncand; i++) {
+        if (scored[i]) {
+            r->cand[m++] = r->cand[i];
+        } else {
+            free(r->cand[i].latency);
+            free(r->cand[i].sim);
+        }
+    }
+    r->ncand = m;
+}
+
+/* auto: exhaustive when scoring everything is projected to take under
+ * AUTO_EXHAUSTIVE_S seconds on the threads we have, judged by timing a
+ * sample spread evenly over the space (the sample stays scored). */
+#define AUTO_EXHAUSTIVE_S 10.0
+#define AUTO_SAMPLE 16
+
+static int want_nlopt(const cfg_study *s, const dse_optimize_opts *o,
+                      lazy_ctx *lazy)
+{
+    if (s->search == CFG_SEARCH_EXHAUSTIVE)
+        return 0;
+    if (s->search == CFG_SEARCH_NLOPT)
+        return 1;
+    size_t count = lazy->r->ncand;
+    if (count <= AUTO_SAMPLE)
+        return 0;
+    double t0 = dse_now_s();
+    for (size_t q = 0; q < AUTO_SAMPLE; q++)
+        score_lazily(lazy, q * count / AUTO_SAMPLE);
+    double per_design = (dse_now_s() - t0) / AUTO_SAMPLE;
+    int threads = o->threads > 0 ? o->threads : dse_cores();
+    return per_design * (double)count / threads > AUTO_EXHAUSTIVE_S;
+}
+
+int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
+                 err *e)
+{
+    memset(r, 0, sizeof *r);
+    r->study = s;
+    r->strategy = "exhaustive";
+    double t0 = dse_now_s();
+    int rc = dse_space_build(s, &r->space, e);
+    r->seconds_space = dse_now_s() - t0;
+    if (rc)
+        return rc;
+    if (r->space.count == 0)
+        return err_set(e, ERR_INFEASIBLE,
+                       "no feasible design in the study's space (run 'dse "
+                       "check' for the reasons)");
+
+    r->ncand = r->space.count;
+    r->cand = xcalloc(r->ncand, sizeof *r->cand);
+    for (size_t i = 0; i < r->ncand; i++)
+        r->cand[i].latency = xcalloc(s->rates.n + 1, sizeof(double));
+    double t1 = dse_now_s();
+    lazy_ctx lazy = {.s = s, .r = r};
+    lazy.scored = xcalloc(r->ncand + 1, 1);
+    if (want_nlopt(s, o, &lazy)) {
+        r->strategy = "nlopt";
+        if (o->progress)
+            dse_progress_begin(o->progress, "search", r->ncand);
+        size_t distinct = 0;
+        rc = dse_search_nlopt(s, &r->space, score_lazily, &lazy, o->stop,
+                              &distinct, e);
+        if (o->progress) {
+            o->progress->done = distinct;
+            dse_progress_end(o->progress);
+        }
+        r->evaluations = lazy.evaluations;
+        compact_scored(r, lazy.scored);
+    } else {
+        score_ctx sc = {.s = s, .r = r, .already = lazy.scored};
+        r->evaluations = lazy.evaluations;
+        sc.evals = xcalloc(r->ncand + 1, sizeof *sc.evals);
+        if (o->progress)
+            dse_progress_begin(o->progress, "score", r->ncand);
+        if (o->executor) {
+            size_t *idx = xmalloc((r->ncand + 1) * sizeof *idx);
+            size_t m = 0;
+            for (size_t i = 0; i < r->ncand; i++)
+                if (!lazy.scored[i])
+                    idx[m++] = i;
+            size_t evals = 0;
+            rc = o->executor->score(o->executor->self, s, r, idx, m, &evals,
+                                    o->progress, o->stop, e);
+            sc.evals[0] += evals;
+            free(idx);
+        } else {
+            rc = dse_pool_run(r->ncand, o->threads, score_job, &sc,
+                              o->progress, o->stop);
+        }
+        if (o->progress)
+            dse_progress_end(o->progress);
+        for (size_t i = 0; i < r->ncand; i++)
+            r->evaluations += sc.evals[i];
+        free(sc.evals);
+    }
+    free(lazy.scored);
+    r->seconds_score = dse_now_s() - t1;
+    if (rc == ERR_INTERRUPTED || (o->stop && *o->stop)) {
+        r->interrupted = 1;
+        return err_set(e, ERR_INTERRUPTED, "interrupted while scoring");
+    }
+    if (rc)
+        return rc;
+
+    select_finalists(s, r);
+
+    double t2 = dse_now_s();
+    if (!o->skip_sim && r->nfinalists > 0) {
+        rc = confirm_by_simulation(s, o, r, e);
+        if (rc == ERR_INTERRUPTED) {
+            r->interrupted = 1;
+            return err_set(e, ERR_INTERRUPTED, "interrupted while simulating");
+        }
+        if (rc)
+            return rc;
+    }
+    r->seconds_sim = dse_now_s() - t2;
+    r->seconds_total = dse_now_s() - t0;
+    return 0;
+}
+
+void dse_run_fini(dse_run *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->ncand; i++) {
+        free(r->cand[i].latency);
+        free(r->cand[i].sim);
+    }
+    free(r->cand);
+    free(r->finalists);
+    dse_space_fini(&r->space);
+    memset(r, 0, sizeof *r);
+}

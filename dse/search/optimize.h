@@ -1,0 +1,136 @@
+/*
+ * optimize.h — the main job: score a study's design space with the
+ * analytic models, rank it, confirm the finalists by simulation, re-rank.
+ *
+ * Data flow (ARCHITECTURE.md "Data flow of dse optimize"):
+ *   space (dse/study/space.c) -> score every design (pool of threads; one job per
+ *   design: model at each target rate, saturation rate, costs) -> Pareto
+ *   rank on the study's objectives -> finalists -> simulate each finalist
+ *   at each target rate with each seed (one job per (finalist, rate, seed))
+ *   -> aggregate, model-vs-simulation error, re-rank on simulated latency.
+ * The run's results live in a dse_run, which the report writers read.
+ */
+#ifndef DSE_OPTIMIZE_H
+#define DSE_OPTIMIZE_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "dse/study/cfg.h"
+#include "constraints/cons.h"
+#include "models/model.h"
+#include "net/net.h"
+#include "dse/common/progress.h"
+#include "dse/study/space.h"
+
+/* Simulation of one finalist at one target rate, over the study's seeds. */
+typedef struct dse_sim_point {
+    double rate;
+    double latency;          /* mean over seeds (cycles); NAN if saturated */
+    double half_width;       /* 95% CI half-width (cycles) */
+    double network_latency, source_wait;
+    double accepted;         /* accepted messages/node/cycle */
+    double mean_hops;
+    long messages;           /* measured, all seeds */
+    int saturated;           /* any seed saturated */
+    int seeds;
+    double model_latency;    /* the model at the same rate; NAN if saturated */
+    double error_pct;        /* (model - sim) / sim x 100; NAN if either
+                                saturated */
+} dse_sim_point;
+
+typedef struct dse_candidate {
+    net_design design;
+    const model *model;      /* static registry entry */
+    cons_cost cost;
+    int flits;               /* message length in flits at this width */
+    double zero_load;        /* model latency at rate -> 0 */
+    double saturation_rate;  /* model, msgs/node/cycle */
+    double *latency;         /* [nrates] model latency; NAN when saturated */
+    int saturated_at_target; /* saturates at or below a target rate: not
+                                ranked (rank -1) */
+    double objectives[CFG_MAX_OBJECTIVES]; /* minimisation form (negated
+                                              when maximised); NAN when not
+                                              ranked */
+    int rank;                /* Pareto rank on model values, -1 unranked */
+    double crowding;
+    int finalist;            /* 1-based order among finalists, 0 = not one */
+    dse_sim_point *sim;      /* [nrates] for finalists, else NULL */
+    int sim_rank;            /* Pareto rank among finalists on simulated
+                                latency, -1 when not simulated */
+    double max_abs_error_pct;/* over rates where both are finite; NAN if none */
+    int disagrees;           /* max_abs_error_pct > study tolerance */
+    int score_rc;            /* 0, or the ERR_* scoring hit */
+} dse_candidate;
+
+typedef struct dse_run {
+    const cfg_study *study;  /* borrowed */
+    dse_space space;         /* owned */
+    dse_candidate *cand;     /* [ncand], one per feasible design */
+    size_t ncand;
+    size_t *finalists;       /* indices into cand, in finalist order */
+    size_t nfinalists;
+    size_t nranked;          /* candidates with rank >= 0 */
+    size_t nsaturated_at_target;
+    size_t evaluations;      /* model evaluations made (rates + saturation
+                                searches count one each) */
+    const char *strategy;    /* "exhaustive" or "nlopt" */
+    double seconds_space, seconds_score, seconds_sim, seconds_total;
+    int interrupted;
+    /* Jobs the executor gave up on (the farm's dead-letter stream): set by
+     * the caller after the run, borrowed; reported, never hidden. */
+    const char *const *job_failures;
+    size_t njob_failures;
+} dse_run;
+
+struct sim_params;
+struct sim_result;
+
+/* Where the optimizer's two batches of independent jobs run.  NULL in
+ * dse_optimize_opts means the local thread pool; the Redis farm
+ * (dse/farm*.c) supplies its own.  Both calls must give results that
+ * depend only on the jobs (never on scheduling), so local and farm runs of
+ * a study are identical. */
+typedef struct dse_executor {
+    /* Score designs idx[0..n) of r->space into r->cand[idx[q]] (as
+     * dse_score_design does); add the model evaluations made to
+     * *evaluations. */
+    int (*score)(void *self, const cfg_study *s, dse_run *r, const size_t *idx,
+                 size_t n, size_t *evaluations, dse_progress *progress,
+                 volatile sig_atomic_t *stop, err *e);
+    /* Run simulations jobs[0..n) into results[] with sim_run's return code
+     * in codes[]. */
+    int (*simulate)(void *self, const struct sim_params *jobs, size_t n,
+                    struct sim_result *results, int *codes,
+                    dse_progress *progress, volatile sig_atomic_t *stop,
+                    err *e);
+    void *self;
+} dse_executor;
+
+typedef struct dse_optimize_opts {
+    int threads;             /* <= 0: all cores */
+    int quiet;
+    int skip_sim;            /* rank on models only (--no-sim) */
+    volatile sig_atomic_t *stop;  /* set by SIGINT; may be NULL */
+    dse_progress *progress;  /* may be NULL */
+    const dse_executor *executor; /* NULL: local thread pool */
+} dse_optimize_opts;
+
+/* Run the study.  0, ERR_INTERRUPTED (stop flag), or another ERR_* with e.
+ * Call dse_run_fini in every case. */
+int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
+                 err *e);
+void dse_run_fini(dse_run *r);
+
+/* Score one design with model m (model at each target rate, saturation
+ * rate, costs) into c (c->latency must hold study->rates.n doubles).
+ * Shared by the local executor and the farm's workers.  Returns 0 or the
+ * ERR_* that stopped scoring (c->score_rc too). */
+int dse_score_design(const cfg_study *s, const net_design *d, const model *m,
+                     dse_candidate *c, size_t *evaluations);
+
+/* Model-vs-simulation disagreement (max |error| over the target rates, in
+ * percent) above which a finalist is flagged. */
+double dse_study_tolerance_pct(const cfg_study *s);
+
+#endif
