@@ -4,7 +4,9 @@
 #include "dse/cli/cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +86,27 @@ const dse_cli_key dse_cli_keys[DSE_CLI_NKEYS] = {
 };
 _Static_assert(sizeof dse_cli_keys / sizeof dse_cli_keys[0] == DSE_CLI_NKEYS,
                "DSE_CLI_NKEYS must count dse_cli_keys");
+
+void dse_cli_longopts_with_keys(const struct option *fixed, size_t nfixed,
+                                int first_key, struct option *out)
+{
+    memcpy(out, fixed, nfixed * sizeof *fixed);
+    for (size_t i = 0; i < DSE_CLI_NKEYS; i++)
+        out[nfixed + i] = (struct option){dse_cli_keys[i].name,
+                                          required_argument, NULL,
+                                          first_key + (int)i};
+    memset(&out[nfixed + DSE_CLI_NKEYS], 0, sizeof *out);
+}
+
+void dse_cli_catch_stop_signals(void (*handler)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 int dse_cli_apply_key(const dse_cli_key *k, const char *value, net_design *d,
                       net_workload *w, err *e)

@@ -52,6 +52,16 @@ typedef struct dse_cli_key {
 #define DSE_CLI_NKEYS 18
 extern const dse_cli_key dse_cli_keys[DSE_CLI_NKEYS];
 
+/* out[0..nfixed-1] = fixed, then one required-argument option per design
+ * key (value first_key + key index), then the terminating zero entry: out
+ * must hold nfixed + DSE_CLI_NKEYS + 1 options. */
+struct option;
+void dse_cli_longopts_with_keys(const struct option *fixed, size_t nfixed,
+                                int first_key, struct option *out);
+
+/* SIGINT and SIGTERM call handler (which sets the command's stop flag). */
+void dse_cli_catch_stop_signals(void (*handler)(int));
+
 /* Apply one single-key option; 0 or ERR_INVALID / ERR_UNSUPPORTED. */
 int dse_cli_apply_key(const dse_cli_key *k, const char *value, net_design *d,
                       net_workload *w, err *e);

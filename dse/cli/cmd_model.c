@@ -148,12 +148,7 @@ static int parse_options(int argc, char **argv, model_cli *cli, int *done)
     };
     enum { NFIXED = sizeof fixed / sizeof fixed[0] };
     struct option longopts[NFIXED + DSE_CLI_NKEYS + 1];
-    memcpy(longopts, fixed, sizeof fixed);
-    for (size_t i = 0; i < DSE_CLI_NKEYS; i++)
-        longopts[NFIXED + i] = (struct option){dse_cli_keys[i].name,
-                                               required_argument, NULL,
-                                               OPT_KEY + (int)i};
-    memset(&longopts[NFIXED + DSE_CLI_NKEYS], 0, sizeof(struct option));
+    dse_cli_longopts_with_keys(fixed, NFIXED, OPT_KEY, longopts);
 
     *done = 0;
     opterr = 0;

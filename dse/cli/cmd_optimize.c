@@ -150,12 +150,7 @@ int dse_cmd_optimize(int argc, char **argv)
         o.executor = &farm_exec;
     }
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    dse_cli_catch_stop_signals(on_signal);
     stop_requested = 0;
 
     dse_progress progress;

@@ -155,12 +155,7 @@ int dse_cmd_serve(int argc, char **argv)
         fprintf(stderr, "dse serve: %s\n", e.msg);
         return 2;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    dse_cli_catch_stop_signals(on_signal);
     signal(SIGPIPE, SIG_IGN);
     stop_requested = 0;
     int rc = dse_serve_run(&spec, &o, &stop_requested, &e);

@@ -313,12 +313,7 @@ int dse_cmd_validate(int argc, char **argv)
     char rev[512];
     revision(rev, sizeof rev);
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    dse_cli_catch_stop_signals(on_signal);
     dse_progress progress;
     dse_progress_init(&progress, stderr, quiet);
     o.progress = &progress;
