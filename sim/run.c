@@ -291,6 +291,18 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
         net->cw_n = xcalloc((size_t)net->cd + 1, sizeof *net->cw_n);
         net->cw_cap = xcalloc((size_t)net->cd + 1, sizeof *net->cw_cap);
     }
+    net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
+    net->fast = net->sleepy && !net->cd && !net->topo.grp;
+    net->blk = xcalloc((size_t)net->nvc, 1);
+    net->in_rdy = xcalloc((size_t)net->nvc, 1);
+    net->rdy = xmalloc(sizeof *net->rdy * (size_t)net->nvc);
+    net->zzz = xcalloc((size_t)net->nvc, 1);
+    net->wepoch = xcalloc((size_t)net->nvc, sizeof *net->wepoch);
+    net->nslots = (int32_t)nchan + net->topo.routers;
+    net->wl_head = xmalloc(sizeof *net->wl_head * (size_t)net->nslots);
+    for (int32_t i = 0; i < net->nslots; i++)
+        net->wl_head[i] = SIM_NONE;
+    net->wn_free = SIM_NONE;
     rng_seed(&net->rng, p->seed, SIM_RNG_ALLOC);
     sim__stats_init(&net->stats, p);
     net->sources_on = 1;
@@ -329,6 +341,15 @@ void sim_net_destroy(sim_net *net)
     free(net->moved);
     free(net->dfs_ch);
     free(net->dfs_i);
+    free(net->blk);
+    free(net->in_rdy);
+    free(net->rdy);
+    free(net->zzz);
+    free(net->wepoch);
+    free(net->wl_head);
+    free(net->wn_x);
+    free(net->wn_next);
+    free(net->wn_ep);
     if (net->cw)
         for (int i = 0; i <= net->cd; i++)
             free(net->cw[i]);

@@ -422,6 +422,25 @@ struct sim_net {
     int nmoved;
     int32_t *dfs_ch, *dfs_i;     /* explicit stack of switch resolution */
 
+    /* Event-driven work sets (engine.c, "WORK SETS"). */
+    int fast;                    /* traverse walks the ready set (credit
+                                    delay 0, point-to-point, wormhole) */
+    int sleepy;                  /* failed headers sleep until woken */
+    uint8_t *blk;                /* [vc] blocked: full, and its head can
+                                    only move after an unrouted header
+                                    further down its worm is allocated */
+    uint8_t *in_rdy;             /* [vc] listed in rdy */
+    int32_t *rdy;                /* feeders that may move (superset) */
+    int nrdy;
+    uint8_t *zzz;                /* [vc] header asleep on the waiting list */
+    uint32_t *wepoch;            /* [vc] sleep epoch (stale wake entries) */
+    int32_t *wl_head;            /* [slot] sleepers: slot = channel, or
+                                    nchan + router for ejection */
+    int32_t nslots;
+    int32_t *wn_x, *wn_next;     /* sleeper entries: pool with free list */
+    uint32_t *wn_ep;
+    int32_t wn_cap, wn_free;
+
     /* credits in flight (credit delay > 0): ring of cd+1 lists */
     int32_t **cw;
     int *cw_n, *cw_cap;
@@ -483,6 +502,9 @@ static inline void sim_vc_take(sim_net *net, int32_t z, int32_t owner,
         net->bus_vc[sim_bus_slot(net, z)] = z;
 }
 
+/* Wake the headers asleep on slot s (engine.c). */
+void sim__wake(sim_net *net, int32_t s);
+
 /* Free VC z (its tail has left, or a probe gave it back). */
 static inline void sim_vc_release(sim_net *net, int32_t z)
 {
@@ -492,6 +514,8 @@ static inline void sim_vc_release(sim_net *net, int32_t z)
     v->owner = SIM_NONE;
     if (net->bus_vc && v->ch < net->topo.nnet)
         net->bus_vc[sim_bus_slot(net, z)] = SIM_NONE;
+    if (net->sleepy && net->wl_head[v->ch] != SIM_NONE)
+        sim__wake(net, v->ch);
 }
 
 /* Input multiplexer group of VC x (-1: none). */
