@@ -52,12 +52,12 @@ static int check_work_sets(const sim_net *net, err *e)
                                x, net->blk[x], !net->blk[x]);
             int may_move = v->out != SIM_NONE && v->occ > 0 &&
                            (v->out == SIM_EJECT || !net->blk[v->out]);
-            if (may_move && !net->in_rdy[x])
+            if (may_move && net->in_rdy[x] != 1)
                 return err_set(e, ERR_INVALID,
                                "invariant: VC %d may move but is not in the "
                                "ready set",
                                x);
-            listed += net->in_rdy[x];
+            listed += net->in_rdy[x] != 0;
         }
         if (listed != net->nrdy)
             return err_set(e, ERR_INVALID,
@@ -128,9 +128,9 @@ int sim_check_invariants(const sim_net *net, err *e)
             FAIL("VC %d belongs to channel %d", x, v->ch);
         if (v->occ < 0 || v->occ > B)
             FAIL("VC %d holds %d flits, depth %d", x, v->occ, B);
-        if (net->cd && v->credits + v->occ + inflight[x] != B)
+        if (net->cd && net->vc_credits[x] + v->occ + inflight[x] != B)
             FAIL("VC %d: credits %d + occupancy %d + in flight %d != %d", x,
-                 v->credits, v->occ, inflight[x], B);
+                 net->vc_credits[x], v->occ, inflight[x], B);
         if (net->bus_vc && v->ch < net->topo.nnet) {
             int32_t h = net->bus_vc[sim_bus_slot(net, x)];
             if (v->owner != SIM_NONE && h != x)
@@ -187,8 +187,9 @@ int sim_check_invariants(const sim_net *net, err *e)
                      x, v->msg, r, m->dst);
             ejecting[r]++;
         }
-        if ((v->out != SIM_NONE) != (v->active != SIM_NONE) ||
-            (v->active != SIM_NONE && net->active[v->active] != x))
+        if ((v->out != SIM_NONE) != (net->vc_active[x] != SIM_NONE) ||
+            (net->vc_active[x] != SIM_NONE &&
+             net->active[net->vc_active[x]] != x))
             FAIL("VC %d: active list out of step", x);
     }
     if (headers_waiting != net->nwaiting)

@@ -151,17 +151,17 @@ static inline int32_t vc_router(const sim_net *net, int32_t x)
 
 void sim__active_add(sim_net *net, int32_t x)
 {
-    net->vc[x].active = net->nactive;
+    net->vc_active[x] = net->nactive;
     net->active[net->nactive++] = x;
 }
 
 void sim__active_remove(sim_net *net, int32_t x)
 {
-    int32_t i = net->vc[x].active;
+    int32_t i = net->vc_active[x];
     int32_t last = net->active[--net->nactive];
     net->active[i] = last;
-    net->vc[last].active = i;
-    net->vc[x].active = SIM_NONE;
+    net->vc_active[last] = i;
+    net->vc_active[x] = SIM_NONE;
 }
 
 void sim__waiting_push(sim_net *net, int32_t x)
@@ -172,6 +172,7 @@ void sim__waiting_push(sim_net *net, int32_t x)
 void sim__queue_push(sim_net *net, int32_t u, int32_t qi, int32_t m)
 {
     sim_queue *q = &net->iq[qi];
+    q->stuck = 0;
     net->msg[m].next = SIM_NONE;
     if (q->len == 0)
         q->head = m;
@@ -197,10 +198,9 @@ static inline int32_t phys_of(const sim_net *net, int32_t c)
 /* x may be able to move: list it (the traverse drops it lazily when not). */
 static inline void rdy_add(sim_net *net, int32_t x)
 {
-    if (!net->in_rdy[x]) {
-        net->in_rdy[x] = 1;
+    if (net->in_rdy[x] == 0)
         net->rdy[net->nrdy++] = x;
-    }
+    net->in_rdy[x] = 1;
 }
 
 /* y just got a flit (or its output became blocked): if it is now full
@@ -211,6 +211,8 @@ static void block_up(sim_net *net, int32_t y)
     while (y >= 0 && !net->blk[y] && net->vc[y].occ == net->B) {
         net->blk[y] = 1;
         y = net->vc[y].owner;
+        if (y >= 0 && net->in_rdy[y] == 1)
+            net->in_rdy[y] = 2;  /* its output is blocked: drop it */
     }
 }
 
@@ -285,7 +287,7 @@ static void credits_return(sim_net *net)
 {
     int slot = (int)(net->now % (net->cd + 1));
     for (int i = 0; i < net->cw_n[slot]; i++)
-        net->vc[net->cw[slot][i]].credits++;
+        net->vc_credits[net->cw[slot][i]]++;
     net->cw_n[slot] = 0;
 }
 
@@ -302,7 +304,7 @@ static void credit_send(sim_net *net, int32_t x)
 
 static inline int has_room(const sim_net *net, int32_t y)
 {
-    return net->cd ? net->vc[y].credits > 0 : net->vc[y].occ < net->B;
+    return net->cd ? net->vc_credits[y] > 0 : net->vc[y].occ < net->B;
 }
 
 /* ---- 3. inject -------------------------------------------------------- */
@@ -312,11 +314,11 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
     sim_vc *vy = &net->vc[y];
     if (vy->occ == 0) {
         vy->first = seq;
-        vy->since = net->now;
+        net->vc_since[y] = net->now;
     }
     vy->occ++;
     if (net->cd)
-        vy->credits--;
+        net->vc_credits[y]--;
     if (net->fast) {
         rdy_add(net, y);
         block_check(net, y);
@@ -328,6 +330,8 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
 static int inject_channel(sim_net *net, int32_t qi)
 {
     sim_queue *q = &net->iq[qi];
+    if (q->stuck)
+        return 1;
     const int V = net->V;
     int32_t base = (net->topo.nnet + qi) * V;
     int32_t *pe_msg = net->pe_msg + (long)qi * V;
@@ -368,7 +372,7 @@ static int inject_channel(sim_net *net, int32_t qi)
         net->flits_injected++;
         if (seq == 0 && !net->pcs) {
             mm->t_inject = net->now;
-            net->vc[y].ready = net->now + net->Dr;
+            net->vc_ready[y] = net->now + net->Dr;
             sim__waiting_push(net, y);
         }
         if (pe_next[v] == mm->len) {
@@ -379,6 +383,11 @@ static int inject_channel(sim_net *net, int32_t qi)
         moved = 1;
         net->last_move = net->now;
     }
+    /* Nothing moved: every VC is taken or the queue empty, and no sending
+     * VC has room.  Only a flit leaving an injection VC (apply) or a new
+     * message changes that. */
+    if (net->fast && busy && !moved)
+        q->stuck = 1;
     return busy;
 }
 
@@ -517,7 +526,7 @@ static void allocate(sim_net *net)
     int j = 0;
     for (int i = 0; i < net->nwaiting; i++) {
         int32_t x = net->waiting[i];
-        if (!net->zzz[x] && net->vc[x].ready <= net->now &&
+        if (!net->zzz[x] && net->vc_ready[x] <= net->now &&
             try_allocate(net, x))
             continue;
         net->waiting[j++] = x;
@@ -584,8 +593,12 @@ static void resolve(sim_net *net, int32_t c0)
             pos[f]++;
             continue;
         }
+        if (net->blk[y]) {       /* full, and cannot move this cycle */
+            pos[f]++;
+            continue;
+        }
         int32_t x = vc[y].owner;
-        if (x < 0 || vc[x].occ == 0 || net->blk[y] || !mux_free(net, x)) {
+        if (x < 0 || vc[x].occ == 0 || !mux_free(net, x)) {
             pos[f]++;
             continue;
         }
@@ -661,7 +674,9 @@ static void apply(sim_net *net)
         int tail = seq == m->len - 1;
         vx->first++;
         vx->occ--;
-        vx->since = now + 1;
+        net->vc_since[x] = now + 1;
+        if (vx->ch >= net->topo.nnet)   /* an injection VC has room */
+            net->iq[vx->ch - net->topo.nnet].stuck = 0;
         if (net->cd)
             credit_send(net, x);
         if (vx->out == SIM_EJECT) {
@@ -681,15 +696,15 @@ static void apply(sim_net *net)
             sim_vc *vy = &net->vc[y];
             if (vy->occ == 0) {
                 vy->first = seq;
-                vy->since = now + 1;
+                net->vc_since[y] = now + 1;
             }
             vy->occ++;
             if (net->cd)
-                vy->credits--;
+                net->vc_credits[y]--;
             if (seq == 0 && !net->pcs) {
                 int32_t r2 = vc_router(net, y);
                 m->hops++;
-                vy->ready = now + 1 + (m->dst == r2 ? 0 : net->Dr);
+                net->vc_ready[y] = now + 1 + (m->dst == r2 ? 0 : net->Dr);
                 sim__waiting_push(net, y);
             }
             if (tail)
@@ -728,6 +743,10 @@ static void traverse_ready(sim_net *net)
     net->nmoved = 0;
     for (int i = 0; i < net->nrdy; i++) {
         int32_t x = rdy[i];
+        if (net->in_rdy[x] == 2) {
+            net->in_rdy[x] = 0;
+            continue;
+        }
         sim_vc *vx = &vc[x];
         int32_t out = vx->out;
         if (out == SIM_NONE || vx->occ == 0 || (out >= 0 && blk[out])) {

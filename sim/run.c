@@ -221,14 +221,20 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     }
     net->nvc = (int32_t)(nchan * net->V);
     net->vc = xmalloc(sizeof *net->vc * (size_t)net->nvc);
+    net->vc_active = xmalloc(sizeof *net->vc_active * (size_t)net->nvc);
+    net->vc_ready = xcalloc((size_t)net->nvc, sizeof *net->vc_ready);
+    net->vc_since = xcalloc((size_t)net->nvc, sizeof *net->vc_since);
+    if (p->credit_delay) {
+        net->vc_credits = xmalloc(sizeof *net->vc_credits * (size_t)net->nvc);
+        for (int32_t x = 0; x < net->nvc; x++)
+            net->vc_credits[x] = net->B;
+    }
     for (int32_t x = 0; x < net->nvc; x++) {
         sim_vc *v = &net->vc[x];
         v->ch = x / net->V;
         v->msg = v->owner = v->out = SIM_NONE;
         v->first = v->occ = 0;
-        v->credits = net->B;
-        v->active = SIM_NONE;
-        v->ready = v->since = 0;
+        net->vc_active[x] = SIM_NONE;
         v->mstamp = -1;
     }
     net->mask_all = net->V == 64 ? ~UINT64_C(0)
@@ -318,6 +324,10 @@ void sim_net_destroy(sim_net *net)
         return;
     sim__topo_free(&net->topo);
     free(net->vc);
+    free(net->vc_credits);
+    free(net->vc_active);
+    free(net->vc_ready);
+    free(net->vc_since);
     free(net->msg);
     free(net->src);
     free(net->iq);

@@ -96,6 +96,9 @@ typedef struct sim_chan {
     int64_t stamp;               /* cycle of its last switch resolution */
 } sim_chan;
 
+/* The state every cycle touches: 32 bytes, two VCs per cache line (the
+ * rest is in per-VC arrays of sim_net: vc_credits, vc_active, vc_ready,
+ * vc_since). */
 typedef struct sim_vc {
     int32_t ch;                  /* channel this VC belongs to */
     int32_t msg;                 /* message holding it, SIM_NONE */
@@ -103,10 +106,6 @@ typedef struct sim_vc {
     int32_t out;                 /* see the header comment */
     int32_t first;               /* sequence number of the head flit */
     int32_t occ;                 /* flits in the buffer */
-    int32_t credits;             /* credit delay > 0: upstream's credits */
-    int32_t active;              /* index in net->active, SIM_NONE */
-    int64_t ready;               /* header: cycle it may be allocated */
-    int64_t since;               /* cycle the current head flit got there */
     int64_t mstamp;              /* cycle its head flit was granted a move */
 } sim_vc;
 
@@ -345,6 +344,9 @@ typedef struct sim_queue {
     int32_t head, tail;          /* message indices */
     int32_t len;
     int32_t rr;                  /* round robin over the channel's VCs */
+    int32_t stuck;               /* fast engine: busy, but nothing can move
+                                    until a flit leaves one of its
+                                    injection VCs or a message arrives */
 } sim_queue;
 
 /* A broadcast in progress (bcast.c). */
@@ -373,6 +375,12 @@ struct sim_net {
     /* virtual channels */
     sim_vc *vc;
     int32_t nvc;
+    int32_t *vc_credits;         /* [vc] credit delay > 0: upstream's
+                                    credits (NULL otherwise) */
+    int32_t *vc_active;          /* [vc] index in net->active, SIM_NONE */
+    int64_t *vc_ready;           /* [vc] header: cycle it may be allocated */
+    int64_t *vc_since;           /* [vc] cycle the current head flit got
+                                    there */
     uint64_t mask_all;           /* all V VCs */
     uint64_t mask_class[2];      /* deterministic / escape VCs per class */
     uint64_t mask_adapt;         /* adaptive VCs (duato, minimal_adaptive) */
@@ -429,7 +437,9 @@ struct sim_net {
     uint8_t *blk;                /* [vc] blocked: full, and its head can
                                     only move after an unrouted header
                                     further down its worm is allocated */
-    uint8_t *in_rdy;             /* [vc] listed in rdy */
+    uint8_t *in_rdy;             /* [vc] 0 not in rdy, 1 listed, 2 listed
+                                    but known unable to move (dropped at
+                                    the next traverse) */
     int32_t *rdy;                /* feeders that may move (superset) */
     int nrdy;
     uint8_t *zzz;                /* [vc] header asleep on the waiting list */
