@@ -221,14 +221,20 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     }
     net->nvc = (int32_t)(nchan * net->V);
     net->vc = xmalloc(sizeof *net->vc * (size_t)net->nvc);
+    net->vc_active = xmalloc(sizeof *net->vc_active * (size_t)net->nvc);
+    net->vc_ready = xcalloc((size_t)net->nvc, sizeof *net->vc_ready);
+    net->vc_since = xcalloc((size_t)net->nvc, sizeof *net->vc_since);
+    if (p->credit_delay) {
+        net->vc_credits = xmalloc(sizeof *net->vc_credits * (size_t)net->nvc);
+        for (int32_t x = 0; x < net->nvc; x++)
+            net->vc_credits[x] = net->B;
+    }
     for (int32_t x = 0; x < net->nvc; x++) {
         sim_vc *v = &net->vc[x];
         v->ch = x / net->V;
         v->msg = v->owner = v->out = SIM_NONE;
         v->first = v->occ = 0;
-        v->credits = net->B;
-        v->active = SIM_NONE;
-        v->ready = v->since = 0;
+        net->vc_active[x] = SIM_NONE;
         v->mstamp = -1;
     }
     net->mask_all = net->V == 64 ? ~UINT64_C(0)
@@ -291,6 +297,18 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
         net->cw_n = xcalloc((size_t)net->cd + 1, sizeof *net->cw_n);
         net->cw_cap = xcalloc((size_t)net->cd + 1, sizeof *net->cw_cap);
     }
+    net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
+    net->fast = net->sleepy && !net->cd && !net->topo.grp;
+    net->blk = xcalloc((size_t)net->nvc, 1);
+    net->in_rdy = xcalloc((size_t)net->nvc, 1);
+    net->rdy = xmalloc(sizeof *net->rdy * (size_t)net->nvc);
+    net->zzz = xcalloc((size_t)net->nvc, 1);
+    net->wepoch = xcalloc((size_t)net->nvc, sizeof *net->wepoch);
+    net->nslots = (int32_t)nchan + net->topo.routers;
+    net->wl_head = xmalloc(sizeof *net->wl_head * (size_t)net->nslots);
+    for (int32_t i = 0; i < net->nslots; i++)
+        net->wl_head[i] = SIM_NONE;
+    net->wn_free = SIM_NONE;
     rng_seed(&net->rng, p->seed, SIM_RNG_ALLOC);
     sim__stats_init(&net->stats, p);
     net->sources_on = 1;
@@ -306,6 +324,10 @@ void sim_net_destroy(sim_net *net)
         return;
     sim__topo_free(&net->topo);
     free(net->vc);
+    free(net->vc_credits);
+    free(net->vc_active);
+    free(net->vc_ready);
+    free(net->vc_since);
     free(net->msg);
     free(net->src);
     free(net->iq);
@@ -329,6 +351,15 @@ void sim_net_destroy(sim_net *net)
     free(net->moved);
     free(net->dfs_ch);
     free(net->dfs_i);
+    free(net->blk);
+    free(net->in_rdy);
+    free(net->rdy);
+    free(net->zzz);
+    free(net->wepoch);
+    free(net->wl_head);
+    free(net->wn_x);
+    free(net->wn_next);
+    free(net->wn_ep);
     if (net->cw)
         for (int i = 0; i <= net->cd; i++)
             free(net->cw[i]);
