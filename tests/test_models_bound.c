@@ -7,8 +7,9 @@
  *      the adaptive routings), loads kept per physical channel (node,
  *      dimension, direction; DCSH bus and input multiplexer), for uniform,
  *      hotspot (ejection and channels into the hot node) and the three
- *      permutations; the express-cube by conservation (the loads of all
- *      its channels add up to the mean hop count);
+ *      permutations; broadcast against the simulator's spanning tree
+ *      grown copy by copy; the express-cube by conservation (the loads of
+ *      all its channels add up to the mean hop count);
  *   2. the exact zero-load latency against the mean over every pair;
  *   3. every registered model on its example: saturation rate <= bound,
  *      eval() saturated at the bound, zero_load() within 5% of the exact
@@ -315,6 +316,81 @@ static void test_express(void **state)
     assert_true(b.rate > 0 && isfinite(b.rate));
 }
 
+/* Broadcast on the torus: the simulator's spanning tree (sim/bcast.c),
+ * grown here copy by copy from source 0: the source sends one copy each
+ * way in every dimension; a copy that arrived along dimension i in
+ * direction s goes on along i in s until its node ends that half (+ half
+ * ceil((k-1)/2) positions, - half floor((k-1)/2)) and sends one copy each
+ * way in every dimension j > i.  By translation every channel of (i, s)
+ * carries beta x (tree edges in (i, s)) per unit rate. */
+static void tree_grow(const net_design *d, long u, int dim, int dir,
+                      int steps, double *edges)
+{
+    /* u was reached along (dim, dir) after `steps` steps of that run */
+    int k = d->k[dim];
+    int half = dir > 0 ? k / 2 : (k - 1) / 2;
+    if (steps < half) {
+        edges[2 * dim + (dir < 0)] += 1;
+        tree_grow(d, step(d, u, dim, dir), dim, dir, steps + 1, edges);
+    }
+    for (int j = dim + 1; j < d->n; j++)
+        for (int s = 1; s >= -1; s -= 2) {
+            int hj = s > 0 ? d->k[j] / 2 : (d->k[j] - 1) / 2;
+            if (hj > 0) {
+                edges[2 * j + (s < 0)] += 1;
+                tree_grow(d, step(d, u, j, s), j, s, 1, edges);
+            }
+        }
+}
+
+static void test_broadcast(void **state)
+{
+    (void)state;
+    const int k[] = {5, 4};
+    net_design d;
+    design(&d, NET_TORUS, 2, k, NET_ROUTE_DUATO, 0);
+    net_workload w;
+    net_workload_init(&w);
+    w.message_bits = 16;
+    w.traffic = NET_TRAFFIC_BROADCAST;
+    w.broadcast_fraction = 0.3;
+    double edges[2 * NET_MAX_DIMS] = {0};
+    /* the source's own copies: one each way in every dimension */
+    for (int j = 0; j < d.n; j++)
+        for (int s = 1; s >= -1; s -= 2) {
+            int hj = s > 0 ? d.k[j] / 2 : (d.k[j] - 1) / 2;
+            if (hj > 0) {
+                edges[2 * j + (s < 0)] += 1;
+                tree_grow(&d, step(&d, 0, j, s), j, s, 1, edges);
+            }
+        }
+    double total = 0;
+    for (int c = 0; c < 2 * d.n; c++)
+        total += edges[c];
+    assert_float_equal(total, 19, 1e-12);   /* N - 1 copies */
+    brute b = {&d, 20, NULL};
+    b.load = calloc(20 * 4, sizeof *b.load);
+    for (long s = 0; s < 20; s++)
+        for (long t = 0; t < 20; t++)
+            if (s != t)
+                walk(&b, s, t, 1.0 / 19, 1);
+    double best = 0;
+    for (long u = 0; u < 20; u++)
+        for (int c = 0; c < 4; c++)
+            best = fmax(best, 0.7 * b.load[chan_id(&d, u, c / 2, c % 2)] +
+                                  0.3 * edges[c]);
+    free(b.load);
+    model_bound mb;
+    err e;
+    assert_int_equal(model_bound_compute(&d, &w, &mb, &e), 0);
+    assert_true(fabs(mb.load - fmax(best, 0.7)) < 1e-9 * mb.load);
+    /* one ejection channel: every copy is consumed through it */
+    d.ejection_channels = 1;
+    assert_int_equal(model_bound_compute(&d, &w, &mb, &e), 0);
+    assert_float_equal(mb.load, 0.7 + 0.3 * 19, 1e-9);
+    assert_string_equal(mb.channel, "ejection");
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -429,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_permutation_brute),
         cmocka_unit_test(test_hotspot),
         cmocka_unit_test(test_express),
+        cmocka_unit_test(test_broadcast),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_models_under_bound),
         cmocka_unit_test(test_screen_in_eval),
