@@ -593,12 +593,9 @@ static void resolve(sim_net *net, int32_t c0)
             pos[f]++;
             continue;
         }
-        if (net->blk[y]) {       /* full, and cannot move this cycle */
-            pos[f]++;
-            continue;
-        }
         int32_t x = vc[y].owner;
-        if (x < 0 || vc[x].occ == 0 || !mux_free(net, x)) {
+        /* blocked: full, and cannot move this cycle */
+        if (x < 0 || net->blk[y] || vc[x].occ == 0 || !mux_free(net, x)) {
             pos[f]++;
             continue;
         }
@@ -711,7 +708,8 @@ static void apply(sim_net *net)
                 vy->owner = SIM_HELD;
             if (net->fast) {
                 rdy_add(net, y);
-                net->dfs_ch[nfilled++] = y;
+                if (vy->occ == net->B)   /* may be blocked: see below */
+                    net->dfs_ch[nfilled++] = y;
             }
         }
         if (tail) {
