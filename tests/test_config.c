@@ -347,13 +347,12 @@ static void test_good_minimal_defaults(void **state)
     assert_int_equal(s.space.nroutings, CFG_ROUTING_COUNT);
     assert_int_equal(s.space.mixed_radices, 0);
     assert_int_equal(s.space.require_model, 1);
-    assert_int_equal(s.nobjectives, 3);
+    /* equal cost is a constraint by default, not an objective */
+    assert_int_equal(s.nobjectives, 2);
     assert_int_equal(s.objectives[0].kind, CFG_OBJ_LATENCY);
     assert_int_equal(s.objectives[1].kind, CFG_OBJ_SATURATION);
     assert_int_equal(s.objectives[1].maximise, 1);
-    assert_int_equal(s.objectives[2].kind, CFG_OBJ_COST);
-    assert_int_equal(s.objectives[2].cost, CFG_COST_BISECTION);
-    assert_int_equal(s.objectives[2].maximise, 0);
+    assert_int_equal(s.sim.max_designs, 32);
     assert_int_equal(s.finalists, 5);
     assert_int_equal(s.search, CFG_SEARCH_AUTO);
     assert_int_equal(s.sim.seeds, 3);

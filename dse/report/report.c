@@ -44,16 +44,25 @@ void dse_design_label(const net_design *d, char *buf, size_t size)
 void dse_report_best_by_topology(const dse_run *r, size_t ri,
                                  size_t best[NET_TOPOLOGY_COUNT])
 {
+    /* Simulated figures first: a design the simulator measured beats any
+     * design known only by its model (whose figure is a screen, not an
+     * answer); among each kind, the lowest latency. */
+    double lat[NET_TOPOLOGY_COUNT];
+    int simulated[NET_TOPOLOGY_COUNT];
     for (int t = 0; t < NET_TOPOLOGY_COUNT; t++)
         best[t] = SIZE_MAX;
     for (size_t i = 0; i < r->ncand; i++) {
-        const dse_candidate *c = &r->cand[i];
-        double lat = c->latency[ri];
-        if (!isfinite(lat))
+        int sim;
+        double l = dse_report_latency(&r->cand[i], ri, &sim);
+        if (!isfinite(l))
             continue;
-        int t = c->design.topology;
-        if (best[t] == SIZE_MAX || lat < r->cand[best[t]].latency[ri])
+        int t = r->cand[i].design.topology;
+        if (best[t] == SIZE_MAX || sim > simulated[t] ||
+            (sim == simulated[t] && l < lat[t])) {
             best[t] = i;
+            lat[t] = l;
+            simulated[t] = sim;
+        }
     }
 }
 
@@ -69,21 +78,29 @@ add_note(char ***notes, size_t *count, const char *fmt, ...)
     (*notes)[(*count)++] = xstrdup(buf);
 }
 
-/* The candidate of `topology` with n = 2 and the lowest model latency at
- * rate index ri (SIZE_MAX if none has a steady state there); *exists is
- * set when the study has any such 2-D design at all. */
+/* The candidate of `topology` with n = 2 and the lowest latency at rate
+ * index ri, simulated figures before model ones (SIZE_MAX if none has a
+ * steady state there); *exists is set when the study has any such 2-D
+ * design at all. */
 static size_t best_2d(const dse_run *r, net_topology topology, size_t ri,
                       int *exists)
 {
     size_t best = SIZE_MAX;
+    int best_sim = 0;
+    double best_lat = INFINITY;
     for (size_t i = 0; i < r->ncand; i++) {
         const dse_candidate *c = &r->cand[i];
         if (c->design.topology != topology || c->design.n != 2)
             continue;
         *exists = 1;
-        if (isfinite(c->latency[ri]) &&
-            (best == SIZE_MAX || c->latency[ri] < r->cand[best].latency[ri]))
+        int sim;
+        double l = dse_report_latency(c, ri, &sim);
+        if (isfinite(l) && (best == SIZE_MAX || sim > best_sim ||
+                            (sim == best_sim && l < best_lat))) {
             best = i;
+            best_sim = sim;
+            best_lat = l;
+        }
     }
     return best;
 }
@@ -95,13 +112,16 @@ static void compare_2d(const dse_run *r, net_topology a, net_topology b,
     const cfg_study *s = r->study;
     char wins[400] = "", losses[400] = "";
     size_t nw = 0, nl = 0;
-    int has_a = 0, has_b = 0;
+    int has_a = 0, has_b = 0, model_only = 0;
     for (size_t ri = 0; ri < s->rates.n; ri++) {
         size_t ia = best_2d(r, a, ri, &has_a), ib = best_2d(r, b, ri, &has_b);
         if (ia == SIZE_MAX && ib == SIZE_MAX)
             continue;
-        double la = ia == SIZE_MAX ? INFINITY : r->cand[ia].latency[ri];
-        double lb = ib == SIZE_MAX ? INFINITY : r->cand[ib].latency[ri];
+        int sa = 0, sb = 0;
+        double la = ia == SIZE_MAX ? INFINITY : dse_report_latency(&r->cand[ia], ri, &sa);
+        double lb = ib == SIZE_MAX ? INFINITY : dse_report_latency(&r->cand[ib], ri, &sb);
+        if (!sa || !sb)
+            model_only = 1;
         char item[64];
         snprintf(item, sizeof item, "%s%g (%s vs %s)", "", s->rates.v[ri],
                  isfinite(la) ? "" : "saturated", isfinite(lb) ? "" : "saturated");
@@ -120,10 +140,14 @@ static void compare_2d(const dse_run *r, net_topology a, net_topology b,
     if (!has_a || !has_b)
         return;
     add_note(notes, count,
-             "2-D %s vs 2-D %s at equal cost (%s): %s wins at %s; %s wins at %s.",
+             "2-D %s vs 2-D %s at equal cost (%s): %s wins at %s; %s wins at %s "
+             "(%s).",
              net_topology_name(a), net_topology_name(b), expectation,
              net_topology_name(a), nw ? wins : "no target rate",
-             net_topology_name(b), nl ? losses : "no target rate");
+             net_topology_name(b), nl ? losses : "no target rate",
+             model_only ? "some figures are the models' only: a design of "
+                          "that shape was not simulated"
+                        : "simulated figures");
 }
 
 char **dse_report_notes(const dse_run *r, size_t *count)
@@ -141,8 +165,8 @@ char **dse_report_notes(const dse_run *r, size_t *count)
             if (best[t] != SIZE_MAX)
                 order[m++] = t;
         for (int a = 1; a < m; a++) /* insertion sort by latency */
-            for (int b = a; b > 0 && r->cand[best[order[b]]].latency[ri] <
-                                         r->cand[best[order[b - 1]]].latency[ri];
+            for (int b = a; b > 0 && dse_report_latency(&r->cand[best[order[b]]], ri, NULL) <
+                                         dse_report_latency(&r->cand[best[order[b - 1]]], ri, NULL);
                  b--) {
                 int tmp = order[b];
                 order[b] = order[b - 1];
@@ -150,22 +174,25 @@ char **dse_report_notes(const dse_run *r, size_t *count)
             }
         if (m == 0) {
             add_note(&notes, count,
-                     "At rate %g no design has a steady state by its model.",
+                     "At rate %g no design has a steady state, simulated or by its "
+            "model.",
                      s->rates.v[ri]);
             continue;
         }
         char line[900];
         size_t used = (size_t)snprintf(
-            line, sizeof line, "At rate %g the best of each topology by the "
-                               "models (equal budget):",
+            line, sizeof line, "At rate %g the best of each topology "
+                               "(equal budget; simulated unless marked model):",
             s->rates.v[ri]);
         for (int q = 0; q < m && used < sizeof line; q++) {
             const dse_candidate *c = &r->cand[best[order[q]]];
             char label[160];
             dse_design_label(&c->design, label, sizeof label);
-            int w = snprintf(line + used, sizeof line - used, "%s %s %.1f cycles (%s)",
-                             q ? "," : "", net_topology_name(order[q]),
-                             c->latency[ri], label);
+            int sim;
+            double l = dse_report_latency(c, ri, &sim);
+            int w = snprintf(line + used, sizeof line - used, "%s %s %.1f cycles%s (%s)",
+                             q ? "," : "", net_topology_name(order[q]), l,
+                             sim ? "" : " model", label);
             if (w > 0)
                 used += (size_t)w;
         }

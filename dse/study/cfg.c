@@ -194,8 +194,10 @@ void cfg_study_init(cfg_study *s)
     s->objectives[0] = (cfg_objective){CFG_OBJ_LATENCY, CFG_COST_BISECTION, 0};
     s->objectives[1] = (cfg_objective){CFG_OBJ_SATURATION, CFG_COST_BISECTION,
                                        1};
-    s->objectives[2] = (cfg_objective){CFG_OBJ_COST, CFG_COST_BISECTION, 0};
-    s->nobjectives = 3;
+    /* Equal cost is a constraint (the budget gives every design the widest
+     * channel it allows), not an objective: as an objective it rewarded
+     * designs that leave budget unused.  `cost` stays available. */
+    s->nobjectives = 2;
     s->finalists = 5;
     s->search = CFG_SEARCH_AUTO;
     s->sim.seeds = 3;
@@ -205,6 +207,7 @@ void cfg_study_init(cfg_study *s)
     s->sim.max_cycles = 10000000;
     s->sim.threads = 0;
     s->sim.tolerance_pct = 10;
+    s->sim.max_designs = 32;
     model_opts_init(&s->model);
     for (int f = 0; f < CFG_FORMAT_COUNT; f++)
         s->formats[f] = 1;
@@ -830,7 +833,7 @@ static int read_simulation(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     static const char *const keys[] = {
         "seeds",         "warmup_messages", "measured_messages",
         "ci_half_width", "max_cycles",      "threads",
-        "tolerance_pct", NULL};
+        "tolerance_pct", "max_designs",     NULL};
     yaml_node_t *m = cfg__map_get(c, root, "simulation");
     cfg_sim *q = &s->sim;
     if (!m)
@@ -844,6 +847,8 @@ static int read_simulation(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     TRY(opt_long(c, m, "simulation", "max_cycles", 1, 1000000000000000L,
                  &q->max_cycles));
     TRY(opt_int(c, m, "simulation", "threads", 0, 4096, &q->threads));
+    TRY(opt_int(c, m, "simulation", "max_designs", 1, 100000,
+                &q->max_designs));
     yaml_node_t *v = cfg__map_get(c, m, "ci_half_width");
     if (v)
         TRY(cfg__get_real(c, v, "simulation.ci_half_width",
