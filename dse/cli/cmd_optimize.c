@@ -137,6 +137,12 @@ int dse_cmd_optimize(int argc, char **argv)
         return 2;
     }
     const char *dir = output ? output : study.report_dir;
+    /* refuse a target dse may not replace before any work starts */
+    if ((rc = dse_report_dir_check(dir, &e)) != 0) {
+        fprintf(stderr, "dse optimize: %s\n", e.msg);
+        cfg_study_fini(&study);
+        return 2;
+    }
     dse_farm *farm = NULL;
     dse_executor farm_exec;
     if (redis) {
@@ -170,7 +176,7 @@ int dse_cmd_optimize(int argc, char **argv)
         status = rc == ERR_CONFIG ? 2 : 1;
     } else if ((rc = dse_report_write(&run, dir, &e)) != 0) {
         dse_cli_print_error(&e);
-        status = 1;
+        status = rc == ERR_CONFIG ? 2 : 1;
     } else {
         print_summary(&run, dir);
     }
