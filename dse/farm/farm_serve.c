@@ -86,75 +86,23 @@ int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
     return 0;
 }
 
-static int mkdir_p(const char *path, err *e)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) && errno != EEXIST)
-            return err_set(e, ERR_IO, "cannot create %s: %s", buf,
-                           strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) && errno != EEXIST)
-        return err_set(e, ERR_IO, "cannot create %s: %s", buf, strerror(errno));
-    return 0;
-}
-
-int dse_serve_report_path(const char *root, const char *rel, char *out,
+int dse_serve_report_path(const char *root, const char *id, char *out,
                           size_t size, err *e)
 {
-    if (!rel || !rel[0])
-        return err_set(e, ERR_CONFIG, "report directory is empty");
-    if (rel[0] == '/')
+    /* The id comes from Redis (studies:queue), so it is untrusted too:
+     * only the decimal ids dse_serve_submit hands out make a path. */
+    size_t len = id ? strlen(id) : 0;
+    if (len == 0 || len > 20 || strspn(id, "0123456789") != len)
         return err_set(e, ERR_CONFIG,
-                       "report directory '%s' is absolute: it must be a "
-                       "relative path inside the daemon's output root",
-                       rel);
-    const char *p = rel;
-    while (*p) {
-        const char *slash = strchr(p, '/');
-        size_t len = slash ? (size_t)(slash - p) : strlen(p);
-        if (len == 2 && p[0] == '.' && p[1] == '.')
-            return err_set(e, ERR_CONFIG,
-                           "report directory '%s' contains '..': it must stay "
-                           "inside the daemon's output root",
-                           rel);
-        p += len;
-        while (*p == '/')
-            p++;
-    }
-    int n = snprintf(out, size, "%s/%s", root, rel);
+                       "study id '%.40s' is not a decimal number: not a "
+                       "study this farm's 'dse submit' made",
+                       id ? id : "");
+    int n = snprintf(out, size, "%s/%s", root, id);
     if (n < 0 || (size_t)n >= size)
-        return err_set(e, ERR_CONFIG, "report directory '%s' is too long", rel);
-    while (n > 1 && out[n - 1] == '/') /* "a/b/" -> "a/b" */
-        out[--n] = '\0';
-    char parent[PATH_MAX];
-    snprintf(parent, sizeof parent, "%s", out);
-    char *last = strrchr(parent, '/');
-    if (last)
-        *last = '\0';
-    int rc = mkdir_p(parent, e);
+        return err_set(e, ERR_CONFIG, "output root '%s' is too long", root);
+    int rc = dse_report_dir_check(out, e);
     if (rc)
         return rc;
-    char rroot[PATH_MAX], rparent[PATH_MAX];
-    if (!realpath(root, rroot) || !realpath(parent, rparent))
-        return err_set(e, ERR_IO, "cannot resolve %s: %s", parent,
-                       strerror(errno));
-    size_t rl = strlen(rroot);
-    if (strncmp(rparent, rroot, rl) != 0 ||
-        (rparent[rl] != '\0' && rparent[rl] != '/'))
-        return err_set(e, ERR_CONFIG,
-                       "report directory '%s' leads outside the output root "
-                       "(through a symbolic link)",
-                       rel);
-    struct stat st;
-    if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
-        return err_set(e, ERR_CONFIG,
-                       "report directory '%s' is a symbolic link", rel);
     return 0;
 }
 
@@ -366,8 +314,8 @@ static void run_study(runner *r)
     }
     char dir[PATH_MAX];
     if ((rc = dse_serve_check_limits(&s, &o->limits, &e)) ||
-        (rc = dse_serve_report_path(o->output_root, s.report_dir, dir,
-                                    sizeof dir, &e))) {
+        (rc = dse_serve_report_path(o->output_root, r->id, dir, sizeof dir,
+                                    &e))) {
         snprintf(reason, sizeof reason, "%s", e.msg);
         finish_study(r, "refused", reason);
         cfg_study_fini(&s);

@@ -18,9 +18,9 @@
  *                     last refresh): one daemon per prefix
  *
  * A submitted study is untrusted input: its YAML is parsed again by the
- * daemon, its size is checked against the daemon's limits, and its report
- * directory must be a relative path inside --output-root (no absolute
- * path, no "..", no symbolic link leading out).
+ * daemon and its size is checked against the daemon's limits.  Its report
+ * goes to OUTPUT_ROOT/ID (the study's report.directory is ignored), so a
+ * study can neither escape the root nor replace another study's report.
  */
 #ifndef DSE_FARM_SERVE_H
 #define DSE_FARM_SERVE_H
@@ -59,11 +59,12 @@ void dse_serve_opts_init(dse_serve_opts *o);
 int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                            err *e);
 
-/* The report directory of a study: root/rel, after refusing an empty or
- * absolute rel, any ".." component, and (creating the parent directories)
- * a parent that resolves outside root.  0 or ERR_CONFIG with the reason;
- * ERR_IO if a directory cannot be made. */
-int dse_serve_report_path(const char *root, const char *rel, char *out,
+/* The report directory of study id: root/id (one directory per study,
+ * whatever its report.directory says, so no study can name another's
+ * report or a parent of it).  ERR_CONFIG when id is not a decimal id (ids
+ * are read from Redis) or root/id exists and is not a dse report
+ * (dse_report_dir_check). */
+int dse_serve_report_path(const char *root, const char *id, char *out,
                           size_t size, err *e);
 
 /* Run the daemon until *stop: take queued studies, run them, record
