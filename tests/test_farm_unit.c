@@ -15,6 +15,7 @@
 #include <pthread.h>
 
 #include "dse/farm/farm_serve.h"
+#include "dse/study/space.h"
 #include "test_farm_util.h"
 #include "support/store_mem.h"
 
@@ -366,6 +367,45 @@ static void test_limits(void **state)
     cfg_study_fini(&s);
 }
 
+/* Issue 16: a huge space (65,536 nodes, mixed radices, long vcs and
+ * buffer lists: tens of millions of combinations) is refused by counting,
+ * in well under a second, instead of being built (gigabytes, minutes). */
+static void test_limits_count_before_enumerating(void **state)
+{
+    (void)state;
+    const char *yaml =
+        "study: huge\nnodes: 65536\ntechnology: vlsi\n"
+        "budget:\n  bisection_wires: 65536\n"
+        "message:\n  bits: 32\n  length: fixed\ntraffic: uniform\n"
+        "rates: [0.001]\n"
+        "space:\n  topologies: all\n  dimensions: {from: 1, to: 16}\n"
+        "  mixed_radices: true\n  routings: all\n"
+        "  vcs: {from: 1, to: 64}\n  buffer_flits: {from: 1, to: 64}\n"
+        "objectives: [latency, saturation, cost(bisection)]\n"
+        "finalists: 3\nsearch: exhaustive\n"
+        "report:\n  directory: reports/huge\n";
+    cfg_study s;
+    err e;
+    int rc = cfg_study_load_string(yaml, "huge.yaml", &s, &e);
+    if (rc) {
+        char buf[1024];
+        print_error("%s\n", err_format(&e, buf, sizeof buf));
+    }
+    assert_int_equal(rc, 0);
+    assert_true(dse_space_enumerated(&s) > 1e7);
+    dse_serve_opts o;
+    dse_serve_opts_init(&o);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &e), ERR_CONFIG);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_non_null(strstr(e.msg, "combinations to enumerate"));
+    double secs = (double)(t1.tv_sec - t0.tv_sec) +
+                  (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    assert_true(secs < 2.0);
+    cfg_study_fini(&s);
+}
+
 /* ---- whole runs on the in-memory store ------------------------------------------------ */
 
 typedef struct wthread {
@@ -679,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_job_malformed),
         cmocka_unit_test(test_result_roundtrip_exact),
         cmocka_unit_test(test_report_path),
+        cmocka_unit_test(test_limits_count_before_enumerating),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_mem_identical),
         cmocka_unit_test(test_mem_reclaim_and_dead_letter),

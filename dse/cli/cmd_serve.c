@@ -44,6 +44,8 @@ static void usage(FILE *out)
             "      --prefix P              key prefix (default dse:)\n"
             "      --concurrent N          studies run at once (default 1)\n"
             "      --max-designs N         refuse studies with more feasible designs (20000)\n"
+            "      --max-enumerated N      refuse studies whose space has more combinations\n"
+            "                              to look at, counted before building it (1000000)\n"
             "      --max-rates N           refuse studies with more target rates (64)\n"
             "      --max-nodes N           refuse larger machines (65536)\n"
             "      --max-sim-messages N    refuse studies that may simulate more messages\n"
@@ -73,6 +75,7 @@ int dse_cmd_serve(int argc, char **argv)
         {"prefix", required_argument, NULL, 'P'},
         {"concurrent", required_argument, NULL, 'c'},
         {"max-designs", required_argument, NULL, 'D'},
+        {"max-enumerated", required_argument, NULL, 'E'},
         {"max-rates", required_argument, NULL, 'r'},
         {"max-nodes", required_argument, NULL, 'N'},
         {"max-sim-messages", required_argument, NULL, 'M'},
@@ -107,6 +110,11 @@ int dse_cmd_serve(int argc, char **argv)
             if (num("--max-designs", optarg, 1, 1e9, &v))
                 return 2;
             o.limits.max_designs = (size_t)v;
+            break;
+        case 'E':
+            if (num("--max-enumerated", optarg, 1, 1e12, &v))
+                return 2;
+            o.limits.max_enumerated = (size_t)v;
             break;
         case 'r':
             if (num("--max-rates", optarg, 1, 1e6, &v))

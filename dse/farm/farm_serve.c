@@ -45,6 +45,7 @@ void dse_serve_opts_init(dse_serve_opts *o)
     o->concurrent = 1;
     o->limits.max_nodes = 65536;
     o->limits.max_designs = 20000;
+    o->limits.max_enumerated = 1000000;
     o->limits.max_rates = 64;
     o->limits.max_sim_messages = 2e9;
 }
@@ -70,6 +71,15 @@ int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                        "seeds x (warm-up + 10 x measured)): over this farm's "
                        "limit of %.3g",
                        total, l->max_sim_messages);
+    /* count before enumerating: a space of millions of combinations
+     * would take minutes and gigabytes to build just to be refused */
+    double combos = dse_space_enumerated(s);
+    if (combos > (double)l->max_enumerated)
+        return err_set(e, ERR_CONFIG,
+                       "%.0f design combinations to enumerate (topologies x "
+                       "dimensions x radices x routings x vcs x buffers x "
+                       "express m x kn): over this farm's limit of %zu",
+                       combos, l->max_enumerated);
     dse_space sp;
     err le;
     int rc = dse_space_build(s, &sp, &le);

@@ -37,6 +37,8 @@
 typedef struct dse_serve_limits {
     long max_nodes;           /* 65536 */
     size_t max_designs;       /* feasible designs in the space (20000) */
+    size_t max_enumerated;    /* combinations looked at to find them,
+                                 counted before building (1000000) */
     size_t max_rates;         /* target rates (64) */
     double max_sim_messages;  /* finalists x rates x seeds x (warm-up +
                                  most measured messages) (2e9) */
@@ -54,8 +56,9 @@ typedef struct dse_serve_opts {
 
 void dse_serve_opts_init(dse_serve_opts *o);
 
-/* Check a study against the limits (builds its design space to count
- * it).  0 or ERR_CONFIG with the reason. */
+/* Check a study against the limits: counts its design space's
+ * combinations first (dse_space_enumerated, no allocation) and builds the
+ * space only under max_enumerated.  0 or ERR_CONFIG with the reason. */
 int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                            err *e);
 
