@@ -202,6 +202,30 @@ static void test_job_malformed(void **state)
     lim.max_nodes = 8;
     assert_int_not_equal(dse_job_parse(good, &lim, NULL, &j, &e), 0);
     assert_non_null(strstr(e.msg, "nodes"));
+    /* Issue 16: a 1024x1024 torus with 64 VCs (a valid job of a few
+     * hundred bytes) would need ~19 GB: refused from the estimate, with
+     * the reason, before anything is allocated */
+    char *big = replace(good, "k=4", "k=1024");
+    char *big64 = replace(big, "vcs=2", "vcs=64");
+    assert_non_null(big64);
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(big64, NULL, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "MB of memory"));
+    assert_non_null(strstr(e.msg, "--max-memory"));
+    free(big);
+    free(big64);
+    /* too long for this worker: a tiny rate with many messages */
+    dse_job_limits_init(&lim);
+    lim.max_work = 1e4; /* the job: 1200 messages / (16 x 0.02) x 16 = 6e4 */
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(good, &lim, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "router-cycles"));
+    /* the estimates are sane for the shipped sizes: a 64x64 torus (peak
+     * RSS 5.2 MB measured, README) under 50 MB */
+    sim_params q;
+    tiny_sim(&q);
+    net_design_set_radix(&q.design, 2, 64);
+    assert_true(sim_memory_estimate(&q) > 1e5 && sim_memory_estimate(&q) < 5e7);
     /* too long a text */
     char *huge = calloc(1, DSE_JOB_TEXT_MAX + 10);
     memset(huge, ' ', DSE_JOB_TEXT_MAX + 5);

@@ -50,6 +50,9 @@ static void usage(FILE *out)
             "      --max-deliveries N   dead-letter a job delivered more often (3)\n"
             "      --max-nodes N        refuse larger networks (1048576)\n"
             "      --max-messages N     refuse longer simulations (50000000)\n"
+            "      --max-memory MB      refuse simulations estimated to need more memory (2048)\n"
+            "      --max-work N         refuse simulations estimated to take more\n"
+            "                           router-cycles (1e12)\n"
             "      --result-ttl S       results expire after S seconds (0: never)\n"
             "  -q, --quiet              no log lines\n"
             "  -h, --help               this text\n\n"
@@ -75,6 +78,8 @@ int dse_cmd_worker(int argc, char **argv)
         {"max-deliveries", required_argument, NULL, 'D'},
         {"max-nodes", required_argument, NULL, 'N'},
         {"max-messages", required_argument, NULL, 'M'},
+        {"max-memory", required_argument, NULL, 'B'},
+        {"max-work", required_argument, NULL, 'K'},
         {"result-ttl", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -123,6 +128,16 @@ int dse_cmd_worker(int argc, char **argv)
             if (parse_num("--max-messages", optarg, 1, 1e12, &v))
                 return 2;
             o.limits.max_messages = (long)v;
+            break;
+        case 'B':
+            if (parse_num("--max-memory", optarg, 1, 1e9, &v))
+                return 2;
+            o.limits.max_sim_bytes = v * 1024 * 1024;
+            break;
+        case 'K':
+            if (parse_num("--max-work", optarg, 1, 1e18, &v))
+                return 2;
+            o.limits.max_work = v;
             break;
         case 'T':
             if (parse_num("--result-ttl", optarg, 0, 1e9, &v))

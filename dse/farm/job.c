@@ -29,6 +29,8 @@ void dse_job_limits_init(dse_job_limits *l)
     l->max_messages = 50000000;
     l->max_rates = 10000;
     l->max_cycles = 100000000000L;
+    l->max_sim_bytes = 2.0 * 1024 * 1024 * 1024;
+    l->max_work = 1e12;
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -427,6 +429,23 @@ static int parse_sim(reader *r, const dse_job_limits *lim, dse_job *j)
     rc = sim_supports(&p->design, &p->workload, &local);
     if (rc)
         return err_set(r->e, rc, "job: not simulated: %s", local.msg);
+    /* estimated before anything is allocated: a job too large for this
+     * worker is refused with the reason, not run into an abort */
+    double bytes = sim_memory_estimate(p), work = sim_work_estimate(p);
+    if (bytes > lim->max_sim_bytes)
+        return err_set(r->e, ERR_INVALID,
+                       "job: the simulation needs about %.3g MB of memory "
+                       "(%ld nodes x %d VCs), over this worker's limit of "
+                       "%.3g MB (dse worker --max-memory)",
+                       bytes / 1e6, net_nodes(&p->design), p->design.vcs,
+                       lim->max_sim_bytes / 1e6);
+    if (work > lim->max_work)
+        return err_set(r->e, ERR_INVALID,
+                       "job: the simulation may take about %.3g "
+                       "router-cycles (nodes x cycles to inject its messages "
+                       "at rate %g), over this worker's limit of %.3g "
+                       "(dse worker --max-work)",
+                       work, p->rate, lim->max_work);
     return 0;
 }
 

@@ -51,6 +51,11 @@ typedef struct dse_job_limits {
     size_t max_rates;        /* target rates of one score job (10 000) */
     long max_cycles;         /* a sim job's cycle cap (0 = none) must be
                                 at most this (10^11) */
+    double max_sim_bytes;    /* a sim job's estimated memory
+                                (sim_memory_estimate; 2 GiB) */
+    double max_work;         /* a sim job's estimated router-cycles
+                                (sim_work_estimate; 10^12, about half a
+                                day at 2.5e7 router-cycles/s) */
 } dse_job_limits;
 
 void dse_job_limits_init(dse_job_limits *l);
