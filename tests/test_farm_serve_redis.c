@@ -38,6 +38,38 @@ static pid_t serve_start(const test_redis *r, const char *root)
     return pid;
 }
 
+/* A daemon with a short lock expiry, logging to DIR/LOGNAME. */
+static pid_t serve_start_ttl(const test_redis *r, const char *root,
+                             const char *logname, const char *ttl)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char log[300];
+        snprintf(log, sizeof log, "%s/%s", r->dir, logname);
+        test_child_output(log);
+        execl(DSE_BINARY, DSE_BINARY, "serve", "--redis", r->url,
+              "--output-root", root, "--lock-ttl", ttl, "--worker-timeout",
+              "30", (char *)NULL);
+        _exit(127);
+    }
+    test_track(pid);
+    return pid;
+}
+
+/* waitpid with a deadline: the exit status, or -1 (still running). */
+static int wait_exit(pid_t pid, double seconds)
+{
+    for (double t = 0; t < seconds; t += 0.05) {
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            test_untrack(pid);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        }
+        test_sleep(0.05);
+    }
+    return -1;
+}
+
 /* Run a dse command line; its stdout (first line) into out. */
 static int dse_cli(const char *args, char *out, size_t size)
 {
@@ -228,11 +260,75 @@ static void test_daemon(void **state)
     test_redis_fini(&r);
 }
 
+/* Issue 16: daemon A is paused (SIGSTOP) past its lock's expiry while a
+ * study runs; daemon B takes the lock and resumes the study.  When A
+ * wakes it finds B's token in the lock: it changes nothing more, exits 1
+ * saying so, and the study completes once, by B, into ROOT/1. */
+static void test_two_daemons_fencing(void **state)
+{
+    (void)state;
+    if (!test_redis_installed())
+        skip();
+    test_redis r = {0};
+    assert_int_equal(test_redis_start(&r), 0);
+    char root[400], args[1200], out[4096], buf[2048], path[700];
+    snprintf(root, sizeof root, "%s/out", r.dir);
+    assert_int_equal(mkdir(root, 0755), 0);
+    dse_store st;
+    test_store_open(&r, &st);
+    pid_t w = test_worker_start(&r, "w", NULL, NULL);
+    pid_t a = serve_start_ttl(&r, root, "serveA.log", "1");
+    snprintf(args, sizeof args, "submit '%s/tests/data/farm_kill.yaml' --redis %s",
+             DSE_SOURCE_DIR, r.url);
+    assert_int_equal(dse_cli(args, out, sizeof out), 0);
+    assert_string_equal(out, "1\n");
+    assert_true(wait_field(&st, "1", "phase", "simulate", 60));
+    kill(a, SIGSTOP);
+    test_sleep(1.6); /* past A's 1 s lock */
+    pid_t b = serve_start_ttl(&r, root, "serveB.log", "1");
+    test_sleep(1.5); /* B took the lock and resumed study 1 */
+    kill(a, SIGCONT);
+    assert_int_equal(wait_exit(a, 30), 1);
+    snprintf(path, sizeof path, "%s/serveA.log", r.dir);
+    char *log = read_text(path);
+    assert_non_null(log);
+    if (!strstr(log, "lost the lock"))
+        fail_msg("daemon A's log:\n%s", log);
+    free(log);
+    assert_true(wait_field(&st, "1", "status", "done", 120));
+    study_field(&st, "1", "report", buf, sizeof buf);
+    snprintf(path, sizeof path, "%s/1", root);
+    assert_string_equal(buf, path);
+    snprintf(path, sizeof path, "%s/1/results.json", root);
+    char *json = read_text(path);
+    assert_non_null(json);
+    free(json);
+    /* nothing queued or running again: A did not requeue what B owns */
+    char **ids;
+    size_t n;
+    assert_int_equal(st.ops->lrange(st.self, "dse:studies:queue", 0, -1, &ids,
+                                    &n, NULL),
+                     0);
+    assert_int_equal(n, 0);
+    free(ids);
+    assert_int_equal(st.ops->lrange(st.self, "dse:studies:running", 0, -1,
+                                    &ids, &n, NULL),
+                     0);
+    assert_int_equal(n, 0);
+    free(ids);
+    kill(b, SIGTERM);
+    assert_int_equal(wait_exit(b, 30), 0);
+    dse_store_close(&st);
+    assert_int_equal(test_worker_stop(w), 0);
+    test_redis_fini(&r);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_daemon),
+        cmocka_unit_test(test_two_daemons_fencing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,6 +43,9 @@ static void usage(FILE *out)
             "      --output-root DIR       where reports go (required; must exist)\n"
             "      --prefix P              key prefix (default dse:)\n"
             "      --concurrent N          studies run at once (default 1)\n"
+            "      --lock-ttl S            expiry of the daemon's lock, refreshed 5 times\n"
+            "                              as often (15); a daemon that finds another's\n"
+            "                              token in it stops and exits 1\n"
             "      --max-designs N         refuse studies with more feasible designs (20000)\n"
             "      --max-enumerated N      refuse studies whose space has more combinations\n"
             "                              to look at, counted before building it (1000000)\n"
@@ -82,6 +85,7 @@ int dse_cmd_serve(int argc, char **argv)
         {"redis-timeout", required_argument, NULL, 'T'},
         {"worker-timeout", required_argument, NULL, 'W'},
         {"jobs", required_argument, NULL, 'j'},
+        {"lock-ttl", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -144,6 +148,11 @@ int dse_cmd_serve(int argc, char **argv)
             if (num("--jobs", optarg, 1, 4096, &v))
                 return 2;
             o.threads = (int)v;
+            break;
+        case 'L':
+            if (num("--lock-ttl", optarg, 0.5, 3600, &v))
+                return 2;
+            o.lock_ttl_ms = (long)(v * 1000);
             break;
         case 'q': o.log = NULL; break;
         case 'h': usage(stdout); return 0;

@@ -14,8 +14,11 @@
  *                     failed, refused), submitted/started/finished (Unix
  *                     seconds), yaml, phase, done, total, workers, report,
  *                     reason, failed_jobs
- *   serve:lock        the running daemon's name (expires 15 s after its
- *                     last refresh): one daemon per prefix
+ *   serve:lock        the running daemon's token "NAME GEN" (expires 15 s
+ *                     after its last refresh): one daemon per prefix
+ *   serve:lock:gen    counter: GEN of the last token given (fencing: a
+ *                     daemon whose token is no longer in serve:lock
+ *                     changes nothing and exits)
  *
  * A submitted study is untrusted input: its YAML is parsed again by the
  * daemon and its size is checked against the daemon's limits.  Its report
@@ -50,6 +53,8 @@ typedef struct dse_serve_opts {
     int concurrent;           /* studies run at once (1) */
     dse_serve_limits limits;
     int threads;              /* local threads for the non-farm parts */
+    long lock_ttl_ms;         /* serve:lock expiry (0: 15000), refreshed
+                                 five times per expiry */
     void (*log)(void *ctx, const char *line);
     void *log_ctx;
 } dse_serve_opts;
