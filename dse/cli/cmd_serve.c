@@ -59,6 +59,9 @@ static void usage(FILE *out)
             "  -j, --jobs N                local threads (the model sample of 'search: auto')\n"
             "  -q, --quiet                 no log lines\n"
             "  -h, --help                  this text\n\n"
+            "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
+            "  (the password when the URL has none: keeps it out of ps);\n"
+            "  DSE_FARM_SECRET or DSE_FARM_SECRET_FILE (seal and check results)\n\n"
             "SIGTERM/SIGINT: stop intake, requeue the study in progress, exit 0.\n"
             "Exit status: 0 stopped cleanly, 1 Redis refused or unreachable at start,\n"
             "2 bad usage.\n");
@@ -169,7 +172,8 @@ int dse_cmd_serve(int argc, char **argv)
     snprintf(o.output_root, sizeof o.output_root, "%s", root);
     dse_store_spec spec = {0};
     err e;
-    if (dse_store_url_parse(url, &spec.redis, &e)) {
+    if (dse_store_url_parse(url, &spec.redis, &e) ||
+        dse_farm_secret_from_env(&o.farm.secret, &e)) {
         fprintf(stderr, "dse serve: %s\n", e.msg);
         return 2;
     }

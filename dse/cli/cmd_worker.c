@@ -56,6 +56,9 @@ static void usage(FILE *out)
             "      --result-ttl S       results expire after S seconds (0: never)\n"
             "  -q, --quiet              no log lines\n"
             "  -h, --help               this text\n\n"
+            "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
+            "  (the password when the URL has none: keeps it out of ps);\n"
+            "  DSE_FARM_SECRET or DSE_FARM_SECRET_FILE (seal and check results)\n\n"
             "SIGTERM/SIGINT: finish the jobs in hand and exit 0; twice: abort them.\n"
             "Exit status: 0 stopped cleanly, 1 refused by Redis, 2 bad usage.\n");
 }
@@ -161,6 +164,7 @@ int dse_cmd_worker(int argc, char **argv)
     dse_store_spec spec = {0};
     err e;
     if (dse_store_url_parse(url, &spec.redis, &e) ||
+        dse_farm_secret_from_env(&o.farm.secret, &e) ||
         dse_farm_opts_check(&o.farm, &e)) {
         fprintf(stderr, "dse worker: %s\n", e.msg);
         return 2;
