@@ -178,6 +178,58 @@ static int check_params(const sim_params *p, err *e)
                          e);
 }
 
+/* ---- estimates ----------------------------------------------------------- */
+
+/* Network channels per node of each topology (sim/topo_*.c), upper
+ * bounds: the torus and mesh 2n, the hypercube n, the DCSH one bus leg to
+ * every other node of each dimension, the express-cube its local
+ * channels plus m express channels per interchange. */
+static double channels_per_node(const net_design *d)
+{
+    double n = d->n;
+    switch (d->topology) {
+    case NET_HYPERCUBE:
+        return n;
+    case NET_DCSH: {
+        double legs = 0;
+        for (int i = 0; i < d->n; i++)
+            legs += d->k[i];
+        return legs + 1;
+    }
+    case NET_EXPRESS:
+        return 2 * n * (1.0 + (d->express_m > 0 ? d->express_m : 1));
+    default:
+        return 2 * n;
+    }
+}
+
+double sim_memory_estimate(const sim_params *p)
+{
+    const net_design *d = &p->design;
+    double nodes = (double)net_nodes(d), V = d->vcs > 0 ? d->vcs : 1;
+    double ipn = 1 + (p->workload.traffic == NET_TRAFFIC_BROADCAST ? 2.0 * d->n
+                                                                   : 0.0);
+    double nchan = nodes * channels_per_node(d) + nodes * ipn;
+    double nvc = nchan * V;
+    return nvc * (double)(sizeof(sim_vc) + 4 * sizeof(int32_t)) +
+           nchan * (double)(sizeof(sim_chan) + 3 * sizeof(int32_t)) +
+           nodes * (double)(sizeof(sim_source) + 2 * sizeof(double) +
+                            (size_t)d->n * sizeof(int32_t)) +
+           nodes * ipn * (double)(sizeof(sim_queue) + (size_t)V * 8);
+}
+
+double sim_work_estimate(const sim_params *p)
+{
+    double nodes = (double)net_nodes(&p->design);
+    double measured = p->stop == SIM_STOP_CI ? (double)p->max_messages
+                                             : (double)p->messages;
+    double msgs = (double)p->warmup_messages + measured;
+    double cycles = p->rate > 0 ? msgs / (nodes * p->rate) : INFINITY;
+    if (p->max_cycles > 0 && (double)p->max_cycles < cycles)
+        cycles = (double)p->max_cycles;
+    return cycles * nodes;
+}
+
 /* ---- create / destroy -------------------------------------------------- */
 
 int sim_net_create(const sim_params *p, sim_net **out, err *e)

@@ -170,6 +170,16 @@ const char *sim_status_name(sim_status s);
  * (net_check, net_workload_check) with the reason in e. */
 int sim_supports(const net_design *d, const net_workload *w, err *e);
 
+/* Estimates made before anything is allocated, for callers that must
+ * refuse a run too large for the machine (the farm's workers):
+ * sim_memory_estimate is the bytes sim_net_create would allocate for p
+ * (channels, VCs, queues, per-node state; an over- rather than an
+ * under-estimate, within a small factor), sim_work_estimate the
+ * router-cycles the run may take: routers x the cycles to inject the
+ * warm-up and measured messages at p->rate, capped by max_cycles. */
+double sim_memory_estimate(const sim_params *p);
+double sim_work_estimate(const sim_params *p);
+
 /* Simulate p at p->rate and p->seed.  Fills *r and returns 0 when the run
  * ended (r->status says how: ok, saturated, deadlock, cycle limit,
  * stopped); a negative ERR_* with the reason in e when it could not start

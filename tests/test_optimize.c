@@ -112,6 +112,17 @@ static int count_entries(const char *dir, const char *prefix)
     return n;
 }
 
+/* Mark dir as a report dse wrote (what dse_report_write leaves there). */
+static void write_marker(const char *dir)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, DSE_REPORT_MARKER);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("dse report\n", f);
+    fclose(f);
+}
+
 /* A fresh private directory under /tmp (caller frees). */
 static char *make_tmpdir(void)
 {
@@ -1182,7 +1193,8 @@ static void test_report_files(void **state)
         assert_int_equal(stat(path, &st), 0);
         assert_true(st.st_size > 0);
     }
-    assert_int_equal(count_entries(fx->report, ""), 4);
+    assert_int_equal(count_entries(fx->report, ""), 5); /* + .dse-report */
+    assert_int_equal(count_entries(fx->report, DSE_REPORT_MARKER), 1);
     /* published atomically: nothing left beside it */
     assert_int_equal(count_entries(fx->tmp, "report."), 0);
     assert_int_equal(count_entries(fx->tmp, ""), 1);
@@ -1512,12 +1524,13 @@ static void test_interrupt_keeps_older_report(void **state)
     assert_non_null(f);
     fputs("{\"older\": true}\n", f);
     fclose(f);
+    write_marker(report);
     run_interrupted(tmp, report);
     char *text = slurp(old);
     assert_non_null(text);
     assert_string_equal(text, "{\"older\": true}\n");
     free(text);
-    assert_int_equal(count_entries(report, ""), 1);
+    assert_int_equal(count_entries(report, ""), 2);
     assert_int_equal(count_entries(tmp, ""), 1);
     remove_dir(tmp);
     free(tmp);
@@ -1535,13 +1548,14 @@ static void test_finished_run_replaces_older_report(void **state)
     assert_non_null(f);
     fputs("old\n", f);
     fclose(f);
+    write_marker(report); /* an older report dse wrote */
     char *argv[] = {"dse", "optimize", "-q", "--no-sim", "-j", "2", "-o",
                     report, SMALL, NULL};
     child c;
     spawn(&c, argv);
     expect_exit(finish(&c, 120), 0, &c);
     assert_false(exists(marker));
-    assert_int_equal(count_entries(report, ""), 4);
+    assert_int_equal(count_entries(report, ""), 5);
     assert_int_equal(count_entries(tmp, ""), 1);
     char want[4300];
     snprintf(want, sizeof want, "report: %s/", report);
@@ -1557,6 +1571,71 @@ static void test_finished_run_replaces_older_report(void **state)
     assert_int_equal(json_array_size(json_object_get(fin, "simulation")), 0);
     json_decref(root);
     remove_dir(tmp);
+    free(tmp);
+}
+
+/* Issue 16: a directory dse did not write (no marker), a symbolic link, a
+ * file, or "/" is refused before any work starts, exit status 2, and
+ * nothing in it is touched; a symlink's target keeps its files. */
+static void test_foreign_report_dir_is_refused(void **state)
+{
+    (void)state;
+    char *tmp = make_tmpdir();
+    char foreign[4200], file[4400], link[4200], victim[4200], vfile[4400];
+    snprintf(foreign, sizeof foreign, "%s/home", tmp);
+    snprintf(file, sizeof file, "%s/precious.txt", foreign);
+    snprintf(victim, sizeof victim, "%s/victim", tmp);
+    snprintf(vfile, sizeof vfile, "%s/results.json", victim);
+    snprintf(link, sizeof link, "%s/link", tmp);
+    assert_int_equal(mkdir(foreign, 0777), 0);
+    assert_int_equal(mkdir(victim, 0777), 0);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("keep me\n", f);
+    fclose(f);
+    f = fopen(vfile, "w");
+    assert_non_null(f);
+    fputs("keep me too\n", f);
+    fclose(f);
+    write_marker(victim); /* even a dse report behind a link is refused */
+    assert_int_equal(symlink(victim, link), 0);
+    const char *targets[] = {foreign, link, file, "/", NULL};
+    const char *want[] = {"not written by dse", "symbolic link",
+                          "not a directory", "not a directory dse may replace"};
+    for (int i = 0; targets[i]; i++) {
+        char *argv[] = {"dse", "optimize", "-q", "--no-sim", "-j", "1", "-o",
+                        (char *)targets[i], SMALL, NULL};
+        child c;
+        spawn(&c, argv);
+        expect_exit(finish(&c, 120), 2, &c);
+        if (!strstr(c.err, want[i]))
+            fail_msg("target %s: stderr lacks '%s':\n%s", targets[i], want[i],
+                     c.err);
+        /* refused before any work: no progress, no temporary directory */
+        assert_int_equal(count_entries(tmp, "home."), 0);
+        assert_int_equal(count_entries(tmp, "link."), 0);
+    }
+    char *text = slurp(file);
+    assert_non_null(text);
+    assert_string_equal(text, "keep me\n");
+    free(text);
+    text = slurp(vfile);
+    assert_non_null(text);
+    assert_string_equal(text, "keep me too\n");
+    free(text);
+    err e;
+    /* the library refuses too, and accepts new, empty and dse directories */
+    assert_int_equal(dse_report_dir_check(foreign, &e), ERR_CONFIG);
+    assert_int_equal(dse_report_dir_check(link, &e), ERR_CONFIG);
+    assert_int_equal(dse_report_dir_check(victim, &e), 0);
+    snprintf(file, sizeof file, "%s/new", tmp);
+    assert_int_equal(dse_report_dir_check(file, &e), 0);
+    assert_int_equal(mkdir(file, 0777), 0);
+    assert_int_equal(dse_report_dir_check(file, &e), 0);
+    unlink(link);
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
     free(tmp);
 }
 
@@ -1601,6 +1680,7 @@ int main(void)
         cmocka_unit_test(test_interrupt_keeps_older_report),
         cmocka_unit_test(test_finished_run_replaces_older_report),
         cmocka_unit_test(test_bad_study_exits_2_with_location),
+        cmocka_unit_test(test_foreign_report_dir_is_refused),
     };
     int failed = cmocka_run_group_tests_name("optimize_small", small,
                                              setup_small, teardown_small);

@@ -4,8 +4,9 @@
  */
 #include "dse/report/report.h"
 
-#include <errno.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -272,21 +273,120 @@ char **dse_report_notes(const dse_run *r, size_t *count)
 
 /* ---- atomic publication --------------------------------------------------- */
 
+/*
+ * Safety rules (issue 16): dse replaces only a directory it wrote itself,
+ * recognised by DSE_REPORT_MARKER, a file every report directory gets;
+ * anything else at the target (a file, a symbolic link, a directory of
+ * other things such as /etc or a home directory) is refused before any
+ * work starts and again just before publication.  Removal never follows a
+ * symbolic link: entries are unlinked relative to a directory opened with
+ * O_NOFOLLOW (unlinkat removes a link, never its target), subdirectories
+ * are left alone (reports hold plain files only), so an unexpected tree
+ * makes the final rmdir fail rather than deleting anything.
+ */
+
+static const char marker_text[] =
+    "This directory is a report written by dse (dse optimize / dse serve).\n"
+    "dse replaces it, and only it, when a new report is written here.\n";
+
 static int remove_tree(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
         return errno == ENOENT ? 0 : -1;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return -1;
+    }
     struct dirent *ent;
-    char path[4096];
     while ((ent = readdir(d))) {
         if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-        unlink(path); /* reports hold plain files only */
+        unlinkat(fd, ent->d_name, 0); /* never follows; fails on a directory */
     }
     closedir(d);
     return rmdir(dir);
+}
+
+/* dir without trailing slashes into buf; ERR_CONFIG if nothing is left. */
+static int trim_dir(const char *dir, char *buf, size_t size, err *e)
+{
+    if (!dir || !dir[0])
+        return err_set(e, ERR_CONFIG, "the report directory is empty");
+    int n = snprintf(buf, size, "%s", dir);
+    if (n < 0 || (size_t)n >= size)
+        return err_set(e, ERR_CONFIG, "report directory '%.200s...' is too long",
+                       dir);
+    while (n > 1 && buf[n - 1] == '/')
+        buf[--n] = '\0';
+    if (strcmp(buf, "/") == 0 || strcmp(buf, ".") == 0 ||
+        strcmp(buf, "..") == 0 ||
+        (n >= 2 && strcmp(buf + n - 2, "/.") == 0) ||
+        (n >= 3 && strcmp(buf + n - 3, "/..") == 0))
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' is not a directory dse may "
+                       "replace: name a new or dse-written directory",
+                       dir);
+    return 0;
+}
+
+int dse_report_dir_check(const char *dir, err *e)
+{
+    char path[4096];
+    int rc = trim_dir(dir, path, sizeof path, e);
+    if (rc)
+        return rc;
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return err_set(e, ERR_CONFIG, "report directory '%s': %s", path,
+                       strerror(errno));
+    }
+    if (S_ISLNK(st.st_mode))
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' is a symbolic link: dse never "
+                       "replaces one; give the real path of a new or "
+                       "dse-written directory",
+                       path);
+    if (!S_ISDIR(st.st_mode))
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' exists and is not a directory; "
+                       "choose another path",
+                       path);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return err_set(e, ERR_CONFIG, "report directory '%s': %s", path,
+                       strerror(errno));
+    struct stat ms;
+    if (fstatat(fd, DSE_REPORT_MARKER, &ms, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISREG(ms.st_mode)) {
+        close(fd);
+        return 0; /* a report dse wrote */
+    }
+    DIR *d = fdopendir(fd);
+    int empty = 1;
+    if (d) {
+        struct dirent *ent;
+        while ((ent = readdir(d)))
+            if (strcmp(ent->d_name, ".") && strcmp(ent->d_name, "..")) {
+                empty = 0;
+                break;
+            }
+        closedir(d);
+    } else {
+        close(fd);
+        empty = 0;
+    }
+    if (empty)
+        return 0;
+    return err_set(e, ERR_CONFIG,
+                   "report directory '%s' exists and was not written by dse "
+                   "(no %s file in it): dse replaces only its own reports; "
+                   "choose a new directory (-o DIR or report.directory) or "
+                   "empty this one yourself",
+                   path, DSE_REPORT_MARKER);
 }
 
 static int mkdir_parents(const char *dir)
@@ -320,12 +420,23 @@ int dse_report_write(const dse_run *r, const char *dir, err *e)
         [CFG_FORMAT_CSV] = dse_report_csv,
         [CFG_FORMAT_JSON] = json_with_timings,
     };
-    char tmp[4096], old[4096], path[4200];
+    char target[4096], tmp[4200], old[4200], path[4300];
+    int rc = dse_report_dir_check(dir, e);
+    if (rc)
+        return rc;
+    trim_dir(dir, target, sizeof target, NULL);
+    dir = target;
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", dir, (long)getpid());
     snprintf(old, sizeof old, "%s.old-%ld", dir, (long)getpid());
     if (mkdir_parents(tmp) || (mkdir(tmp, 0777) && errno != EEXIST))
         return err_set(e, ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
-    int rc = 0;
+    snprintf(path, sizeof path, "%s/%s", tmp, DSE_REPORT_MARKER);
+    FILE *mk = fopen(path, "w");
+    if (!mk || fputs(marker_text, mk) < 0 || fclose(mk) != 0) {
+        rc = err_set(e, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        remove_tree(tmp);
+        return rc;
+    }
     for (int f = 0; f < CFG_FORMAT_COUNT && rc == 0; f++) {
         if (!s->formats[f])
             continue;
@@ -343,7 +454,12 @@ int dse_report_write(const dse_run *r, const char *dir, err *e)
         remove_tree(tmp);
         return rc;
     }
-    /* publish: move any previous report aside, move the new one in */
+    /* publish: check again (the target may have changed during the run),
+     * move any previous report aside, move the new one in */
+    if ((rc = dse_report_dir_check(dir, e)) != 0) {
+        remove_tree(tmp);
+        return rc;
+    }
     int had_old = rename(dir, old) == 0;
     if (rename(tmp, dir) != 0) {
         int saved = errno;

@@ -22,7 +22,20 @@
 #define DSE_RESULTS_SCHEMA "dse-results"
 #define DSE_RESULTS_VERSION 2
 
-/* Write the formats the study asks for into dir.  0 or ERR_IO. */
+/* The file that marks a directory as a dse report (every report has it):
+ * dse replaces a directory holding it, and no other non-empty one. */
+#define DSE_REPORT_MARKER ".dse-report"
+
+/* Whether a report may be written to dir: 0 when dir does not exist, is
+ * an empty directory, or is a report dse wrote (DSE_REPORT_MARKER);
+ * ERR_CONFIG with the reason when it is a symbolic link, not a directory,
+ * "/", "." or "..", or a directory of other things.  Call it before any
+ * work starts; dse_report_write calls it again. */
+int dse_report_dir_check(const char *dir, err *e);
+
+/* Write the formats the study asks for into dir (plus DSE_REPORT_MARKER),
+ * replacing an older report there.  0, ERR_CONFIG (dse_report_dir_check
+ * refused dir; nothing is touched) or ERR_IO. */
 int dse_report_write(const dse_run *r, const char *dir, err *e);
 
 /* The individual writers (to an open stream). */
