@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +36,16 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dse optimize [OPTIONS] STUDY.yaml\n\n"
-            "Search the study's design space: score every design with its\n"
-            "analytic model, rank on the study's objectives, confirm the\n"
-            "finalists with the flit-level simulator, and write the report\n"
-            "(index.html, report.md, candidates.csv, results.json) to the\n"
-            "study's report directory.\n\n"
+            "Search the study's design space: screen every design with its\n"
+            "analytic model, let the flit-level simulator decide in rounds\n"
+            "(docs/decision.md), and write the report (index.html, report.md,\n"
+            "candidates.csv, results.json) to the study's report directory.\n\n"
             "options:\n"
             "  -j, --jobs N       threads for scoring and simulation (default: all cores)\n"
             "  -o, --output DIR   write the report here instead of the study's report.dir\n"
             "      --no-sim       rank on the models only; skip the simulation step\n"
+            "      --simulate-all check mode: simulate every feasible design, whatever\n"
+            "                     the budget (slow; the truth the decision is judged by)\n"
             "  -q, --quiet        no progress output\n"
             "      --redis URL    run the jobs on a Redis worker farm (docs/farm.md):\n"
             "                     redis://[user:password@]host[:port][/db]\n"
@@ -61,25 +63,45 @@ static void usage(FILE *out)
 static void print_summary(const dse_run *r, const char *dir)
 {
     const cfg_study *s = r->study;
-    printf("study %s: %zu designs enumerated, %zu feasible, %zu ranked, "
-           "%zu finalists (%.1f s)\n",
-           s->name, r->space.enumerated, r->space.count, r->nranked,
-           r->nfinalists, r->seconds_total);
-    for (size_t f = 0; f < r->nfinalists; f++) {
+    printf("study %s: %zu designs enumerated, %zu feasible, %zu simulated in "
+           "%d round(s) (%s) (%.1f s)\n",
+           s->name, r->space.enumerated, r->space.count, r->nsimulated,
+           r->rounds,
+           r->recommended == SIZE_MAX ? "models only"
+           : r->certified             ? "certified"
+                                      : "budget spent",
+           r->seconds_total);
+    size_t n;
+    char **verdict = dse_report_verdict(r, &n);
+    if (n)
+        printf("%s\n", verdict[0]);
+    for (size_t i = 0; i < n; i++)
+        free(verdict[i]);
+    free(verdict);
+    for (size_t f = 0; f < r->nfinalists && f < 8; f++) {
         const dse_candidate *c = &r->cand[r->finalists[f]];
         char label[200];
         dse_design_label(&c->design, label, sizeof label);
-        printf("  #%d %-48s sat %.5f", c->finalist, label, c->saturation_rate);
+        printf("  #%d %-48s", c->finalist, label);
+        if (isfinite(c->sim_saturation))
+            printf(" sat %.5f (model %.5f)", c->sim_saturation,
+                   c->saturation_rate);
+        else
+            printf(" sat (model) %.5f", c->saturation_rate);
         for (size_t ri = 0; ri < s->rates.n; ri++) {
             const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
             if (p && isfinite(p->latency))
-                printf("  @%g model %.1f sim %.1f", s->rates.v[ri],
-                       c->latency[ri], p->latency);
+                printf("  @%g %.1f±%.1f", s->rates.v[ri], p->latency,
+                       p->half_width);
+            else if (p && p->saturated)
+                printf("  @%g saturates", s->rates.v[ri]);
             else
                 printf("  @%g model %.1f", s->rates.v[ri], c->latency[ri]);
         }
-        printf("%s\n", c->disagrees ? "  (model/sim disagree)" : "");
+        printf("\n");
     }
+    if (r->nfinalists > 8)
+        printf("  ... %zu more in the report\n", r->nfinalists - 8);
     printf("report: %s/\n", dir);
 }
 
@@ -89,6 +111,7 @@ int dse_cmd_optimize(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},
         {"output", required_argument, NULL, 'o'},
         {"no-sim", no_argument, NULL, 'S'},
+        {"simulate-all", no_argument, NULL, 'A'},
         {"quiet", no_argument, NULL, 'q'},
         {"redis", required_argument, NULL, 'R'},
         {"prefix", required_argument, NULL, 'P'},
@@ -117,6 +140,7 @@ int dse_cmd_optimize(int argc, char **argv)
         }
         case 'o': output = optarg; break;
         case 'S': o.skip_sim = 1; break;
+        case 'A': o.simulate_all = 1; break;
         case 'q': o.quiet = 1; break;
         case 'R': redis = optarg; break;
         case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;

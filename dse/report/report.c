@@ -392,7 +392,11 @@ int dse_report_dir_check(const char *dir, err *e)
 static int mkdir_parents(const char *dir)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s", dir);
+    if (strlen(dir) >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(path, dir, strlen(dir) + 1);
     for (char *p = path + 1; *p; p++) {
         if (*p != '/')
             continue;
