@@ -49,8 +49,11 @@
  *   on all but one network.
  *
  * SEARCH.
- *   1. Overload probe (one flit/node/cycle offered, half-length): its
- *      accepted rate is r->throughput and the first estimate.
+ *   1. Overload probe (one flit/node/cycle offered, a quarter of the
+ *      length of the others): its accepted rate is r->throughput and the
+ *      first estimate.  So short a span still includes the burst an empty
+ *      network accepts at first (32x32 torus: 0.111 against a plateau of
+ *      0.100), which the next probes correct.
  *   2. Probe at SAT_OVER (20%) above the current estimate.  A probe is
  *      unstable when its backlog grows (least-squares trend over the
  *      measured span, sampled every SAT_SAMPLE cycles) by more than
@@ -66,7 +69,7 @@
  * COST.  Probes run on fresh networks (seed p->seed) for warm + span
  * cycles, warm = max(SAT_MIN_WARM, 15 T0), span = max(2 warm, SAT_MIN_SPAN),
  * T0 the zero-load latency (mean hops x (1 + D_r) + L); the overload probe
- * runs half of each.  At most SAT_MAX_PROBES probes (the overload one
+ * runs a quarter of each.  At most SAT_MAX_PROBES probes (the overload one
  * included), and never more than
  * p->max_cycles simulated cycles in total when that is set (status
  * SIM_CYCLE_LIMIT with the estimate so far).  p->stop_flag is polled every
@@ -80,13 +83,13 @@
  *   falls only at full overload.
  *
  * MEASURED (bench_sim_saturated --saturation and --sweep, seed 1):
- *   8x8 torus, DOR, V=2, B=4, L=16: 0.01529 msgs/node/cycle in 0.15 s CPU;
- *     dse sim: ok at 0.0150, saturated at 0.0155 (seeds 1-5 of the
- *     earlier 10%-over variant: 0.0151-0.0156).
- *   4-ary 5-cube, DOR, V=6, B=1, D_r=1, L=128: 0.00279 in ~10 s CPU on a
- *     loaded machine (21735 cycles); dse sim: accepted within 1% of
+ *   8x8 torus, DOR, V=2, B=4, L=16: 0.01543 msgs/node/cycle in 0.10 s CPU;
+ *     dse sim: ok at 0.0150, saturated at 0.0155 (seeds 1-5 of an
+ *     earlier variant probing 10% over: 0.0151-0.0156).
+ *   4-ary 5-cube, DOR, V=6, B=1, D_r=1, L=128: 0.002795 in 8.7 s CPU
+ *     (20182 cycles, load average 8); dse sim: accepted within 1% of
  *     offered up to 0.0028, 97% at 0.0029, 96% at 0.0030 (still "ok").
- *   32x32 torus, same router and messages: 0.000801 in 6.4 s CPU (25200
+ *   32x32 torus, same router and messages: 0.000804 in 3.7 s CPU (16200
  *     cycles); fixed-cycle sweep (10000 + 20000 cycles): backlog growth
  *     0.2% at 0.000749, 1.0% at 0.000779, 2.8% at 0.000810, accepted
  *     0.0995-0.100 flits/node/cycle from 0.00081 up.
@@ -234,7 +237,7 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
 
     /* 1. overload */
     probe_out o;
-    rc = probe(&s, 1.0 / len, s.warm / 2, s.span / 2, &o, e);
+    rc = probe(&s, 1.0 / len, s.warm / 4, s.span / 4, &o, e);
     if (rc < 0)
         return rc;
     if (rc > 0) {

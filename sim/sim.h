@@ -216,8 +216,9 @@ typedef struct sim_saturation_result {
                                 flits/node/cycle */
     double throughput;       /* accepted flits/node/cycle when offered one
                                 flit/node/cycle, over the overload probe's
-                                (short) span: the classic "throughput"
-                                figure, the first estimate */
+                                short span (it may include the burst an
+                                empty network accepts first): the classic
+                                "throughput" figure, the first estimate */
     int probes;              /* simulations run (overload included) */
     long cycles;             /* cycles simulated in total */
     long warm_cycles, span_cycles;  /* of each probe */
