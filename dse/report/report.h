@@ -33,7 +33,11 @@ int dse_report_html(const dse_run *r, FILE *out, err *e);
 
 /* ---- shared by the writers ---------------------------------------------- */
 
-/* "torus 32x32, V=3, w=8, duato" (short human label). */
+/* "torus 32x32, V=3, B=4, w=8, duato": a short human label that names
+ * every parameter the design space varies (radix, VCs V, buffer depth B in
+ * flits per VC, width w, switching, routing, express m and kn), so two
+ * designs of one study never print the same label.  Router delay and
+ * ejection channels are the study's and are left out. */
 void dse_design_label(const net_design *d, char *buf, size_t size);
 
 /* For target rate index ri: per topology, the candidate with the lowest

@@ -31,25 +31,17 @@ int dse_report_md(const dse_run *r, FILE *out, err *e)
     free(notes);
     fputs("\n", out);
     section(out, "Finalists", report_table_finalists, r);
-    fputs("Latencies in cycles, from message generation to the last flit "
-          "consumed. Error = (model - simulation) / simulation. Sim rank: Pareto "
-          "rank among the finalists with simulated latency in place of the "
-          "model's.\n\n",
-          out);
+    fprintf(out, "Latencies in cycles, from message generation to the last "
+                 "flit consumed. %s\n\n",
+            report_finalists_note());
     section(out, "Finalists at each target rate", report_table_finalist_points, r);
     section(out, "Best design of each topology by target rate (models)",
             report_table_best, r);
     section(out, "Design space", report_table_space, r);
     section(out, "Study settings", report_table_settings, r);
-    fputs("## How the ranking works\n\n"
-          "Every design gets the widest channel its budget allows. Designs whose "
-          "model saturates at or below the highest target rate are listed in "
-          "candidates.csv but not ranked. The rest are sorted into Pareto fronts "
-          "on the study's objectives (latency = mean model latency over the "
-          "target rates; saturation rate maximised; costs minimised); "
-          "finalists are the first fronts, the last one cut by crowding "
-          "distance. Finalists are simulated flit by flit at every target rate "
-          "and re-ranked on the simulated latency.\n",
+    fprintf(out, "## How the ranking works\n\n%s\n\n", report_ranking_text());
+    fputs("## Data\n\nEvery curve of index.html (model and simulated points, "
+          "with its design): curves.csv, curves.json.\n",
           out);
     return ferror(out) ? err_set(e, ERR_IO, "cannot write report.md") : 0;
 }

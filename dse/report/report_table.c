@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse/report/report_curves.h"
 #include "net/xalloc.h"
 
 void rtable_init(rtable *t, size_t ncols)
@@ -177,7 +178,7 @@ void report_table_finalists(const dse_run *r, rtable *t)
 {
     const cfg_study *s = r->study;
     size_t nr = s->rates.n;
-    rtable_init(t, 11);
+    rtable_init(t, 12);
     rtable_cell(t, "#");
     rtable_cell(t, "design");
     rtable_cell(t, "model");
@@ -189,6 +190,7 @@ void report_table_finalists(const dse_run *r, rtable *t)
     rtable_cell(t, "mean latency, simulated");
     rtable_cell(t, "max |error|");
     rtable_cell(t, "sim rank");
+    rtable_cell(t, "95%% CI vs target");
     for (size_t f = 0; f < r->nfinalists; f++) {
         const dse_candidate *c = &r->cand[r->finalists[f]];
         char label[200];
@@ -225,7 +227,53 @@ void report_table_finalists(const dse_run *r, rtable *t)
             rtable_cell(t, "%d", c->sim_rank);
         else
             rtable_cell(t, "-");
+        char wide[256] = "";
+        size_t used = 0, measured = 0;
+        for (size_t ri = 0; ri < nr; ri++) {
+            const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
+            if (!p || !isfinite(p->latency))
+                continue;
+            measured++;
+            if (!report_ci_too_wide(r, p) || used >= sizeof wide)
+                continue;
+            int w = snprintf(wide + used, sizeof wide - used,
+                             "%s+/-%.0f%% at %g", used ? ", " : "",
+                             100 * p->half_width / p->latency, p->rate);
+            if (w > 0)
+                used += (size_t)w;
+        }
+        if (used)
+            rtable_cell(t, "WIDE: %s (target +/-%g%%)", wide,
+                        100 * s->sim.ci_half_width);
+        else if (measured && s->sim.ci_half_width > 0)
+            rtable_cell(t, "within +/-%g%%", 100 * s->sim.ci_half_width);
+        else
+            rtable_cell(t, "-");
     }
+}
+
+const char *report_finalists_note(void)
+{
+    return "Error = (model - simulation) / simulation. Sim rank: Pareto rank "
+           "among the finalists with the simulated latency in place of the "
+           "model's. DISAGREES: model and simulation differ by more than the "
+           "study's tolerance. 95% CI vs target: WIDE where a simulated "
+           "mean's 95% confidence half-width is wider than the study's "
+           "target (simulation.ci_half_width, relative to the mean), i.e. the "
+           "simulation stopped at its message cap before the estimate was as "
+           "precise as asked; such a mean is less certain than the others.";
+}
+
+const char *report_ranking_text(void)
+{
+    return "Every design gets the widest channel its budget allows. Designs "
+           "whose model saturates at or below the highest target rate are "
+           "listed in candidates.csv but not ranked. The rest are sorted into "
+           "Pareto fronts on the study's objectives (latency = mean model "
+           "latency over the target rates; saturation rate maximised; costs "
+           "minimised); finalists are the first fronts, the last one cut by "
+           "crowding distance. Finalists are simulated flit by flit at every "
+           "target rate and re-ranked on the simulated latency.";
 }
 
 void report_table_finalist_points(const dse_run *r, rtable *t)
@@ -254,7 +302,8 @@ void report_table_finalist_points(const dse_run *r, rtable *t)
             } else if (p->saturated) {
                 rtable_cell(t, "saturated");
             } else {
-                rtable_cell(t, "%.2f ± %.2f", p->latency, p->half_width);
+                rtable_cell(t, "%.2f ± %.2f%s", p->latency, p->half_width,
+                            report_ci_too_wide(r, p) ? " (CI WIDE)" : "");
             }
             if (p && isfinite(p->error_pct))
                 rtable_cell(t, "%+.1f%%", p->error_pct);

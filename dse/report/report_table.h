@@ -31,6 +31,11 @@ void report_table_finalist_points(const dse_run *r, rtable *t);
 void report_table_best(const dse_run *r, rtable *t);
 void report_table_space(const dse_run *r, rtable *t);
 
+/* Texts both reports print: the note under the finalists table and how the
+ * ranking works (static strings). */
+const char *report_finalists_note(void);
+const char *report_ranking_text(void);
+
 /* Escape text for HTML. */
 void html_text(FILE *out, const char *s);
 
