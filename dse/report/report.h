@@ -6,6 +6,9 @@
  *   candidates.csv  every scored design, one row each
  *   results.json    machine-readable, schema "dse-results" version 1
  *                   (docs/results-schema.md)
+ *   curves.csv,     every curve of index.html, model and simulated points
+ *   curves.json     (written with csv and json respectively;
+ *                   report_curves.h, docs/results-schema.md)
  *
  * Writing is atomic: everything goes to a fresh temporary directory beside
  * the target, which is renamed into place only when every file is complete,

@@ -237,7 +237,7 @@ void report_table_finalists(const dse_run *r, rtable *t)
             if (!report_ci_too_wide(r, p) || used >= sizeof wide)
                 continue;
             int w = snprintf(wide + used, sizeof wide - used,
-                             "%s+/-%.0f%% at %g", used ? ", " : "",
+                             "%s+/-%.1f%% at %g", used ? ", " : "",
                              100 * p->half_width / p->latency, p->rate);
             if (w > 0)
                 used += (size_t)w;
