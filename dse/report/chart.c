@@ -351,6 +351,33 @@ char *chart_svg(const chart *c, err *e)
     if (!c->log_y && ymin >= 0 && y0 < 0)
         y0 = 0;
 
+    /* legend_outside: the legend goes under the plot, in two columns when
+     * its labels fit side by side, else in one */
+    int height = c->height_px ? c->height_px : 450;
+    size_t nentries = c->nkeys + (c->nvlines > 0 && c->vline_label && *c->vline_label);
+    double longest = 0;
+    for (size_t s = 0; s < c->nseries; s++) {
+        const chart_series *se = &c->series[s];
+        int any = 0;
+        for (size_t i = 0; i < se->n && !any; i++)
+            any = usable(c, se, i) != 0;
+        nentries += se->label && *se->label && any;
+        if (se->label && any)
+            longest = fmax(longest, (double)strlen(se->label));
+    }
+    for (size_t k = 0; k < c->nkeys; k++)
+        longest = fmax(longest, (double)strlen(c->keys[k].label));
+    /* two columns when the labels fit side by side (about 52 characters
+     * each at the legend's text size on the default 1000 px width) */
+    int two_columns = c->legend_outside && nentries > 1 &&
+                      longest <= 52.0 * (c->width_px ? c->width_px : 720) / 1000;
+    /* the page grows by the legend's rows (~20 px each) so the plot keeps
+     * its size */
+    double legend_px =
+        c->legend_outside
+            ? (double)(two_columns ? (nentries + 1) / 2 : nentries) * 20 + 16
+            : 0;
+    double total = height + legend_px;
     char path[] = "/tmp/dse-chart-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0) {
@@ -364,29 +391,18 @@ char *chart_svg(const chart *c, err *e)
     plmkstrm(&stream);
     plsdev("svg");
     plsfnam(path);
-    plspage(0, 0, c->width_px ? c->width_px : 720,
-            c->height_px ? c->height_px : 450, 0, 0);
+    plspage(0, 0, c->width_px ? c->width_px : 720, (PLINT)total, 0, 0);
     plscmap0n(NPALETTE);
     for (int i = 0; i < NPALETTE; i++)
         plscol0(i, palette[i][0], palette[i][1], palette[i][2]);
     plinit();
     pladv(0);
-    plschr(0, 0.8);
-    /* legend_outside: the legend goes under the plot, in two columns; the
-     * viewport leaves it room (one ~17 px row per two entries) */
-    int height = c->height_px ? c->height_px : 450;
-    size_t nentries = c->nkeys + (c->nvlines > 0 && c->vline_label && *c->vline_label);
-    for (size_t s = 0; s < c->nseries; s++) {
-        const chart_series *se = &c->series[s];
-        int any = 0;
-        for (size_t i = 0; i < se->n && !any; i++)
-            any = usable(c, se, i) != 0;
-        nentries += se->label && *se->label && any;
-    }
-    double legend_room = c->legend_outside
-                             ? ((double)((nentries + 1) / 2) * 17 + 36) / height
-                             : 0;
-    plvpor(0.11, 0.97, 0.13 + legend_room, 0.91);
+    /* PLplot sizes text by the page's height: keep the text of a page
+     * grown for its legend as on one without */
+    PLFLT def_mm, cur_mm;
+    plgchr(&def_mm, &cur_mm);
+    plschr(def_mm * height / total, 0.9);
+    plvpor(0.11, 0.97, (0.13 * height + legend_px) / total, 1 - 0.09 * height / total);
     plwind(x0, x1, y0, y1);
 
     /* grid and reference lines first, under the data */
@@ -412,9 +428,9 @@ char *chart_svg(const chart *c, err *e)
     plcol0(1);
     plmtex("b", 3.0, 0.5, 0.5, xl);
     plmtex("l", 2.4 + 0.7 * ychars, 0.5, 0.5, yl);
-    plschr(0, 0.95);
+    plschr(0, 1.05);
     plmtex("t", 1.2, 0.5, 0.5, tl);
-    plschr(0, 0.8);
+    plschr(0, 0.9);
     free(xl);
     free(yl);
     free(tl);
@@ -486,7 +502,7 @@ char *chart_svg(const chart *c, err *e)
             plerry(mb, bx, lo, hi);
         }
         if (se->point_labels) {
-            plschr(0, 0.7);
+            plschr(0, 0.8);
             double dx = (x1 - x0) * 0.012;
             for (PLINT i = 0; i < m; i++) {
                 const char *pl = se->point_labels[src[i]];
@@ -499,7 +515,7 @@ char *chart_svg(const chart *c, err *e)
                 plptex(x[i] + dx, ly, 1, 0, 0, t);
                 free(t);
             }
-            plschr(0, 0.8);
+            plschr(0, 0.9);
         }
         if (se->label && *se->label && m > 0) {
             opts[nl] = (se->style != CHART_POINTS ? PL_LEGEND_LINE : 0) |
@@ -561,13 +577,13 @@ char *chart_svg(const chart *c, err *e)
                         ? PL_POSITION_BOTTOM | PL_POSITION_LEFT |
                               PL_POSITION_INSIDE | PL_POSITION_SUBPAGE
                         : PL_POSITION_TOP | PL_POSITION_LEFT | PL_POSITION_INSIDE;
-        PLINT ncol = c->legend_outside && nl > 1 ? 2 : 1;
+        PLINT ncol = two_columns ? 2 : 1;
         PLINT nrow = (nl + ncol - 1) / ncol;
         pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX |
                                (ncol > 1 ? PL_LEGEND_ROW_MAJOR : 0), pos,
                  c->legend_outside ? 0.01 : 0.02, 0.02, 0.035, 0, 1, 1, nrow,
                  ncol, nl, opts, 0.6,
-                 c->legend_outside ? 0.62 : 0.8, 2.0, 0.0, colors, (const char *const *)texts, NULL, NULL, NULL,
+                 c->legend_outside ? 0.7 : 0.8, 2.0, 0.0, colors, (const char *const *)texts, NULL, NULL, NULL,
                  NULL, colors, styles, widths, colors, scales, numbers,
                  (const char *const *)symbols);
     }

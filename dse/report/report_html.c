@@ -292,8 +292,12 @@ static void finalist_charts(const dse_run *r, const report_curves *cs,
                 if (cs->v[i].cand == r->finalists[f])
                     idx[n++] = i;
         char title[96];
-        snprintf(title, sizeof title, "Latency vs offered load, finalists %zu-%zu",
-                 first + 1, last);
+        if (last == first + 1)
+            snprintf(title, sizeof title, "Latency vs offered load, finalist %zu",
+                     last);
+        else
+            snprintf(title, sizeof title,
+                     "Latency vs offered load, finalists %zu-%zu", first + 1, last);
         latency_chart(r, cs, idx, n, 0, title, out, serial);
     }
 }
