@@ -294,6 +294,24 @@ static void place_label(label_spots *ls, double x, double *y, double chars,
     ls->n++;
 }
 
+/* Where a point drawn at the top edge goes: below the ones already there
+ * at (about) the same x, so several designs saturating at one rate show as
+ * a column of markers instead of one. */
+static double stack_top(label_spots *tops, double x, double top, double xspan,
+                        double yspan)
+{
+    size_t below = 0;
+    for (size_t i = 0; i < tops->n; i++)
+        below += fabs(tops->x[i] - x) < xspan * 0.008;
+    tops->x = xrealloc(tops->x, (tops->n + 1) * sizeof *tops->x);
+    tops->y = xrealloc(tops->y, (tops->n + 1) * sizeof *tops->y);
+    tops->w = xrealloc(tops->w, (tops->n + 1) * sizeof *tops->w);
+    tops->x[tops->n] = x;
+    tops->y[tops->n] = tops->w[tops->n] = 0;
+    tops->n++;
+    return top - (double)below * yspan * 0.045;
+}
+
 /* Linear axes: PLplot's tick marks at the step of our labels. */
 static double tick_step(double lo, double hi)
 {
@@ -446,7 +464,7 @@ char *chart_svg(const chart *c, err *e)
     const char **texts = xcalloc(nleg, sizeof *texts);
     const char **symbols = xcalloc(nleg, sizeof *symbols);
     PLINT nl = 0;
-    label_spots placed = {0};
+    label_spots placed = {0}, tops = {0};
     for (size_t s = 0; s < c->nseries; s++) {
         const chart_series *se = &c->series[s];
         PLFLT *x = xmalloc((se->n + 1) * sizeof *x);
@@ -461,7 +479,8 @@ char *chart_svg(const chart *c, err *e)
             if (!u)
                 continue;
             x[m] = axis_value(se->x[i], c->log_x);
-            y[m] = u == 2 ? top : axis_value(se->y[i], c->log_y);
+            y[m] = u == 2 ? stack_top(&tops, x[m], top, x1 - x0, y1 - y0)
+                          : axis_value(se->y[i], c->log_y);
             src[m] = i;
             if (u == 1 && se->y_lo && se->y_hi && isfinite(se->y_lo[i]) &&
                 isfinite(se->y_hi[i]) && (!c->log_y || se->y_lo[i] > 0)) {
@@ -592,6 +611,9 @@ char *chart_svg(const chart *c, err *e)
     free(placed.x);
     free(placed.y);
     free(placed.w);
+    free(tops.x);
+    free(tops.y);
+    free(tops.w);
     free(opts);
     free(colors);
     free(styles);

@@ -44,7 +44,8 @@ typedef enum {
 typedef struct chart_series {
     const char *label;          /* legend text; NULL or "": not in the legend */
     const double *x, *y;        /* y = +INFINITY: drawn at the top edge of the
-                                   plot (a run that saturated); other
+                                   plot (a run that saturated; several at
+                                   one x stack downwards); other
                                    non-finite coordinates are skipped */
     const double *y_lo, *y_hi;  /* error bars (both or neither), may be NULL */
     const char *const *point_labels; /* text beside each point, may be NULL
