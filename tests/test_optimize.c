@@ -1181,19 +1181,70 @@ static void test_checkers_reject_bad_input(void **state)
     assert_false(dominates(a, c, 2, 1e-8));
 }
 
+/* curves.csv: one header, the same 13 columns on every row, series
+ * "model" or "sim"; one label per design id and one design per label (the
+ * labels are unique); curves.json holds the same points. */
+static void check_curves(const char *csv, const char *csv_path,
+                         const dse_run *r)
+{
+    csv_table t;
+    assert_int_equal(csv_parse(csv, &t), 0);
+    assert_true(t.nrows > 1);
+    assert_string_equal(t.rows[0][0], "id");
+    assert_string_equal(t.rows[0][6], "series");
+    size_t sim_rows = 0;
+    for (size_t i = 1; i < t.nrows; i++) {
+        assert_int_equal(t.ncols[i], 13);
+        assert_true(!strcmp(t.rows[i][6], "model") || !strcmp(t.rows[i][6], "sim"));
+        sim_rows += !strcmp(t.rows[i][6], "sim");
+        for (size_t j = 1; j < i; j++) {
+            int same_id = !strcmp(t.rows[i][0], t.rows[j][0]);
+            int same_label = !strcmp(t.rows[i][1], t.rows[j][1]);
+            if (same_id != same_label)
+                fail_msg("curves.csv: designs %s and %s share the label \"%s\"",
+                         t.rows[i][0], t.rows[j][0], t.rows[i][1]);
+        }
+    }
+    size_t expected_sim = 0;
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        for (size_t ri = 0; c->sim && ri < r->study->rates.n; ri++)
+            expected_sim += c->sim[ri].seeds > 0;
+    }
+    assert_int_equal(sim_rows, expected_sim);
+    char json_path[4400];
+    snprintf(json_path, sizeof json_path, "%.*s.json",
+             (int)(strlen(csv_path) - 4), csv_path);
+    json_error_t je;
+    json_t *root = json_load_file(json_path, 0, &je);
+    if (!root)
+        fail_msg("curves.json: %s at line %d", je.text, je.line);
+    assert_string_equal(json_string_value(json_object_get(root, "schema")),
+                        "dse-curves");
+    size_t points = 0, idx;
+    json_t *cv;
+    json_array_foreach(json_object_get(root, "curves"), idx, cv)
+        points += json_array_size(json_object_get(cv, "model")) +
+                  json_array_size(json_object_get(cv, "simulation"));
+    assert_int_equal(points, t.nrows - 1);
+    json_decref(root);
+    csv_free(&t);
+}
+
 static void test_report_files(void **state)
 {
     fixture *fx = *state;
     static const char *const files[] = {"index.html", "report.md",
-                                        "candidates.csv", "results.json"};
+                                        "candidates.csv", "results.json",
+                                        "curves.csv", "curves.json"};
     char path[4400];
-    for (int q = 0; q < 4; q++) {
+    for (int q = 0; q < 6; q++) {
         snprintf(path, sizeof path, "%s/%s", fx->report, files[q]);
         struct stat st;
         assert_int_equal(stat(path, &st), 0);
         assert_true(st.st_size > 0);
     }
-    assert_int_equal(count_entries(fx->report, ""), 5); /* + .dse-report */
+    assert_int_equal(count_entries(fx->report, ""), 7); /* + curves, .dse-report */
     assert_int_equal(count_entries(fx->report, DSE_REPORT_MARKER), 1);
     /* published atomically: nothing left beside it */
     assert_int_equal(count_entries(fx->tmp, "report."), 0);
@@ -1211,6 +1262,12 @@ static void test_report_files(void **state)
     char *csv = slurp(path);
     assert_non_null(csv);
     check_csv(csv, &fx->run);
+    free(csv);
+
+    snprintf(path, sizeof path, "%s/curves.csv", fx->report);
+    csv = slurp(path);
+    assert_non_null(csv);
+    check_curves(csv, path, &fx->run);
     free(csv);
 
     snprintf(path, sizeof path, "%s/index.html", fx->report);
@@ -1555,7 +1612,7 @@ static void test_finished_run_replaces_older_report(void **state)
     spawn(&c, argv);
     expect_exit(finish(&c, 120), 0, &c);
     assert_false(exists(marker));
-    assert_int_equal(count_entries(report, ""), 5);
+    assert_int_equal(count_entries(report, ""), 7);
     assert_int_equal(count_entries(tmp, ""), 1);
     char want[4300];
     snprintf(want, sizeof want, "report: %s/", report);

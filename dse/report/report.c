@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dse/report/report_curves.h"
 #include "net/xalloc.h"
 
 void dse_design_label(const net_design *d, char *buf, size_t size)
@@ -36,9 +37,9 @@ void dse_design_label(const net_design *d, char *buf, size_t size)
     if (d->topology == NET_EXPRESS)
         snprintf(extra, sizeof extra, ", m=%d, kn=%d", d->express_m,
                  d->express_kn);
-    snprintf(buf, size, "%s %s, V=%d, w=%d, %s%s%s",
-             net_topology_name(d->topology), radix, d->vcs, d->width,
-             d->switching == NET_SWITCH_PCS ? "pcs " : "",
+    snprintf(buf, size, "%s %s, V=%d, B=%d, w=%d, %s%s%s",
+             net_topology_name(d->topology), radix, d->vcs, d->buffer_flits,
+             d->width, d->switching == NET_SWITCH_PCS ? "pcs " : "",
              net_routing_name(d->routing), extra);
 }
 
@@ -441,16 +442,30 @@ int dse_report_write(const dse_run *r, const char *dir, err *e)
         remove_tree(tmp);
         return rc;
     }
-    for (int f = 0; f < CFG_FORMAT_COUNT && rc == 0; f++) {
-        if (!s->formats[f])
+    /* The curves' data go with the tabular formats: curves.csv with csv,
+     * curves.json with json. */
+    static const struct {
+        cfg_format format;
+        const char *file;
+        writer_fn fn;
+    } companions[] = {
+        {CFG_FORMAT_CSV, "curves.csv", dse_report_curves_csv},
+        {CFG_FORMAT_JSON, "curves.json", dse_report_curves_json},
+    };
+    size_t ncomp = sizeof companions / sizeof companions[0];
+    for (size_t f = 0; f < CFG_FORMAT_COUNT + ncomp && rc == 0; f++) {
+        int main_file = f < CFG_FORMAT_COUNT;
+        size_t q = main_file ? 0 : f - CFG_FORMAT_COUNT;
+        if (!s->formats[main_file ? (int)f : (int)companions[q].format])
             continue;
-        snprintf(path, sizeof path, "%s/%s", tmp, cfg_format_file(f));
+        snprintf(path, sizeof path, "%s/%s", tmp,
+                 main_file ? cfg_format_file((cfg_format)f) : companions[q].file);
         FILE *out = fopen(path, "w");
         if (!out) {
             rc = err_set(e, ERR_IO, "cannot write %s: %s", path, strerror(errno));
             break;
         }
-        rc = writers[f](r, out, e);
+        rc = main_file ? writers[f](r, out, e) : companions[q].fn(r, out, e);
         if (fclose(out) != 0 && rc == 0)
             rc = err_set(e, ERR_IO, "cannot write %s: %s", path, strerror(errno));
     }

@@ -6,6 +6,9 @@
  *   candidates.csv  every scored design, one row each
  *   results.json    machine-readable, schema "dse-results" version 1
  *                   (docs/results-schema.md)
+ *   curves.csv,     every curve of index.html, model and simulated points
+ *   curves.json     (written with csv and json respectively;
+ *                   report_curves.h, docs/results-schema.md)
  *
  * Writing is atomic: everything goes to a fresh temporary directory beside
  * the target, which is renamed into place only when every file is complete,
@@ -46,7 +49,11 @@ int dse_report_html(const dse_run *r, FILE *out, err *e);
 
 /* ---- shared by the writers ---------------------------------------------- */
 
-/* "torus 32x32, V=3, w=8, duato" (short human label). */
+/* "torus 32x32, V=3, B=4, w=8, duato": a short human label that names
+ * every parameter the design space varies (radix, VCs V, buffer depth B in
+ * flits per VC, width w, switching, routing, express m and kn), so two
+ * designs of one study never print the same label.  Router delay and
+ * ejection channels are the study's and are left out. */
 void dse_design_label(const net_design *d, char *buf, size_t size);
 
 /* For target rate index ri: per topology, the candidate with the lowest
@@ -63,8 +70,6 @@ double dse_report_latency(const dse_candidate *c, size_t ri, int *simulated);
 /* What the report opens with (verdict.c): the recommendation and why, per
  * rate, the models' regret, how sure (caller frees each and the array). */
 char **dse_report_verdict(const dse_run *r, size_t *count);
-/* How the decision is made, one paragraph (static text). */
-const char *dse_report_method(void);
 
 /* Findings in plain sentences (caller frees each string and the array). */
 char **dse_report_notes(const dse_run *r, size_t *count);

@@ -48,17 +48,18 @@ int dse_report_md(const dse_run *r, FILE *out, err *e)
     section(out, r->recommended != SIZE_MAX ? "Simulated designs (decision order)"
                                             : "Finalists (models only)",
             report_table_finalists, r);
-    fputs("Latencies in cycles, from message generation to the last flit "
-          "consumed. Error = (model - simulation) / simulation. Pareto rank: "
-          "among the simulated designs, on the study's objectives with "
-          "simulated figures.\n\n",
-          out);
+    fprintf(out, "Latencies in cycles, from message generation to the last "
+                 "flit consumed. %s\n\n",
+            report_finalists_note());
     section(out, "Each simulated design at each target rate",
             report_table_finalist_points, r);
-    section(out, "Best design of each topology by target rate", report_table_best,
-            r);
+    section(out, "Best design of each topology by target rate",
+            report_table_best, r);
     section(out, "Design space", report_table_space, r);
     section(out, "Study settings", report_table_settings, r);
-    fprintf(out, "## How the decision is made\n\n%s\n", dse_report_method());
+    fprintf(out, "## How the decision is made\n\n%s\n\n", report_ranking_text());
+    fputs("## Data\n\nEvery curve of index.html (model and simulated points, "
+          "with its design): curves.csv, curves.json.\n",
+          out);
     return ferror(out) ? err_set(e, ERR_IO, "cannot write report.md") : 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse/report/report_curves.h"
 #include "net/xalloc.h"
 
 void rtable_init(rtable *t, size_t ncols)
@@ -181,7 +182,7 @@ void report_table_finalists(const dse_run *r, rtable *t)
     const cfg_study *s = r->study;
     size_t nr = s->rates.n;
     int decided = r->recommended != SIZE_MAX;
-    rtable_init(t, decided ? 14 : 11);
+    rtable_init(t, decided ? 15 : 12);
     rtable_cell(t, "#");
     rtable_cell(t, "design");
     rtable_cell(t, "model");
@@ -199,6 +200,7 @@ void report_table_finalists(const dse_run *r, rtable *t)
     rtable_cell(t, "mean latency, simulated");
     rtable_cell(t, "max |error|");
     rtable_cell(t, "Pareto rank (simulated)");
+    rtable_cell(t, "95%% CI vs target");
     for (size_t f = 0; f < r->nfinalists; f++) {
         const dse_candidate *c = &r->cand[r->finalists[f]];
         char label[200];
@@ -247,7 +249,61 @@ void report_table_finalists(const dse_run *r, rtable *t)
             rtable_cell(t, "%d", c->sim_rank);
         else
             rtable_cell(t, "-");
+        char wide[256] = "";
+        size_t used = 0, measured = 0;
+        for (size_t ri = 0; ri < nr; ri++) {
+            const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
+            if (!p || !isfinite(p->latency))
+                continue;
+            measured++;
+            if (!report_ci_too_wide(r, p) || used >= sizeof wide)
+                continue;
+            int w = snprintf(wide + used, sizeof wide - used,
+                             "%s+/-%.1f%% at %g", used ? ", " : "",
+                             100 * p->half_width / p->latency, p->rate);
+            if (w > 0)
+                used += (size_t)w;
+        }
+        if (used)
+            rtable_cell(t, "WIDE: %s (target +/-%g%%)", wide,
+                        100 * s->sim.ci_half_width);
+        else if (measured && s->sim.ci_half_width > 0)
+            rtable_cell(t, "within +/-%g%%", 100 * s->sim.ci_half_width);
+        else
+            rtable_cell(t, "-");
     }
+}
+
+const char *report_finalists_note(void)
+{
+    return "Error = (model - simulation) / simulation. Pareto rank: among "
+           "the simulated designs, on the study's objectives with simulated "
+           "figures (docs/decision.md). DISAGREES: model and simulation differ by more than the "
+           "study's tolerance. 95% CI vs target: WIDE where a simulated "
+           "mean's 95% confidence half-width is wider than the study's "
+           "target (simulation.ci_half_width, relative to the mean), i.e. the "
+           "simulation stopped at its message cap before the estimate was as "
+           "precise as asked; such a mean is less certain than the others.";
+}
+
+const char *report_ranking_text(void)
+{
+    return "Every design gets the widest channel its budget allows (equal "
+           "cost is a constraint). The analytic models screen: each design's "
+           "model latency and saturation rate, widened by the model's "
+           "measured error band and bounded by physics (zero-load latency, "
+           "channel-load bound), give it an optimistic bound. The simulator "
+           "decides: round 1 simulates the best design of each shape at each "
+           "target rate and the models' own choice; later rounds simulate "
+           "every design whose optimistic bound could still reach the "
+           "simulated front, until none can (certified) or the simulation "
+           "budget is spent. Each simulated design gets its simulated "
+           "saturation rate and at least 3 replications at each target rate "
+           "it sustains. Designs are ranked per rate on simulated latency "
+           "(overlapping 95% intervals are ties) and Pareto-ranked on the "
+           "study's objectives with simulated figures; the recommendation is "
+           "the front design best or tied at the most rates. docs/decision.md "
+           "explains the method.";
 }
 
 void report_table_finalist_points(const dse_run *r, rtable *t)
@@ -279,11 +335,8 @@ void report_table_finalist_points(const dse_run *r, rtable *t)
             } else if (p->saturated) {
                 rtable_cell(t, "saturated");
             } else {
-                double rel = p->latency > 0 ? p->half_width / p->latency : 0;
                 rtable_cell(t, "%.2f ± %.2f%s", p->latency, p->half_width,
-                            s->sim.ci_half_width > 0 && rel > s->sim.ci_half_width
-                                ? " (CI wider than target)"
-                                : "");
+                            report_ci_too_wide(r, p) ? " (CI WIDE)" : "");
             }
             if (p && p->rank > 0)
                 rtable_cell(t, "%d%s", p->rank, p->tied_best ? " (best or tied)" : "");

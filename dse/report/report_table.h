@@ -33,6 +33,11 @@ void report_table_space(const dse_run *r, rtable *t);
 void report_table_decision(const dse_run *r, rtable *t);      /* verdict.c */
 void report_table_disagreements(const dse_run *r, rtable *t); /* verdict.c */
 
+/* Texts both reports print: the note under the finalists table and how the
+ * ranking works (static strings). */
+const char *report_finalists_note(void);
+const char *report_ranking_text(void);
+
 /* Escape text for HTML. */
 void html_text(FILE *out, const char *s);
 

@@ -313,23 +313,3 @@ void report_table_disagreements(const dse_run *r, rtable *t)
             rtable_cell(t, "saturated vs %.1f", ls);
     }
 }
-
-const char *dse_report_method(void)
-{
-    return "Every design gets the widest channel its budget allows (equal "
-           "cost is a constraint). The analytic models screen: each design's "
-           "model latency and saturation rate, widened by the model's "
-           "measured error band and bounded by physics (zero-load latency, "
-           "channel-load bound), give it an optimistic bound. The simulator "
-           "decides: round 1 simulates the best design of each shape at each "
-           "target rate and the models' own choice; later rounds simulate "
-           "every design whose optimistic bound could still reach the "
-           "simulated front, until none can (certified) or the simulation "
-           "budget is spent. Each simulated design gets its simulated "
-           "saturation rate and at least 3 replications at each target rate "
-           "it sustains. Designs are ranked per rate on simulated latency "
-           "(overlapping 95% intervals are ties) and Pareto-ranked on the "
-           "study's objectives with simulated figures; the recommendation is "
-           "the front design best or tied at the most rates. docs/decision.md "
-           "explains the method.";
-}
