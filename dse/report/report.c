@@ -68,8 +68,7 @@ void dse_report_best_by_topology(const dse_run *r, size_t ri,
     }
 }
 
-__attribute__((format(printf, 3, 4))) static void
-add_note(char ***notes, size_t *count, const char *fmt, ...)
+void dse_report_line_add(char ***notes, size_t *count, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -141,7 +140,7 @@ static void compare_2d(const dse_run *r, net_topology a, net_topology b,
     }
     if (!has_a || !has_b)
         return;
-    add_note(notes, count,
+    dse_report_line_add(notes, count,
              "2-D %s vs 2-D %s at equal cost (%s): %s wins at %s; %s wins at %s "
              "(%s).",
              net_topology_name(a), net_topology_name(b), expectation,
@@ -175,7 +174,7 @@ char **dse_report_notes(const dse_run *r, size_t *count)
                 order[b - 1] = tmp;
             }
         if (m == 0) {
-            add_note(&notes, count,
+            dse_report_line_add(&notes, count,
                      "At rate %g no design has a steady state, simulated or by its "
             "model.",
                      s->rates.v[ri]);
@@ -198,7 +197,7 @@ char **dse_report_notes(const dse_run *r, size_t *count)
             if (w > 0)
                 used += (size_t)w;
         }
-        add_note(&notes, count, "%s.", line);
+        dse_report_line_add(&notes, count, "%s.", line);
     }
     /* The thesis's comparisons, made as the thesis makes them: 2-D networks
      * of the same size at equal cost. */
@@ -227,7 +226,7 @@ char **dse_report_notes(const dse_run *r, size_t *count)
             }
     }
     if (optimistic)
-        add_note(&notes, count,
+        dse_report_line_add(&notes, count,
                  "The simulator saturates %zu of %zu finalists at target rates "
                  "their models still serve (from rate %g, as low as %.0f%% of a "
                  "model's saturation rate): for these designs the models "
@@ -243,7 +242,7 @@ char **dse_report_notes(const dse_run *r, size_t *count)
             if (w > 0)
                 used += (size_t)w;
         }
-        add_note(&notes, count,
+        dse_report_line_add(&notes, count,
                  "%zu job(s) failed on the farm and went to its dead-letter "
                  "stream; their designs or simulation points are missing from "
                  "this report. First reasons: %s.",
@@ -258,13 +257,13 @@ char **dse_report_notes(const dse_run *r, size_t *count)
             disagree++;
     }
     if (unsimulated)
-        add_note(&notes, count,
+        dse_report_line_add(&notes, count,
                  "%zu finalist(s) could not be confirmed by simulation at "
                  "every target rate (simulator support or saturation); their "
                  "ranking rests on the models alone.",
                  unsimulated);
     if (disagree)
-        add_note(&notes, count,
+        dse_report_line_add(&notes, count,
                  "%zu finalist(s) have model and simulation disagreeing by more "
                  "than the study's tolerance of %g%%: treat their model "
                  "figures with care.",

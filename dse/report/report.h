@@ -71,6 +71,16 @@ double dse_report_latency(const dse_candidate *c, size_t ri, int *simulated);
  * rate, the models' regret, how sure (caller frees each and the array). */
 char **dse_report_verdict(const dse_run *r, size_t *count);
 
+/* Append a printf-formatted line to a growing array of owned strings
+ * (findings, verdict sentences). */
+void dse_report_line_add(char ***lines, size_t *count, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* CSV cells (report_csv.c): ",number" (empty when not finite) and
+ * ",\"text\"" with RFC 4180 quoting. */
+void dse_csv_num(FILE *out, double v);
+void dse_csv_text(FILE *out, const char *s);
+
 /* Findings in plain sentences (caller frees each string and the array). */
 char **dse_report_notes(const dse_run *r, size_t *count);
 

@@ -7,7 +7,7 @@
 
 #include "dse/report/report.h"
 
-static void cell_num(FILE *out, double v)
+void dse_csv_num(FILE *out, double v)
 {
     if (isfinite(v))
         fprintf(out, ",%.10g", v);
@@ -15,7 +15,7 @@ static void cell_num(FILE *out, double v)
         fputs(",", out);
 }
 
-static void cell_text(FILE *out, const char *s)
+void dse_csv_text(FILE *out, const char *s)
 {
     fputs(",\"", out);
     for (; *s; s++) {
@@ -55,7 +55,7 @@ int dse_report_csv(const dse_run *r, FILE *out, err *e)
                 used += (size_t)w;
         }
         fprintf(out, "%zu", i);
-        cell_text(out, text);
+        dse_csv_text(out, text);
         fprintf(out, ",%s,%d,%s,%d,%d,%d,%s,%s", net_topology_name(d->topology),
                 d->n, radix, d->vcs, d->width, d->buffer_flits,
                 net_routing_name(d->routing), net_switching_name(d->switching));
@@ -63,27 +63,27 @@ int dse_report_csv(const dse_run *r, FILE *out, err *e)
             fprintf(out, ",%d,%d", d->express_m, d->express_kn);
         else
             fputs(",,", out);
-        cell_text(out, c->model ? c->model->name : "");
+        dse_csv_text(out, c->model ? c->model->name : "");
         fprintf(out, ",%d", c->flits);
-        cell_num(out, c->cost.bisection_wires);
-        cell_num(out, c->cost.max_pins);
-        cell_num(out, c->cost.total_wires);
-        cell_num(out, c->cost.buffer_bits);
-        cell_num(out, c->zero_load);
-        cell_num(out, c->saturation_rate);
+        dse_csv_num(out, c->cost.bisection_wires);
+        dse_csv_num(out, c->cost.max_pins);
+        dse_csv_num(out, c->cost.total_wires);
+        dse_csv_num(out, c->cost.buffer_bits);
+        dse_csv_num(out, c->zero_load);
+        dse_csv_num(out, c->saturation_rate);
         for (size_t ri = 0; ri < s->rates.n; ri++)
-            cell_num(out, c->latency[ri]);
+            dse_csv_num(out, c->latency[ri]);
         fprintf(out, ",%d,%d,%d", c->rank, c->finalist, c->sim_rank);
-        cell_num(out, c->max_abs_error_pct);
-        cell_num(out, c->bound_rate);
-        cell_num(out, c->opt_saturation);
+        dse_csv_num(out, c->max_abs_error_pct);
+        dse_csv_num(out, c->bound_rate);
+        dse_csv_num(out, c->opt_saturation);
         fprintf(out, ",%d", c->sim_round);
-        cell_num(out, c->sim_saturation);
-        cell_num(out, c->sim_saturation_lo);
-        cell_num(out, c->sim_saturation_hi);
+        dse_csv_num(out, c->sim_saturation);
+        dse_csv_num(out, c->sim_saturation_lo);
+        dse_csv_num(out, c->sim_saturation_hi);
         for (size_t ri = 0; ri < s->rates.n; ri++) {
-            cell_num(out, c->sim ? c->sim[ri].latency : NAN);
-            cell_num(out, c->sim ? c->sim[ri].half_width : NAN);
+            dse_csv_num(out, c->sim ? c->sim[ri].latency : NAN);
+            dse_csv_num(out, c->sim ? c->sim[ri].half_width : NAN);
         }
         if (c->dominated_by >= 0)
             fprintf(out, ",%ld\n", c->dominated_by);

@@ -144,32 +144,13 @@ void report_curves_fini(report_curves *cs)
 
 /* ---- exports -------------------------------------------------------------- */
 
-static void csv_num(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, ",%.10g", v);
-    else
-        fputs(",", out);
-}
-
-static void csv_text(FILE *out, const char *s)
-{
-    fputs(",\"", out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static void csv_row_head(FILE *out, const dse_run *r, const report_curve *cv,
                          const char *text)
 {
     const dse_candidate *c = &r->cand[cv->cand];
     fprintf(out, "%zu", cv->cand);
-    csv_text(out, cv->label);
-    csv_text(out, text);
+    dse_csv_text(out, cv->label);
+    dse_csv_text(out, text);
     fprintf(out, ",%s,%d,%d", net_topology_name(c->design.topology),
             cv->best_of_topology, c->finalist);
 }
@@ -189,10 +170,10 @@ int dse_report_curves_csv(const dse_run *r, FILE *out, err *e)
         for (size_t q = 0; q < cv->nmodel; q++) {
             csv_row_head(out, r, cv, text);
             fputs(",model", out);
-            csv_num(out, cv->model_rate[q]);
-            csv_num(out, cv->model_latency[q]);
+            dse_csv_num(out, cv->model_rate[q]);
+            dse_csv_num(out, cv->model_latency[q]);
             fputs(",", out);
-            csv_num(out, cv->model_rate[q]);
+            dse_csv_num(out, cv->model_rate[q]);
             fputs(",0,0\n", out);
         }
         for (size_t ri = 0; c->sim && ri < r->study->rates.n; ri++) {
@@ -201,10 +182,10 @@ int dse_report_curves_csv(const dse_run *r, FILE *out, err *e)
                 continue; /* not simulated */
             csv_row_head(out, r, cv, text);
             fputs(",sim", out);
-            csv_num(out, p->rate);
-            csv_num(out, p->latency);
-            csv_num(out, p->half_width);
-            csv_num(out, p->accepted);
+            dse_csv_num(out, p->rate);
+            dse_csv_num(out, p->latency);
+            dse_csv_num(out, p->half_width);
+            dse_csv_num(out, p->accepted);
             fprintf(out, ",%d,%d\n", p->saturated ? 1 : 0,
                     report_ci_too_wide(r, p));
         }

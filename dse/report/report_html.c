@@ -634,21 +634,6 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
     if (r->recommended != SIZE_MAX)
         table_section(out, "Decision by target rate (simulated)",
                       report_table_decision, r);
-    if (r->ndisagree)
-        table_section(out, "Where the models and the simulator disagree",
-                      report_table_disagreements, r);
-    fputs("<h2>How the decision is made</h2>\n<p>", out);
-    html_text(out, report_ranking_text());
-    fputs("</p>\n<h2>Findings</h2>\n<ul>\n", out);
-    char **notes = dse_report_notes(r, &n);
-    for (size_t i = 0; i < n; i++) {
-        fputs("<li>", out);
-        html_text(out, notes[i]);
-        fputs("</li>\n", out);
-        free(notes[i]);
-    }
-    free(notes);
-    fputs("</ul>\n", out);
     int serial = 0;
     report_curves cs;
     report_curves_build(r, &cs);
@@ -670,6 +655,21 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
                   report_table_finalist_points, r);
     table_section(out, "Best design of each topology by target rate",
                   report_table_best, r);
+    if (r->ndisagree)
+        table_section(out, "Where the models and the simulator disagree",
+                      report_table_disagreements, r);
+    fputs("<h2>How the decision is made</h2>\n<p>", out);
+    html_text(out, report_ranking_text());
+    fputs("</p>\n<h2>Findings</h2>\n<ul>\n", out);
+    char **notes = dse_report_notes(r, &n);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<li>", out);
+        html_text(out, notes[i]);
+        fputs("</li>\n", out);
+        free(notes[i]);
+    }
+    free(notes);
+    fputs("</ul>\n", out);
     table_section(out, "Design space and infeasibility", report_table_space, r);
     table_section(out, "Study settings", report_table_settings, r);
     fputs("<h2>Data</h2>\n<p>Every curve drawn above, model and "

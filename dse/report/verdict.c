@@ -28,18 +28,6 @@ double dse_report_latency(const dse_candidate *c, size_t ri, int *simulated)
     return isfinite(c->latency[ri]) ? c->latency[ri] : INFINITY;
 }
 
-__attribute__((format(printf, 3, 4))) static void
-say(char ***lines, size_t *count, const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    *lines = xrealloc(*lines, (*count + 1) * sizeof **lines);
-    (*lines)[(*count)++] = xstrdup(buf);
-}
-
 static const char *label_of(const dse_run *r, size_t i, char *buf, size_t size)
 {
     dse_design_label(&r->cand[i].design, buf, size);
@@ -86,12 +74,12 @@ static void model_only_verdict(const dse_run *r, char ***lines, size_t *n)
 {
     char label[200];
     if (r->nfinalists == 0) {
-        say(lines, n, "Model-only run (--no-sim): no design has a steady "
+        dse_report_line_add(lines, n, "Model-only run (--no-sim): no design has a steady "
                       "state by its model at every target rate; nothing "
                       "to recommend without simulation.");
         return;
     }
-    say(lines, n,
+    dse_report_line_add(lines, n,
         "Model-only run (--no-sim): nothing here is confirmed by "
         "simulation. The models' first choice is %s; the analytic models' "
         "saturation rates are off by up to 0.3x-1.9x (docs/validation.md), "
@@ -154,7 +142,7 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             snprintf(next, sizeof next, " The next best is %s.",
                      label_of(r, r->runner_up, other, sizeof other));
     }
-    say(&lines, count, "Build %s: %s (simulated, %d replications, 95%% "
+    dse_report_line_add(&lines, count, "Build %s: %s (simulated, %d replications, 95%% "
         "intervals; overlapping intervals count as ties). Its simulated "
         "saturation rate is %s.%s",
         label_of(r, r->recommended, label, sizeof label), why, r->seeds_used,
@@ -169,12 +157,12 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             ties += p->tied_best && r->finalists[f] != b;
         }
         if (b == SIZE_MAX) {
-            say(&lines, count, "At rate %g none of the %zu simulated designs "
+            dse_report_line_add(&lines, count, "At rate %g none of the %zu simulated designs "
                 "sustains the load.", s->rates.v[ri], r->nfinalists);
             continue;
         }
         const dse_sim_point *p = &r->cand[b].sim[ri];
-        say(&lines, count, "At rate %g: best %s, %.1f ± %.1f cycles; %zu "
+        dse_report_line_add(&lines, count, "At rate %g: best %s, %.1f ± %.1f cycles; %zu "
             "other design(s) tied with it; %zu of %zu simulated designs "
             "sustain the rate.",
             s->rates.v[ri], label_of(r, b, label, sizeof label), p->latency,
@@ -183,7 +171,7 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
 
     /* the models' own choice */
     if (r->model_choice != SIZE_MAX && r->model_choice == r->recommended) {
-        say(&lines, count, "The models alone would have picked the same "
+        dse_report_line_add(&lines, count, "The models alone would have picked the same "
             "design.");
     } else if (r->model_choice != SIZE_MAX && r->cand[r->model_choice].sim) {
         const dse_candidate *m = &r->cand[r->model_choice];
@@ -207,7 +195,7 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             if (w > 0)
                 u += (size_t)w;
         }
-        say(&lines, count, "Regret of the model-only choice: the models "
+        dse_report_line_add(&lines, count, "Regret of the model-only choice: the models "
             "alone would have picked %s; simulated, %s.",
             label_of(r, r->model_choice, label, sizeof label), regret);
     }
@@ -218,21 +206,21 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
         ruled += r->cand[i].dominated_by >= 0;
         guessed += !r->cand[i].band_measured;
     }
-    say(&lines, count, "%s %zu of %zu feasible designs simulated in %d "
+    dse_report_line_add(&lines, count, "%s %zu of %zu feasible designs simulated in %d "
         "round(s); %zu ruled out because a simulated design beats even their "
         "optimistic bound (model widened by its measured error, "
         "docs/decision.md).",
         r->certified ? "Certified:" : "NOT certified:", r->nsimulated,
         r->ncand, r->rounds, ruled);
     if (!r->certified)
-        say(&lines, count, "The rounds ended because the %s. Raise "
+        dse_report_line_add(&lines, count, "The rounds ended because the %s. Raise "
             "simulation.max_designs to settle it.", r->stop_reason);
     if (guessed)
-        say(&lines, count, "%zu design(s) have a model without a measured "
+        dse_report_line_add(&lines, count, "%zu design(s) have a model without a measured "
             "error band; their optimistic bounds use the default band.",
             guessed);
     if (r->ndisagree)
-        say(&lines, count, "The models and the simulator order %zu pair(s) "
+        dse_report_line_add(&lines, count, "The models and the simulator order %zu pair(s) "
             "of simulated designs the other way round at some target rate "
             "(table \"Where the models and the simulator disagree\").",
             r->ndisagree);

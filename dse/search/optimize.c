@@ -492,7 +492,7 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
     r->study = s;
     r->strategy = "exhaustive";
     double t0 = dse_now_s();
-    int rc = dse_space_build(s, &r->space, e);
+    int rc = dse_space_build_stoppable(s, &r->space, o->stop, e);
     r->seconds_space = dse_now_s() - t0;
     if (rc)
         return rc;

@@ -30,6 +30,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,18 @@ typedef struct walk {
     const cfg_study *s;
     dse_space *sp;
     net_workload workload;
+    const volatile sig_atomic_t *stop;  /* may be NULL */
+    int stopped;
 } walk;
+
+/* Polled once per radix option and per routing: a huge space (mixed
+ * radices of a large N) stops within a fraction of a second of a signal. */
+static int should_stop(walk *w)
+{
+    if (w->stop && *w->stop)
+        w->stopped = 1;
+    return w->stopped;
+}
 
 static void push(dse_space *sp, const net_design *d, const model *m)
 {
@@ -226,7 +238,7 @@ static void walk_rest(walk *w, const net_design *base, int bad,
     char what[128];
     snprintf(what, sizeof what, "topology=%s n=%d",
              net_topology_name(base->topology), base->n);
-    for (size_t ri = 0; ri < q->nroutings; ri++) {
+    for (size_t ri = 0; ri < q->nroutings && !should_stop(w); ri++) {
         cfg_routing r = q->routings[ri];
         if (q->routings_all && !cfg_routing_applies(r, base->topology, base->n))
             continue;
@@ -294,7 +306,7 @@ static void walk_dimension(walk *w, net_topology t, int n)
     }
     int *radices = xmalloc(count * (size_t)n * sizeof *radices);
     dse_space_factorisations(nodes, n, radices, count);
-    for (size_t f = 0; f < count; f++) {
+    for (size_t f = 0; f < count && !should_stop(w); f++) {
         base.n = n;
         for (int i = 0; i < NET_MAX_DIMS; i++)
             base.k[i] = i < n ? radices[f * (size_t)n + (size_t)i] : 0;
@@ -305,13 +317,19 @@ static void walk_dimension(walk *w, net_topology t, int n)
 
 int dse_space_build(const cfg_study *s, dse_space *out, err *e)
 {
+    return dse_space_build_stoppable(s, out, NULL, e);
+}
+
+int dse_space_build_stoppable(const cfg_study *s, dse_space *out,
+                              const volatile sig_atomic_t *stop, err *e)
+{
     memset(out, 0, sizeof *out);
     int rc = cons_budget_limit(&s->budget, &out->budget_limit, e);
     if (rc) {
         err_prefix(e, "budget");
         return rc;
     }
-    walk w = {s, out, s->workload};
+    walk w = {s, out, s->workload, stop, 0};
     for (size_t ti = 0; ti < s->space.ntopologies; ti++) {
         net_topology t = s->space.topologies[ti];
         if (t == NET_HYPERCUBE) {
@@ -323,6 +341,9 @@ int dse_space_build(const cfg_study *s, dse_space *out, err *e)
         for (size_t di = 0; di < s->space.dimensions.n; di++)
             walk_dimension(&w, t, s->space.dimensions.v[di]);
     }
+    if (w.stopped)
+        return err_set(e, ERR_INTERRUPTED,
+                       "interrupted while enumerating the design space");
     return 0;
 }
 

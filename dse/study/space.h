@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+#include <signal.h>
+
 #include "dse/study/cfg.h"
 #include "models/model.h"
 #include "net/net.h"
@@ -74,6 +76,10 @@ const char *dse_drop_text(dse_drop r);
  * cannot be evaluated (the study's designs are never an error: infeasible
  * ones are counted). */
 int dse_space_build(const cfg_study *s, dse_space *out, err *e);
+/* The same, polling *stop (may be NULL) as it goes: ERR_INTERRUPTED when
+ * it became non-zero (out is then partial; dse_space_fini it). */
+int dse_space_build_stoppable(const cfg_study *s, dse_space *out,
+                              const volatile sig_atomic_t *stop, err *e);
 void dse_space_fini(dse_space *sp);
 
 /* How many combinations dse_space_build would enumerate (its `enumerated`),
