@@ -11,7 +11,9 @@
  *   GET /studies/ID.json           one study
  *   GET /studies/ID/report/        a done study's index.html
  *   GET /studies/ID/report/NAME    NAME one of index.html, report.md,
- *                                  candidates.csv, results.json
+ *                                  candidates.csv, results.json (and
+ *                                  curves.csv, curves.json when the
+ *                                  report has them)
  *
  * Anything else is 404 (405 for methods other than GET and HEAD).  Files
  * are served only for studies whose status is done, only under the four

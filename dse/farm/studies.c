@@ -27,8 +27,11 @@
 
 #include "net/xalloc.h"
 
-const char *const dse_report_files[] = {"index.html", "report.md",
+/* curves.csv and curves.json: the report-charts work adds them to the
+ * report; a file the report does not have is skipped. */
+const char *const dse_report_files[] = {"index.html",     "report.md",
                                         "candidates.csv", "results.json",
+                                        "curves.csv",     "curves.json",
                                         NULL};
 
 int dse_study_id_ok(const char *id)

@@ -69,7 +69,8 @@ json_t *dse_study_json(const dse_study_info *s);
 int dse_study_cancel(dse_store *st, const dse_farm_opts *fo, const char *id,
                      int *was_running, err *e);
 
-/* The report file names a study may have, NULL-terminated. */
+/* The report file names a study may have, NULL-terminated (the four
+ * above, and curves.csv and curves.json when the report writes them). */
 extern const char *const dse_report_files[];
 
 /* Store the report files of directory dir as report:ID (bounded by
