@@ -294,20 +294,16 @@ static void watch_study(runner *r, const char *phase)
         if (r->st.ops->hset(r->st.self, r->key, 1, f, v, NULL) == 0)
             snprintf(r->last_phase, sizeof r->last_phase, "%s", phase);
     }
-    size_t n;
-    char **f, **v;
-    if (r->st.ops->hgetall(r->st.self, r->key, &n, &f, &v, NULL))
-        return;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(f[i], "cancel") == 0 && v[i][0]) {
-            r->cancelled = 1;
-            r->stop_study = 1;
-        }
-        free(f[i]);
-        free(v[i]);
+    char name[64], key[192];
+    snprintf(name, sizeof name, "cancel:%s", r->id);
+    dse_farm_key(&r->d->o->farm, name, key, sizeof key);
+    const char *keys[1] = {key};
+    char *val = NULL;
+    if (r->st.ops->get_many(r->st.self, keys, 1, &val, NULL) == 0 && val) {
+        r->cancelled = 1;
+        r->stop_study = 1;
     }
-    free(f);
-    free(v);
+    free(val);
 }
 
 /* After a report is written: its files into report:ID for dse results. */

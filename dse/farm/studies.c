@@ -82,7 +82,7 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
     }
     int running = !strcmp(s->status, "running");
     s->elapsed_s = -1;
-    if (s->started > 0) {
+    if (s->started > 0 && strcmp(s->status, "queued") != 0) {
         long long end = running || !s->finished ? now : s->finished;
         s->elapsed_s = end >= s->started ? (double)(end - s->started) : 0;
     }
@@ -218,6 +218,10 @@ int dse_study_cancel(dse_store *st, const dse_farm_opts *fo, const char *id,
     snprintf(when, sizeof when, "%lld", (long long)time(NULL));
     const char *f1[] = {"cancel"}, *v1[] = {when};
     if ((rc = st->ops->hset(st->self, key, 1, f1, v1, e)))
+        return rc;
+    char kc[192];
+    key_for(fo, "cancel", id, kc, sizeof kc);
+    if ((rc = st->ops->set(st->self, kc, when, DSE_CANCEL_TTL_MS, 0, NULL, e)))
         return rc;
     dse_farm_key(fo, "studies:queue", kq, sizeof kq);
     if ((rc = st->ops->lrem(st->self, kq, id, e)))

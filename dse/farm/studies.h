@@ -10,6 +10,10 @@
  *                     seconds the current phase began, for the ETA) and
  *                     cancel (set by dse cancel; the daemon stops the
  *                     study and marks it cancelled)
+ *   cancel:ID         string, set by dse cancel beside study:ID's field
+ *                     (expires after a day): what the daemon polls about
+ *                     once a second for a running study, a small read
+ *                     where study:ID holds the study's YAML
  *   report:ID         hash: file name -> content, the finished study's
  *                     report files (index.html, report.md, candidates.csv,
  *                     results.json), at most DSE_REPORT_STORE_MAX bytes
@@ -30,6 +34,7 @@
 #include "dse/farm/farm.h"
 
 #define DSE_REPORT_STORE_MAX (32L * 1024 * 1024)
+#define DSE_CANCEL_TTL_MS (24L * 3600 * 1000)
 
 typedef struct dse_study_info {
     char id[32];
