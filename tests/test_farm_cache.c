@@ -44,6 +44,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
+    test_cleanup_all(); /* removes f->dir */
     free(f->plain);
     cfg_study_fini(&f->s);
     free(f);
