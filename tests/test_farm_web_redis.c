@@ -7,6 +7,7 @@
  *     study with elapsed time, its report files with their types; no file
  *     of a study that is not done; no path traversal (.., %2e%2e, %2f,
  *     other names, other ids); read-only (POST is 405); bound to 127.0.0.1;
+ *     a study's name and reason HTML-escaped;
  *   - a headless Chromium renders the page (a screenshot that is not
  *     blank, decoded here) and its DOM lists the study (skipped without
  *     chromium; scripts/deps.sh installs it);
@@ -82,10 +83,12 @@ static int http_code(const char *method, const char *path, char *ctype,
                      size_t size)
 {
     char cmd[1200], out[512];
+    char how[32]; /* curl -X HEAD would wait for a body */
+    snprintf(how, sizeof how, strcmp(method, "HEAD") ? "-X %s" : "-I", method);
     snprintf(cmd, sizeof cmd,
-             "curl -s --path-as-is -X %s -o /dev/null -w '%%{http_code} "
+             "curl -s --path-as-is %s -o /dev/null -w '%%{http_code} "
              "%%{content_type}' 'http://127.0.0.1:%d%s'",
-             method, W.port, path);
+             how, W.port, path);
     if (sh(cmd, out, sizeof out) != 0)
         return -1;
     if (ctype)
@@ -260,6 +263,31 @@ static void test_http_pages(void **state)
     assert_string_equal(served, ondisk);
     free(served);
     free(ondisk);
+}
+
+/* A study's name and reason are untrusted text: escaped on the page. */
+static void test_http_escapes(void **state)
+{
+    (void)state;
+    NEED_SERVER();
+    const char *f[] = {"id", "name", "status", "reason"};
+    const char *v[] = {"999", "<script>alert(1)</script>", "failed",
+                       "bad \"<img src=x onerror=alert(2)>\" & more"};
+    assert_int_equal(W.st.ops->hset(W.st.self, "dse:study:999", 4, f, v, NULL),
+                     0);
+    assert_int_equal(W.st.ops->push(W.st.self, "dse:studies", "999", 0, NULL),
+                     0);
+    char *page = http_get("/");
+    assert_non_null(page);
+    assert_null(strstr(page, "<script"));
+    assert_null(strstr(page, "<img"));
+    assert_non_null(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert_non_null(strstr(page, "bad &quot;&lt;img src=x onerror=alert(2)&gt;"
+                                 "&quot; &amp; more"));
+    free(page);
+    W.st.ops->lrem(W.st.self, "dse:studies", "999", NULL);
+    W.st.ops->del(W.st.self, "dse:study:999", NULL);
+    assert_int_equal(http_code("HEAD", "/", NULL, 0), 200);
 }
 
 static void test_http_refuses(void **state)
@@ -592,6 +620,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_http_pages),
+        cmocka_unit_test(test_http_escapes),
         cmocka_unit_test(test_http_refuses),
         cmocka_unit_test(test_chromium),
         cmocka_unit_test(test_status_json_and_results),
