@@ -140,6 +140,16 @@ static void field(const char *id, const char *name, char *buf, size_t size)
     free(v);
 }
 
+/* Study 1's report directory, as the daemon recorded it (whatever layout
+ * the daemon uses under --output-root). */
+static const char *report_dir(void)
+{
+    static char dir[1024];
+    field("1", "report", dir, sizeof dir);
+    assert_true(dir[0] != '\0');
+    return dir;
+}
+
 static int wait_status(const char *id, const char *want, double seconds)
 {
     char buf[256];
@@ -256,7 +266,7 @@ static void test_http_pages(void **state)
     }
     char *served = http_get("/studies/1/report/results.json");
     char disk[600];
-    snprintf(disk, sizeof disk, "%s/reports/opt_small/results.json", W.root);
+    snprintf(disk, sizeof disk, "%s/results.json", report_dir());
     char *ondisk = read_text(disk);
     assert_non_null(served);
     assert_non_null(ondisk);
@@ -296,7 +306,7 @@ static void test_http_refuses(void **state)
     NEED_SERVER();
     /* a file beside the report that is not one of its four */
     char extra[600];
-    snprintf(extra, sizeof extra, "%s/reports/opt_small/secret.txt", W.root);
+    snprintf(extra, sizeof extra, "%s/secret.txt", report_dir());
     FILE *f = fopen(extra, "w");
     assert_non_null(f);
     fputs("secret\n", f);
@@ -525,7 +535,7 @@ static void test_status_json_and_results(void **state)
     for (size_t i = 0; i < 4; i++) {
         char a[800], b[800];
         snprintf(a, sizeof a, "%s/%s", dir, names[i]);
-        snprintf(b, sizeof b, "%s/reports/opt_small/%s", W.root, names[i]);
+        snprintf(b, sizeof b, "%s/%s", report_dir(), names[i]);
         char *x = read_text(a), *y = read_text(b);
         assert_non_null(x);
         assert_non_null(y);
