@@ -8,7 +8,10 @@
  * of one eval() at 10%, 50% and 90% of saturation (mean over repeated
  * calls for at least SECONDS per point, default 0.2), as microseconds per
  * (design, rate) point and evaluations per second, with the iterations
- * the solver used.  The design-space search scores designs at a few rates
+ * the solver used, and the physical screen (models/bound.c): the
+ * saturation rate as a fraction of the channel-load bound, and the
+ * microseconds one model_bound_compute() costs (every eval() pays it).
+ * The design-space search scores designs at a few rates
  * each, so the 50% column is the figure that matters; the closed-form
  * models aim at < 20 us per point in a Release build.
  *
@@ -63,8 +66,9 @@ int main(int argc, char **argv)
     int status = 0;
     printf("analytic models on their examples: eval() cost at 10/50/90%% of "
            "saturation, saturation search time\n\n");
-    printf("%-26s %11s %9s %9s %9s %6s %10s %10s\n", "model", "saturation",
-           "us@10%", "us@50%", "us@90%", "it@50%", "evals/s@50", "search ms");
+    printf("%-26s %11s %7s %9s %9s %9s %6s %10s %10s %9s\n", "model",
+           "saturation", "/bound", "us@10%", "us@50%", "us@90%", "it@50%",
+           "evals/s@50", "search ms", "bound us");
     for (size_t i = 0; i < count; i++) {
         const model *m = reg[i];
         net_design d;
@@ -90,9 +94,20 @@ int main(int argc, char **argv)
         double t10 = time_eval(m, &d, &w, &o, 0.1 * sat, min_seconds, &it10);
         double t50 = time_eval(m, &d, &w, &o, 0.5 * sat, min_seconds, &it50);
         double t90 = time_eval(m, &d, &w, &o, 0.9 * sat, min_seconds, &it90);
-        printf("%-26s %11.5g %9.2f %9.2f %9.2f %6d %10.0f %10.3f\n", m->name,
-               sat, 1e6 * t10, 1e6 * t50, 1e6 * t90, it50, 1.0 / t50,
-               1e3 * search);
+        /* the physical screen every eval() starts with (models/bound.c):
+         * how close the model gets to it, and what it costs */
+        model_bound b;
+        int nb = 0;
+        t0 = now_seconds();
+        do {
+            model_bound_compute(&d, &w, &b, NULL);
+            nb++;
+        } while (now_seconds() - t0 < min_seconds);
+        double tb = (now_seconds() - t0) / nb;
+        printf("%-26s %11.5g %7.3f %9.2f %9.2f %9.2f %6d %10.0f %10.3f "
+               "%9.2f\n",
+               m->name, sat, sat / b.rate, 1e6 * t10, 1e6 * t50, 1e6 * t90,
+               it50, 1.0 / t50, 1e3 * search, 1e6 * tb);
     }
     return status;
 }

@@ -130,6 +130,9 @@ static int too_big(double x)
 static int eval(const net_design *d, const net_workload *w, double rate,
                 const model_opts *opts, model_result *out)
 {
+    /* The physical screen (model__screen, models/bound.c). */
+    if (model__screen(d, w, rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_SATURATED, 0);
     dcsh_params p;

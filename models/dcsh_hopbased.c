@@ -32,6 +32,9 @@ static int covers(const net_design *d, const net_workload *w, char *why,
 static int eval(const net_design *d, const net_workload *w, double rate,
                 const model_opts *opts, model_result *out)
 {
+    /* The physical screen (model__screen, models/bound.c). */
+    if (model__screen(d, w, rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
     return dcsh__adaptive_eval(d, w, rate, opts, DCSH_BLOCK_HOP, 1, out);
 }
 

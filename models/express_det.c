@@ -348,6 +348,9 @@ static model_status ex_core(const net_design *d, const model_opts *o,
 static int ex_eval(const net_design *d, const net_workload *w, double rate,
                    const model_opts *opts, model_result *out)
 {
+    /* The physical screen (model__screen, models/bound.c). */
+    if (model__screen(d, w, rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
     model_opts def;
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))

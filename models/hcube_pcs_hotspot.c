@@ -243,6 +243,9 @@ static model_status pcs_map(void *ctx, const double *x, double *fx)
 static int eval(const net_design *d, const net_workload *w, double rate,
                 const model_opts *opts, model_result *out)
 {
+    /* The physical screen (model__screen, models/bound.c). */
+    if (model__screen(d, w, rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_SATURATED, 0);
     pcs_ctx c;

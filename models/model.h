@@ -112,11 +112,40 @@ const model *model_for(const net_design *d, const net_workload *w, char *why,
                        size_t why_size);
 
 /* Largest rate at which eval() still converges, found by bisection on the
- * first failure to 0.1% relative precision (MODELS.md B7).  Returns 0 and
- * sets *rate, or a negative ERR_* (no positive rate converges). */
+ * first failure to 0.1% relative precision (MODELS.md B7), and never above
+ * the channel-load bound (model_bound_compute).  Returns 0 and sets *rate,
+ * or a negative ERR_* (no positive rate converges). */
 int model_saturation_rate(const model *m, const net_design *d,
                           const net_workload *w, const model_opts *opts,
                           double *rate, err *e);
+
+/* ---- the physical screen (models/bound.c) ----------------------------
+ * What no model may contradict: the exact zero-load latency and the
+ * channel-load bound on the saturation rate (no network can carry more
+ * than one flit per cycle over its busiest channel).  Every model's eval()
+ * reports MODEL_SATURATED at rates >= rate, and model_saturation_rate()
+ * never returns more than rate. */
+typedef struct model_bound {
+    double rate;        /* channel-load bound on the saturation rate,
+                           messages/node/cycle: 1 / (load x flits) */
+    double load;        /* messages per cycle over the busiest channel (or
+                           channel-class mean, where the routing may choose)
+                           per unit injection rate */
+    double flits;       /* mean message length Lm, flits */
+    double hops;        /* exact mean channel hops of a message */
+    double zero_load;   /* exact zero-load latency, cycles: hops (1 + Dr) +
+                           Lm (PCS: hops (3 + Dr) + Lm), as sim/sim.h */
+    char channel[64];   /* the binding class: "injection", "ejection",
+                           "dim 0 +", "dim 1 express -", ... */
+} model_bound;
+
+/* Fill *b for (d, w): any design and workload the simulator or a model
+ * supports (uniform, hotspot, transpose, bit_reversal, shuffle; broadcast
+ * on the torus and the DCSH).  Returns 0; ERR_INFEASIBLE / ERR_INVALID
+ * when net_check or net_workload_check fails, ERR_UNSUPPORTED for
+ * broadcast elsewhere, with the reason in e (may be NULL). */
+int model_bound_compute(const net_design *d, const net_workload *w,
+                        model_bound *b, err *e);
 
 /* Text of a status ("converged", "saturated", "did not converge"). */
 const char *model_status_name(model_status s);

@@ -140,6 +140,12 @@ int model_result_corrected(model_result *out, double rate, int vcs,
                            double lm, double lm2, double L, double idle,
                            double slowdown, int iterations);
 
+/* The physical screen in eval(): 1 when rate is at or above the
+ * channel-load bound of (d, w) (model_bound_compute), where no steady
+ * state exists whatever a model's fixed point says; 0 otherwise, and when
+ * the bound cannot be computed.  Every model's eval() starts with it. */
+int model__screen(const net_design *d, const net_workload *w, double rate);
+
 /* The registered models (defined in their own files). */
 extern const model model_torus_det;
 extern const model model_torus_duato;

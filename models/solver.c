@@ -165,6 +165,11 @@ int model_saturation_rate(const model *m, const net_design *d,
         else
             hi = mid;
     }
+    /* eval() already screens (model__screen); this keeps the promise for a
+     * model that would not. */
+    model_bound b;
+    if (model_bound_compute(d, w, &b, NULL) == 0 && lo > b.rate)
+        lo = b.rate;
     *rate = lo;
     return 0;
 }

@@ -694,6 +694,9 @@ static double mf_length_variance(const net_workload *w, double lm)
 static int mf_eval(const net_design *d, const net_workload *w, double rate,
                    const model_opts *opts, model_result *out)
 {
+    /* The physical screen (model__screen, models/bound.c). */
+    if (model__screen(d, w, rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
     model_meanflow_params p;
     model_meanflow_params_init(&p, opts->variant);
     double lm = net_message_flits(d, w);

@@ -75,6 +75,27 @@
  *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd
  *   (model_result_corrected).  At rate -> 0 every wait vanishes and
  *   V_avg -> 1: the zero-load latency is unchanged.
+ *   (d) The worm's holding time (docs/models.md "The worm's holding
+ *       time"; model__torus_hold_any).  The thesis feeds the VC chain, and
+ *       charges a blocked header, the whole network latency L: every hop
+ *       of the path, W_qd and Lm.  A VC is held from its header's arrival
+ *       until the tail leaves it, i.e. until the header has crossed
+ *       span = len / b more channels, or reached the destination, waited
+ *       W_qd and drained the len - b r flits still behind it (r hops left
+ *       after the channel).  The unknown becomes that mean holding time S
+ *       over channel visits (the hops left are uniform on 0..X-1 for a
+ *       path of X hops, X exact for the destination rule):
+ *         S = 1 + C (1 + Dr + Pbar S) + drain + out W_qd
+ *         Pbar = sum_h Pblk(h) / d_avg (each counted hop's mean blocking),
+ *         P = B1(m_c, S, V), a blocked header waits one S,
+ *         L = d_avg (1 + Dr) + Lm + W_qd + sum_h Pblk(h) S
+ *       and V_avg comes from the transmitting holding time 1 + C (1 + Pbar
+ *       S) + drain.  For long worms (len >> hops) S is the remaining
+ *       latency less r (the tail streams while the header travels); for
+ *       short worms on long paths (the wide
+ *       channels of a bisection-limited torus) the blocking of hops the
+ *       tail has already left no longer compounds into the occupancy.
+ *       At rate -> 0 the latency is d_avg (1 + Dr) + Lm: unchanged.
  */
 #include <math.h>
 #include <stdio.h>
@@ -87,6 +108,9 @@ typedef struct m6_ctx {
     double kavg, davg, cd;
     double pa, pd;   /* filled per map evaluation */
     int vcs;
+    int worm;        /* corrected: the unknown is the VC holding time */
+    double dr, wqd;
+    model_hold hold;
 } m6_ctx;
 
 static int m6_covers(const net_design *d, const net_workload *w, char *why,
@@ -148,13 +172,26 @@ static model_status m6_map(void *vctx, const double *x, double *fx)
     model_status st = m6_chain(c, x[0], p);
     if (st != MODEL_CONVERGED)
         return st;
-    fx[0] = c->base + frac_sum(c->davg, m6_pblk, c) * x[0];
+    double blocking = frac_sum(c->davg, m6_pblk, c);
+    if (c->worm) {
+        /* x[0] = S: a counted hop pays its mean blocking, a blocked header
+         * waits one holding time of the VC it wants */
+        const model_hold *h = &c->hold;
+        double pbar = c->davg > 0 ? blocking / c->davg : 0;
+        fx[0] = 1 + h->coef[0] * (1 + c->dr + pbar * x[0]) + h->drain +
+                h->out * c->wqd;
+        return MODEL_CONVERGED;
+    }
+    fx[0] = c->base + blocking * x[0];
     return MODEL_CONVERGED;
 }
 
 static int m6_eval(const net_design *d, const net_workload *w, double rate,
                    const model_opts *opts, model_result *out)
 {
+    /* The physical screen (model__screen, models/bound.c). */
+    if (model__screen(d, w, rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
     model_opts def;
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
@@ -172,16 +209,30 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     c.base = c.davg * (1 + d->router_delay) + lm + wqd;
     double idle = c.davg * d->router_delay + wqd;   /* corrected: not stretched */
 
-    double L = c.base;
+    c.worm = o->variant == MODEL_VARIANT_CORRECTED;
+    c.dr = d->router_delay;
+    c.wqd = wqd;
+    if (c.worm)
+        model__torus_hold_any(d, w, &c.hold);
+
+    double x = c.worm ? 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain
+                      : c.base;
     int iters = 0;
-    model_status st = model_solve(m6_map, &c, &L, 1, o, &iters);
+    model_status st = model_solve(m6_map, &c, &x, 1, o, &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
 
     double p[MODEL_TORUS_VMAX + 1];
-    if (m6_chain(&c, L, p) != MODEL_CONVERGED)
+    if (m6_chain(&c, x, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
-    return model__duato_close(out, d, w, rate, c.mc, L, idle, p,
+    double L = x, hold_tx = x - idle;
+    if (c.worm) {
+        double blocking = frac_sum(c.davg, m6_pblk, &c);
+        L = c.base + blocking * x;
+        hold_tx = 1 + c.hold.coef[0] * (1 + blocking / c.davg * x) +
+                  c.hold.drain;
+    }
+    return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, p,
                               o->variant, iters);
 }
 

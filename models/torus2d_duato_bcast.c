@@ -243,6 +243,9 @@ static int bc_close_corrected(const bc_ctx *c, double rate, double beta,
 static int bc_eval(const net_design *d, const net_workload *w, double rate,
                    const model_opts *opts, model_result *out)
 {
+    /* The physical screen (model__screen, models/bound.c). */
+    if (model__screen(d, w, rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
     model_opts def;
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))

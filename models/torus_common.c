@@ -92,6 +92,145 @@ void model__ring_moments(int k, double *crossed, double *remaining)
     *remaining = sum_x > 0 ? sum_pairs / sum_x : 0;
 }
 
+/* P(len > m) and E[(len - m)+] for the workload's length distribution. */
+static void len_tail(double lm, int geometric, double m, double *over,
+                     double *excess)
+{
+    if (geometric) {
+        double q = lm > 1 ? 1.0 - 1.0 / lm : 0.0;
+        *over = pow(q, m);
+        *excess = lm * *over;          /* memoryless: E[len - m | len > m] */
+    } else {
+        *over = lm > m ? 1.0 : 0.0;
+        *excess = lm > m ? lm - m : 0.0;
+    }
+}
+
+void model__torus_hold(const net_design *d, const net_workload *w, int i,
+                       model_hold *h)
+{
+    const double lm = net_message_flits(d, w);
+    const int geo = w->length == NET_LENGTH_EXPONENTIAL;
+    const double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
+    /* States s = hops counted after the channel, capped where a worm can no
+     * longer reach (fixed: its span; geometric: 40 mean spans, beyond which
+     * the weights are below e^-40). */
+    int diameter = 0;
+    for (int j = i; j < d->n; j++)
+        diameter += d->k[j] / 2;
+    double span = ceil((geo ? 40.0 * lm : lm) / b);
+    int cap = diameter < span ? diameter : (int)span;
+    double *dist = xcalloc((size_t)cap + 1, sizeof *dist);
+    double *next = xcalloc((size_t)cap + 1, sizeof *next);
+    double *wc = xcalloc((size_t)cap + 1, sizeof *wc);
+    /* wc[s] = sum_{t=1..s} P(worm spans >= t channels) = P(len > b(t-1)) */
+    for (int t = 1; t <= cap; t++) {
+        double over, excess;
+        len_tail(lm, geo, b * (t - 1), &over, &excess);
+        wc[t] = wc[t - 1] + over;
+    }
+    memset(h, 0, sizeof *h);
+    /* dimension i itself: hops left in it after a channel, over channel
+     * visits: P(a) = P(x > a) / E[x], x the ring hops given it is crossed */
+    int k = d->k[i], half = k / 2;
+    double ex = 0;
+    for (int x = 1; x <= half; x++)
+        ex += x * ((k % 2 == 0 && x == half) ? 1.0 : 2.0);
+    for (int a = 0; a < half; a++) {
+        double tail = 0;   /* (k - 1) P(x > a) */
+        for (int x = a + 1; x <= half; x++)
+            tail += (k % 2 == 0 && x == half) ? 1.0 : 2.0;
+        double pa = tail / ex;
+        int s = a < cap ? a : cap;
+        dist[s] += pa;
+        h->coef[i] += pa * wc[s];
+    }
+    /* later dimensions, in order: skipped with probability 1/k_j */
+    for (int j = i + 1; j < d->n; j++) {
+        int kj = d->k[j], hj = kj / 2;
+        memset(next, 0, sizeof *next * ((size_t)cap + 1));
+        for (int s = 0; s <= cap; s++) {
+            if (dist[s] == 0)
+                continue;
+            next[s] += dist[s] / kj;
+            for (int y = 1; y <= hj; y++) {
+                double py = ((kj % 2 == 0 && y == hj) ? 1.0 : 2.0) / kj;
+                int t = s + y < cap ? s + y : cap;
+                next[t] += dist[s] * py;
+                h->coef[j] += dist[s] * py * (wc[t] - wc[s]);
+            }
+        }
+        double *tmp = dist;
+        dist = next;
+        next = tmp;
+    }
+    for (int s = 0; s <= cap; s++) {
+        double over, excess;
+        len_tail(lm, geo, b * s, &over, &excess);
+        h->drain += dist[s] * excess;
+        h->out += dist[s] * over;
+    }
+    free(dist);
+    free(next);
+    free(wc);
+}
+
+void model__torus_hold_any(const net_design *d, const net_workload *w,
+                           model_hold *h)
+{
+    const double lm = net_message_flits(d, w);
+    const int geo = w->length == NET_LENGTH_EXPONENTIAL;
+    const double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
+    int diameter = 0;
+    for (int j = 0; j < d->n; j++)
+        diameter += d->k[j] / 2;
+    /* P(X = x) over the N^n... destinations, self excluded at the end */
+    double *px = xcalloc((size_t)diameter + 1, sizeof *px);
+    double *nx = xcalloc((size_t)diameter + 1, sizeof *nx);
+    px[0] = 1;
+    int top = 0;
+    for (int j = 0; j < d->n; j++) {
+        int kj = d->k[j], hj = kj / 2;
+        memset(nx, 0, sizeof *nx * ((size_t)diameter + 1));
+        for (int s = 0; s <= top; s++) {
+            if (px[s] == 0)
+                continue;
+            nx[s] += px[s] / kj;
+            for (int y = 1; y <= hj; y++)
+                nx[s + y] += px[s] * ((kj % 2 == 0 && y == hj) ? 1.0 : 2.0) /
+                             kj;
+        }
+        top += hj;
+        double *tmp = px;
+        px = nx;
+        nx = tmp;
+    }
+    double p0 = px[0], ex = 0;
+    px[0] = 0;
+    for (int x = 1; x <= diameter; x++) {
+        px[x] /= 1.0 - p0;
+        ex += x * px[x];
+    }
+    memset(h, 0, sizeof *h);
+    /* over channel visits: P(r) = P(X > r) / E[X] */
+    double tail = 1.0, wc = 0;
+    for (int r = 0; r < diameter; r++) {
+        tail -= px[r];          /* P(X > r) (px[0] = 0) */
+        double pr = tail > 0 ? tail / ex : 0;
+        double over, excess;
+        if (r > 0) {
+            len_tail(lm, geo, b * (r - 1), &over, &excess);
+            wc += over;         /* sum_{t=1..r} P(span >= t) */
+        }
+        len_tail(lm, geo, b * r, &over, &excess);
+        h->coef[0] += pr * wc;
+        h->drain += pr * excess;
+        h->out += pr * over;
+    }
+    free(px);
+    free(nx);
+}
+
 model_status model__wait_ejection(const net_design *d, double lam, double lm,
                                   double *wqd)
 {
@@ -117,7 +256,7 @@ model_status model__torus_ejection(const net_design *d, const net_workload *w,
 
 int model__duato_close(model_result *out, const net_design *d,
                        const net_workload *w, double rate, double mc,
-                       double L, double idle, const double *p,
+                       double L, double idle, double hold_tx, const double *p,
                        model_variant variant, int iterations)
 {
     double vavg;
@@ -126,7 +265,7 @@ int model__duato_close(model_result *out, const net_design *d,
         return model_result_thesis(out, rate, d->vcs, L, 1.0, vavg,
                                    iterations);
     }
-    if (vc_mux_degree(mc, L - idle, d->vcs, &vavg) != MODEL_CONVERGED)
+    if (vc_mux_degree(mc, hold_tx, d->vcs, &vavg) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iterations);
     return model_result_corrected(out, rate, d->vcs,
                                   net_message_flits(d, w),

@@ -48,6 +48,42 @@ double model__ring_kavg(int k, model_variant variant);
  * Closed forms, O(1). */
 void model__ring_moments(int k, double *crossed, double *remaining);
 
+/* The corrected VC holding time of a worm (docs/models.md "The worm's
+ * holding time"; used by the corrected variant of torus-det).  A worm of
+ * len flits in b-flit buffers spans ceil(len / b) VCs, so the VC it takes
+ * on a channel is freed when its tail leaves, which is when its header has
+ * crossed span more channels — or, with only r < span hops left, when the
+ * header has reached the destination, waited W_qd for the ejection channel
+ * and the len - b r flits still between them have drained at one per cycle:
+ *     S(r) = 1 + sum_{t=1..min(r, span)} (1 + Dr + B(t))
+ *              + [len > b r] (W_qd + len - b r)
+ * with B(t) the blocking delay of the t-th hop after the channel.  The
+ * seeds' "remaining latency" (every remaining hop plus W_qd + Lm) counts
+ * all r hops and the whole length again; the two agree only for r = 0.
+ * For a channel visit in dimension i of a dimension-order path (hops left
+ * in i distributed over channel visits, later dimensions independent,
+ * each skipped with probability 1/k_j), the mean is linear in the
+ * per-dimension hop costs:
+ *     E[S] = 1 + sum_{j>=i} coef[j] (1 + Dr + B_j) + drain + out W_qd
+ *   coef[j] = E[counted hops in dimension j], drain = E[(len - b r)+],
+ *   out = P(len > b r) (the worm waits for the ejection channel while
+ *   holding this VC).  len is the workload's distribution (fixed, or
+ *   geometric with mean Lm); b = design.buffer_flits. */
+typedef struct model_hold {
+    double coef[NET_MAX_DIMS];
+    double drain;
+    double out;
+} model_hold;
+void model__torus_hold(const net_design *d, const net_workload *w, int i,
+                       model_hold *h);
+/* The same for an adaptive (Duato) path, whose dimension order is not
+ * known: over channel visits, the hops left after the channel are uniform
+ * on 0..X-1 for a message of X hops, X the sum of the per-dimension ring
+ * hops (destination uniform over the other N - 1 nodes).  Only coef[0]
+ * (all counted hops), drain and out are filled. */
+void model__torus_hold_any(const net_design *d, const net_workload *w,
+                           model_hold *h);
+
 /* W_qd, the wait for the ejection channel (002 eq.2.11, [printed]):
  * lam Lm^2 per ejection channel; with c >= 1 channels each takes lam / c
  * (our extension; c = 1 is the thesis).  0 when ejection_channels == 0
@@ -63,13 +99,14 @@ model_status model__torus_ejection(const net_design *d, const net_workload *w,
                                    double *wqd);
 
 /* The closing step of the Duato tori (torus2d-duato, torus-duato) at the
- * solved network latency L, p being the VC chain at L (m_c, L, V):
- * corrected, V_avg = Vbar(B1(m_c, L - idle, V)) of the transmitting
- * occupancy and model_result_corrected(); otherwise the thesis's
+ * solved network latency L, p being the VC chain of the solution:
+ * corrected, V_avg = Vbar(B1(m_c, hold_tx, V)) of the transmitting
+ * occupancy (hold_tx: the VC holding time without routing decisions and
+ * the ejection wait) and model_result_corrected(); otherwise the thesis's
  * (2.13) + (2.18) with V_avg = Vbar(p). */
 int model__duato_close(model_result *out, const net_design *d,
                        const net_workload *w, double rate, double mc,
-                       double L, double idle, const double *p,
+                       double L, double idle, double hold_tx, const double *p,
                        model_variant variant, int iterations);
 
 /* Which model_opts to use: opts itself, or the defaults when it is NULL

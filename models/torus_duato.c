@@ -58,6 +58,11 @@
  *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd, and
  *   V_avg = Vbar(B1(m_c, L - idle, V)); exact zero load.
+ *   Worm holding time (corrected, torus2d_duato.c (d), docs/models.md "The
+ *   worm's holding time"): the unknown is the mean VC holding time S over
+ *   channel visits, S = 1 + C (1 + Dr + Pbar S) + drain + out W_qd with
+ *   Pbar = sum_r w_r P_a^(r-1) P_d / D; L = D (1 + Dr) + Lm + W_qd +
+ *   (sum_r w_r P_a^(r-1) P_d) S; V_avg from 1 + C (1 + Pbar S) + drain.
  */
 #include <math.h>
 #include <stdio.h>
@@ -69,6 +74,9 @@ typedef struct td_ctx {
     double wr[NET_MAX_DIMS + 1];   /* w_r, r = 0..n */
     int vcs, n;
     double pa, pd;
+    int worm;        /* corrected: the unknown is the VC holding time */
+    double dr, wqd, davg;
+    model_hold hold;
 } td_ctx;
 
 static int td_covers(const net_design *d, const net_workload *w, char *why,
@@ -114,13 +122,34 @@ static model_status td_map(void *vctx, const double *x, double *fx)
         blocking += c->wr[r] * pa_power * c->pd;
         pa_power *= c->pa;
     }
+    if (c->worm) {
+        /* x[0] = S (torus2d_duato.c, m6_map) */
+        const model_hold *h = &c->hold;
+        double pbar = c->davg > 0 ? blocking / c->davg : 0;
+        fx[0] = 1 + h->coef[0] * (1 + c->dr + pbar * x[0]) + h->drain +
+                h->out * c->wqd;
+        return MODEL_CONVERGED;
+    }
     fx[0] = c->base + blocking * x[0];
     return MODEL_CONVERGED;
+}
+
+static double td_blocking(const td_ctx *c)
+{
+    double blocking = 0, pa_power = 1;
+    for (int r = 1; r <= c->n; r++) {
+        blocking += c->wr[r] * pa_power * c->pd;
+        pa_power *= c->pa;
+    }
+    return blocking;
 }
 
 static int td_eval(const net_design *d, const net_workload *w, double rate,
                    const model_opts *opts, model_result *out)
 {
+    /* The physical screen (model__screen, models/bound.c). */
+    if (model__screen(d, w, rate))
+        return model_result_fail(out, MODEL_SATURATED, 0);
     model_opts def;
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
@@ -140,15 +169,30 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     model__torus_dims_weights(d->n, kavg, c.wr);
     double idle = davg * d->router_delay + wqd;   /* corrected: not stretched */
 
-    double L = c.base;
+    c.worm = o->variant == MODEL_VARIANT_CORRECTED;
+    c.dr = d->router_delay;
+    c.wqd = wqd;
+    c.davg = davg;
+    if (c.worm)
+        model__torus_hold_any(d, w, &c.hold);
+
+    double x = c.worm ? 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain
+                      : c.base;
     int iters = 0;
-    model_status st = model_solve(td_map, &c, &L, 1, o, &iters);
+    model_status st = model_solve(td_map, &c, &x, 1, o, &iters);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, iters);
     double p[MODEL_TORUS_VMAX + 1];
-    if (td_chain(&c, L, p) != MODEL_CONVERGED)
+    if (td_chain(&c, x, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
-    return model__duato_close(out, d, w, rate, c.mc, L, idle, p,
+    double L = x, hold_tx = x - idle;
+    if (c.worm) {
+        double blocking = td_blocking(&c);
+        L = c.base + blocking * x;
+        hold_tx = 1 + c.hold.coef[0] * (1 + blocking / davg * x) +
+                  c.hold.drain;
+    }
+    return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, p,
                               o->variant, iters);
 }
 

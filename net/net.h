@@ -175,10 +175,11 @@ int net_workload_format(const net_workload *w, char *buf, size_t size);
 
 /* Parse "key=value key=value ..." (the keys of net_design_format, plus
  * "k=16" for all dimensions or "k=16x8" per dimension) on top of the
- * current contents of d.  0, or ERR_INVALID with the offending token. */
+ * current contents of d.  0, or ERR_INVALID with the offending token; a
+ * key given twice and a text without any pair are ERR_INVALID too. */
 int net_design_parse(net_design *d, const char *text, err *e);
 /* Same for a workload: message_bits, length, traffic, theta, hotspot_node,
- * beta. */
+ * beta (an empty text leaves w as it is). */
 int net_workload_parse(net_workload *w, const char *text, err *e);
 /* Apply one key=value to a design or a workload (whichever knows the key).
  * Returns 0, ERR_INVALID for a bad value, ERR_UNSUPPORTED for an unknown

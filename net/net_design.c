@@ -287,13 +287,18 @@ int net_workload_set(net_workload *w, const char *key, const char *value,
     return err_set(e, ERR_UNSUPPORTED, "unknown workload key \"%s\"", key);
 }
 
-/* Split text on whitespace into key=value tokens and hand each to set(). */
+/* Split text on whitespace into key=value tokens and hand each to set().
+ * A key given twice is refused (it used to take the last value silently);
+ * *ntokens receives the number of pairs. */
 static int parse_pairs(void *obj, const char *text,
                        int (*set)(void *, const char *, const char *, err *),
-                       err *e)
+                       size_t *ntokens, err *e)
 {
     char token[256];
+    char seen[32][32]; /* keys applied so far: set() knows fewer than 32 */
+    size_t nseen = 0;
     const char *p = text;
+    *ntokens = 0;
     while (*p) {
         while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ',')
             p++;
@@ -310,9 +315,17 @@ static int parse_pairs(void *obj, const char *text,
             return err_set(e, ERR_INVALID, "expected key=value, got \"%s\"",
                            token);
         *eq = '\0';
+        for (size_t i = 0; i < nseen; i++)
+            if (strcmp(seen[i], token) == 0)
+                return err_set(e, ERR_INVALID,
+                               "key \"%s\" given twice: give each key once",
+                               token);
         int rc = set(obj, token, eq + 1, e);
         if (rc)
             return rc;
+        if (nseen < sizeof seen / sizeof seen[0] && strlen(token) < sizeof seen[0])
+            strcpy(seen[nseen++], token);
+        (*ntokens)++;
     }
     return 0;
 }
@@ -329,10 +342,17 @@ static int workload_set_(void *obj, const char *k, const char *v, err *e)
 
 int net_design_parse(net_design *d, const char *text, err *e)
 {
-    return parse_pairs(d, text, design_set_, e);
+    size_t n;
+    int rc = parse_pairs(d, text, design_set_, &n, e);
+    if (!rc && n == 0)
+        return err_set(e, ERR_INVALID,
+                       "empty design: give key=value pairs, e.g. "
+                       "\"topology=torus n=2 k=8\"");
+    return rc;
 }
 
 int net_workload_parse(net_workload *w, const char *text, err *e)
 {
-    return parse_pairs(w, text, workload_set_, e);
+    size_t n;
+    return parse_pairs(w, text, workload_set_, &n, e);
 }

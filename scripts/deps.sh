@@ -5,7 +5,7 @@
 set -eu
 PKGS="build-essential cmake pkg-config git libyaml-dev libnlopt-dev \
 libhiredis-dev libcmocka-dev libjansson-dev libxxhash-dev libplplot-dev \
-libmicrohttpd-dev redis-server curl chromium zlib1g-dev"
+libssl-dev libmicrohttpd-dev redis-server clang curl chromium zlib1g-dev"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -22,6 +22,88 @@
         goto out;                                                             \
     } while (0)
 
+/* Blocked, from the definition: full, and the head waits on an unrouted
+ * header down a chain of full VCs. */
+static int blocked_def(const sim_net *net, int32_t y)
+{
+    for (;;) {
+        const sim_vc *v = &net->vc[y];
+        if (v->occ != net->B || v->out == SIM_EJECT)
+            return 0;
+        if (v->out == SIM_NONE)
+            return 1;
+        y = v->out;
+    }
+}
+
+/* The event-driven work sets (engine.c, WORK SETS): blocked flags agree
+ * with their definition, every VC that may move is in the ready set, and
+ * every sleeping header really has nothing free to take. */
+static int check_work_sets(const sim_net *net, err *e)
+{
+    if (net->fast) {
+        long listed = 0;
+        for (int32_t x = 0; x < net->nvc; x++) {
+            const sim_vc *v = &net->vc[x];
+            if (net->blk[x] != blocked_def(net, x))
+                return err_set(e, ERR_INVALID,
+                               "invariant: VC %d blocked flag %d, should be "
+                               "%d",
+                               x, net->blk[x], !net->blk[x]);
+            int may_move = v->out != SIM_NONE && v->occ > 0 &&
+                           (v->out == SIM_EJECT || !net->blk[v->out]);
+            if (may_move && net->in_rdy[x] != 1)
+                return err_set(e, ERR_INVALID,
+                               "invariant: VC %d may move but is not in the "
+                               "ready set",
+                               x);
+            listed += net->in_rdy[x] != 0;
+        }
+        if (listed != net->nrdy)
+            return err_set(e, ERR_INVALID,
+                           "invariant: %ld VCs flagged ready, %d listed",
+                           listed, net->nrdy);
+        for (int i = 0; i < net->nrdy; i++)
+            if (!net->in_rdy[net->rdy[i]])
+                return err_set(e, ERR_INVALID,
+                               "invariant: ready-set entry %d not flagged",
+                               net->rdy[i]);
+    }
+    if (!net->sleepy)
+        return 0;
+    for (int i = 0; i < net->nwaiting; i++) {
+        int32_t x = net->waiting[i];
+        if (!net->zzz[x])
+            continue;
+        const sim_vc *v = &net->vc[x];
+        int32_t r = net->topo.chan[v->ch].dst;
+        const sim_msg *m = &net->msg[v->msg];
+        if (m->dst == r) {
+            if (!(net->E > 0 && r < net->nodes && net->eject_busy[r] >= net->E))
+                return err_set(e, ERR_INVALID,
+                               "invariant: header at VC %d sleeps with an "
+                               "ejection channel free",
+                               x);
+            continue;
+        }
+        sim_route rt;
+        sim__route_of(net, r, m, x, &rt);
+        for (int j = 0; j < rt.end[rt.ntiers]; j++) {
+            uint64_t mask = rt.vcs[j];
+            while (mask) {
+                int b = __builtin_ctzll(mask);
+                mask &= mask - 1;
+                if (sim_vc_holder(net, rt.ch[j] * net->V + b) == SIM_NONE)
+                    return err_set(e, ERR_INVALID,
+                                   "invariant: header at VC %d sleeps but VC "
+                                   "%d is free",
+                                   x, rt.ch[j] * net->V + b);
+            }
+        }
+    }
+    return 0;
+}
+
 int sim_check_invariants(const sim_net *net, err *e)
 {
     int rc = 0;
@@ -46,9 +128,9 @@ int sim_check_invariants(const sim_net *net, err *e)
             FAIL("VC %d belongs to channel %d", x, v->ch);
         if (v->occ < 0 || v->occ > B)
             FAIL("VC %d holds %d flits, depth %d", x, v->occ, B);
-        if (net->cd && v->credits + v->occ + inflight[x] != B)
+        if (net->cd && net->vc_credits[x] + v->occ + inflight[x] != B)
             FAIL("VC %d: credits %d + occupancy %d + in flight %d != %d", x,
-                 v->credits, v->occ, inflight[x], B);
+                 net->vc_credits[x], v->occ, inflight[x], B);
         if (net->bus_vc && v->ch < net->topo.nnet) {
             int32_t h = net->bus_vc[sim_bus_slot(net, x)];
             if (v->owner != SIM_NONE && h != x)
@@ -105,8 +187,9 @@ int sim_check_invariants(const sim_net *net, err *e)
                      x, v->msg, r, m->dst);
             ejecting[r]++;
         }
-        if ((v->out != SIM_NONE) != (v->active != SIM_NONE) ||
-            (v->active != SIM_NONE && net->active[v->active] != x))
+        if ((v->out != SIM_NONE) != (net->vc_active[x] != SIM_NONE) ||
+            (net->vc_active[x] != SIM_NONE &&
+             net->active[net->vc_active[x]] != x))
             FAIL("VC %d: active list out of step", x);
     }
     if (headers_waiting != net->nwaiting)
@@ -193,6 +276,8 @@ int sim_check_invariants(const sim_net *net, err *e)
              net->copies_made, net->copies_done, net->copies_live);
     if (net->duplicates)
         FAIL("%ld messages delivered twice", net->duplicates);
+    if ((rc = check_work_sets(net, e)))
+        goto out;
 out:
     free(buffered);
     free(ejecting);

@@ -78,7 +78,7 @@ static int waits_on(const sim_net *net, int32_t x, edges *out)
     }
     if (m->dst == r)
         return 0;                /* ejection channels always drain */
-    if (vx->ready > net->now)
+    if (net->vc_ready[x] > net->now)
         return 0;                /* still in its routing delay */
     sim_route rt;
     sim__route_of(net, r, m, x, &rt);
@@ -134,7 +134,7 @@ long sim__deadlock_find(sim_net *net, long min_stuck)
     for (int32_t x = 0; x < nvc; x++) {
         const sim_vc *vx = &net->vc[x];
         if (vx->occ > 0 && vx->out != SIM_EJECT &&
-            net->now - vx->since >= min_stuck)
+            net->now - net->vc_since[x] >= min_stuck)
             in[x] = 1, nmem++;
     }
     if (nmem == 0) {

@@ -81,7 +81,65 @@
  * Everything here touches only VCs that hold a message: the active list (VCs
  * with an allocated output), the waiting list (unrouted headers) and the
  * busy sources; an empty network jumps straight to the next arrival.  No
- * allocation happens per cycle or per flit.
+ * allocation happens per cycle or per flit (the sleeper pool below grows by
+ * doubling, amortised).
+ *
+ * WORK SETS (issue 14: the cost of a cycle follows the flits that can
+ * move, not the VCs that hold a message).  Past saturation almost every VC
+ * holds a worm, and almost every worm is frozen behind its header, which
+ * waits for a VC that another frozen worm holds.  Scanning them every cycle
+ * cost ~0.9 ms per cycle on a saturated 1024-node network.  Three sets,
+ * kept across cycles, replace the scans:
+ *
+ *   blocked    blk[y] = 1 iff y is full (occ == B) and its head flit can
+ *              only move after an unrouted header further down its worm is
+ *              allocated: out(y) == SIM_NONE, or out(y) is blocked.  A
+ *              blocked VC cannot move, and nothing can move into it.  Set
+ *              by block_check when a VC fills (after apply, and at
+ *              injection), walking up the worm through full VCs (owner
+ *              links); cleared by unblock when the header at the bottom of
+ *              the chain is allocated, walking up the same way.  No other
+ *              event changes it: a blocked VC neither sends nor receives.
+ *   ready      a superset of the VCs that may move: out allocated, a flit
+ *              in the buffer, out not blocked.  A VC is listed when it gets
+ *              a flit, gets an output, or its output is unblocked; the
+ *              traverse drops the entries that no longer qualify.
+ *   sleeping   a header whose allocation failed sleeps (zzz[x]) on the
+ *              channels of its candidate VCs (or on its router's ejection
+ *              channels) and is woken when a VC of one of them is released
+ *              (an ejection channel freed).  A failed attempt changes
+ *              nothing and draws no random number (sim__route_pick draws
+ *              only when it has two or more free VCs), and a header can
+ *              only succeed after such a release, so sleeping is exact: the
+ *              allocation phase makes the same choices, in the same order,
+ *              with the same draws, as retrying every header every cycle.
+ *
+ * The blocked and ready sets are used (net->fast) for point-to-point
+ * wormhole networks with credit delay 0; the DCSH (buses, multiplexers),
+ * PCS and credit delay > 0 keep the active-list traverse.  Sleeping is used
+ * everywhere except on DCSH buses, message-level multiplexers and PCS.
+ * sim_check_invariants checks all three sets against their definitions.
+ *
+ * WHAT THE FAST TRAVERSE CHANGES (not bit-identical to the engine before
+ * issue 14 at high load; deterministic for a given (params, seed) as
+ * always).  The set of flits that can move in a cycle does not depend on
+ * the order in which phase 5 visits the channels, with one exception: the
+ * conservative answer when the depth-first search meets a channel whose
+ * resolution is in progress.  Which channel the search enters first
+ * decides where such a cycle of full buffers is cut.  The old traverse
+ * entered the channels in active-list order and also searched through
+ * blocked worms; the fast one enters them in ready-set order and never
+ * enters a blocked VC.  The order of the granted flits (the moved list)
+ * also follows the visit order, and apply() appends headers that arrive in
+ * the same cycle to the waiting list in that order, which decides their
+ * allocation priority and hence the allocator's draws.  Neither rule is
+ * better than the other (both are round robin per channel, both cut
+ * cycles conservatively); the statistics agree (tests/test_sim_flow.c pins
+ * zero-load latency exactly, conservation, and latency and throughput
+ * against the active-list traverse within their confidence intervals).
+ * Runs coincide only while no two flits that matter to each other move in
+ * the same cycle in a different order: at 1% of saturation they did on
+ * the bench's cases, at a third of saturation already not.
  */
 #include "net/xalloc.h"
 #include "sim_int.h"
@@ -93,17 +151,17 @@ static inline int32_t vc_router(const sim_net *net, int32_t x)
 
 void sim__active_add(sim_net *net, int32_t x)
 {
-    net->vc[x].active = net->nactive;
+    net->vc_active[x] = net->nactive;
     net->active[net->nactive++] = x;
 }
 
 void sim__active_remove(sim_net *net, int32_t x)
 {
-    int32_t i = net->vc[x].active;
+    int32_t i = net->vc_active[x];
     int32_t last = net->active[--net->nactive];
     net->active[i] = last;
-    net->vc[last].active = i;
-    net->vc[x].active = SIM_NONE;
+    net->vc_active[last] = i;
+    net->vc_active[x] = SIM_NONE;
 }
 
 void sim__waiting_push(sim_net *net, int32_t x)
@@ -114,6 +172,7 @@ void sim__waiting_push(sim_net *net, int32_t x)
 void sim__queue_push(sim_net *net, int32_t u, int32_t qi, int32_t m)
 {
     sim_queue *q = &net->iq[qi];
+    q->stuck = 0;
     net->msg[m].next = SIM_NONE;
     if (q->len == 0)
         q->head = m;
@@ -134,13 +193,101 @@ static inline int32_t phys_of(const sim_net *net, int32_t c)
     return net->topo.phys ? net->topo.phys[c] : c;
 }
 
+/* ---- work sets -------------------------------------------------------- */
+
+/* x may be able to move: list it (the traverse drops it lazily when not). */
+static inline void rdy_add(sim_net *net, int32_t x)
+{
+    if (net->in_rdy[x] == 0)
+        net->rdy[net->nrdy++] = x;
+    net->in_rdy[x] = 1;
+}
+
+/* y just got a flit (or its output became blocked): if it is now full
+ * and its head waits on an unrouted header, mark it and every full VC
+ * upstream of it in its worm blocked. */
+static void block_up(sim_net *net, int32_t y)
+{
+    while (y >= 0 && !net->blk[y] && net->vc[y].occ == net->B) {
+        net->blk[y] = 1;
+        y = net->vc[y].owner;
+        if (y >= 0 && net->in_rdy[y] == 1)
+            net->in_rdy[y] = 2;  /* its output is blocked: drop it */
+    }
+}
+
+static inline void block_check(sim_net *net, int32_t y)
+{
+    const sim_vc *vy = &net->vc[y];
+    if (vy->occ == net->B && !net->blk[y] &&
+        (vy->out == SIM_NONE || (vy->out >= 0 && net->blk[vy->out])))
+        block_up(net, y);
+}
+
+/* The header at y was just routed: y and the full VCs behind it are no
+ * longer blocked, and their feeders may move again. */
+static void unblock(sim_net *net, int32_t y)
+{
+    rdy_add(net, y);
+    while (y >= 0 && net->blk[y]) {
+        net->blk[y] = 0;
+        int32_t x = net->vc[y].owner;
+        if (x >= 0)
+            rdy_add(net, x);
+        y = x;
+    }
+}
+
+static void sleep_on(sim_net *net, int32_t x, int32_t slot)
+{
+    if (net->wn_free == SIM_NONE) {
+        int32_t old = net->wn_cap;
+        int32_t cap = old ? old * 2 : 1024;
+        net->wn_x = xrealloc(net->wn_x, sizeof *net->wn_x * (size_t)cap);
+        net->wn_next = xrealloc(net->wn_next,
+                                sizeof *net->wn_next * (size_t)cap);
+        net->wn_ep = xrealloc(net->wn_ep, sizeof *net->wn_ep * (size_t)cap);
+        for (int32_t i = cap - 1; i >= old; i--) {
+            net->wn_next[i] = net->wn_free;
+            net->wn_free = i;
+        }
+        net->wn_cap = cap;
+    }
+    int32_t i = net->wn_free;
+    net->wn_free = net->wn_next[i];
+    net->wn_x[i] = x;
+    net->wn_ep[i] = net->wepoch[x];
+    net->wn_next[i] = net->wl_head[slot];
+    net->wl_head[slot] = i;
+}
+
+void sim__wake(sim_net *net, int32_t slot)
+{
+    int32_t i = net->wl_head[slot];
+    net->wl_head[slot] = SIM_NONE;
+    while (i != SIM_NONE) {
+        int32_t next = net->wn_next[i];
+        int32_t x = net->wn_x[i];
+        if (net->wepoch[x] == net->wn_ep[i])
+            net->zzz[x] = 0;
+        net->wn_next[i] = net->wn_free;
+        net->wn_free = i;
+        i = next;
+    }
+}
+
+static inline int32_t eject_slot(const sim_net *net, int32_t r)
+{
+    return net->nslots - net->topo.routers + r;
+}
+
 /* ---- 1. credits ------------------------------------------------------- */
 
 static void credits_return(sim_net *net)
 {
     int slot = (int)(net->now % (net->cd + 1));
     for (int i = 0; i < net->cw_n[slot]; i++)
-        net->vc[net->cw[slot][i]].credits++;
+        net->vc_credits[net->cw[slot][i]]++;
     net->cw_n[slot] = 0;
 }
 
@@ -157,7 +304,7 @@ static void credit_send(sim_net *net, int32_t x)
 
 static inline int has_room(const sim_net *net, int32_t y)
 {
-    return net->cd ? net->vc[y].credits > 0 : net->vc[y].occ < net->B;
+    return net->cd ? net->vc_credits[y] > 0 : net->vc[y].occ < net->B;
 }
 
 /* ---- 3. inject -------------------------------------------------------- */
@@ -167,11 +314,15 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
     sim_vc *vy = &net->vc[y];
     if (vy->occ == 0) {
         vy->first = seq;
-        vy->since = net->now;
+        net->vc_since[y] = net->now;
     }
     vy->occ++;
     if (net->cd)
-        vy->credits--;
+        net->vc_credits[y]--;
+    if (net->fast) {
+        rdy_add(net, y);
+        block_check(net, y);
+    }
 }
 
 /* One injection channel (queue qi = u*ipn + j) of a node.  Returns 1 while
@@ -179,6 +330,8 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
 static int inject_channel(sim_net *net, int32_t qi)
 {
     sim_queue *q = &net->iq[qi];
+    if (q->stuck)
+        return 1;
     const int V = net->V;
     int32_t base = (net->topo.nnet + qi) * V;
     int32_t *pe_msg = net->pe_msg + (long)qi * V;
@@ -219,7 +372,7 @@ static int inject_channel(sim_net *net, int32_t qi)
         net->flits_injected++;
         if (seq == 0 && !net->pcs) {
             mm->t_inject = net->now;
-            net->vc[y].ready = net->now + net->Dr;
+            net->vc_ready[y] = net->now + net->Dr;
             sim__waiting_push(net, y);
         }
         if (pe_next[v] == mm->len) {
@@ -230,6 +383,11 @@ static int inject_channel(sim_net *net, int32_t qi)
         moved = 1;
         net->last_move = net->now;
     }
+    /* Nothing moved: every VC is taken or the queue empty, and no sending
+     * VC has room.  Only a flit leaving an injection VC (apply) or a new
+     * message changes that. */
+    if (net->fast && busy && !moved)
+        q->stuck = 1;
     return busy;
 }
 
@@ -328,21 +486,38 @@ static int try_allocate(sim_net *net, int32_t x)
         }
     }
     if (m->dst == r) {
-        if (net->E > 0 && r < net->nodes && net->eject_busy[r] >= net->E)
+        if (net->E > 0 && r < net->nodes && net->eject_busy[r] >= net->E) {
+            if (net->sleepy) {   /* until an ejection channel frees */
+                net->zzz[x] = 1;
+                net->wepoch[x]++;
+                sleep_on(net, x, eject_slot(net, r));
+            }
             return 0;
+        }
         net->eject_busy[r]++;
         vx->out = SIM_EJECT;
         sim__active_add(net, x);
+        if (net->fast)
+            unblock(net, x);
         return 1;
     }
     sim_route rt;
     sim__route_of(net, r, m, x, &rt);
     int32_t y = sim__route_pick(net, &rt, -1);
-    if (y == SIM_NONE)
+    if (y == SIM_NONE) {
+        if (net->sleepy) {       /* until a candidate channel frees a VC */
+            net->zzz[x] = 1;
+            net->wepoch[x]++;
+            for (int i = 0; i < rt.end[rt.ntiers]; i++)
+                sleep_on(net, x, rt.ch[i]);
+        }
         return 0;
+    }
     sim_vc_take(net, y, x, vx->msg);
     vx->out = y;
     sim__active_add(net, x);
+    if (net->fast)
+        unblock(net, x);
     return 1;
 }
 
@@ -351,7 +526,8 @@ static void allocate(sim_net *net)
     int j = 0;
     for (int i = 0; i < net->nwaiting; i++) {
         int32_t x = net->waiting[i];
-        if (net->vc[x].ready <= net->now && try_allocate(net, x))
+        if (!net->zzz[x] && net->vc_ready[x] <= net->now &&
+            try_allocate(net, x))
             continue;
         net->waiting[j++] = x;
     }
@@ -418,7 +594,8 @@ static void resolve(sim_net *net, int32_t c0)
             continue;
         }
         int32_t x = vc[y].owner;
-        if (x < 0 || vc[x].occ == 0 || !mux_free(net, x)) {
+        /* blocked: full, and cannot move this cycle */
+        if (x < 0 || net->blk[y] || vc[x].occ == 0 || !mux_free(net, x)) {
             pos[f]++;
             continue;
         }
@@ -484,6 +661,7 @@ static void walk_group(sim_net *net, int32_t g)
 static void apply(sim_net *net)
 {
     const int64_t now = net->now;
+    int nfilled = 0;             /* network VCs that got a flit (fast) */
     for (int i = 0; i < net->nmoved; i++) {
         int32_t x = net->moved[i];
         sim_vc *vx = &net->vc[x];
@@ -493,7 +671,9 @@ static void apply(sim_net *net)
         int tail = seq == m->len - 1;
         vx->first++;
         vx->occ--;
-        vx->since = now + 1;
+        net->vc_since[x] = now + 1;
+        if (vx->ch >= net->topo.nnet)   /* an injection VC has room */
+            net->iq[vx->ch - net->topo.nnet].stuck = 0;
         if (net->cd)
             credit_send(net, x);
         if (vx->out == SIM_EJECT) {
@@ -502,7 +682,10 @@ static void apply(sim_net *net)
             if (net->stats.window == 1)
                 net->stats.win_cons_flits++;
             if (tail) {
-                net->eject_busy[vc_router(net, x)]--;
+                int32_t r = vc_router(net, x);
+                net->eject_busy[r]--;
+                if (net->sleepy && net->wl_head[eject_slot(net, r)] >= 0)
+                    sim__wake(net, eject_slot(net, r));
                 sim__deliver(net, mi);   /* may grow the message pool */
             }
         } else {
@@ -510,19 +693,24 @@ static void apply(sim_net *net)
             sim_vc *vy = &net->vc[y];
             if (vy->occ == 0) {
                 vy->first = seq;
-                vy->since = now + 1;
+                net->vc_since[y] = now + 1;
             }
             vy->occ++;
             if (net->cd)
-                vy->credits--;
+                net->vc_credits[y]--;
             if (seq == 0 && !net->pcs) {
                 int32_t r2 = vc_router(net, y);
                 m->hops++;
-                vy->ready = now + 1 + (m->dst == r2 ? 0 : net->Dr);
+                net->vc_ready[y] = now + 1 + (m->dst == r2 ? 0 : net->Dr);
                 sim__waiting_push(net, y);
             }
             if (tail)
                 vy->owner = SIM_HELD;
+            if (net->fast) {
+                rdy_add(net, y);
+                if (vy->occ == net->B)   /* may be blocked: see below */
+                    net->dfs_ch[nfilled++] = y;
+            }
         }
         if (tail) {
             if (net->mux_lock) {
@@ -534,14 +722,57 @@ static void apply(sim_net *net)
             sim_vc_release(net, x);
         }
     }
+    for (int i = 0; i < nfilled; i++)
+        block_check(net, net->dfs_ch[i]);
     if (net->nmoved)
         net->last_move = now;
     net->nmoved = 0;
 }
 
+/* The fast traverse: only the ready set, dropping VCs that cannot move
+ * (no flit, no output, or an output that is blocked). */
+static void traverse_ready(sim_net *net)
+{
+    const int64_t now = net->now;
+    sim_vc *vc = net->vc;
+    const uint8_t *blk = net->blk;
+    int32_t *rdy = net->rdy;
+    int j = 0;
+    net->nmoved = 0;
+    for (int i = 0; i < net->nrdy; i++) {
+        int32_t x = rdy[i];
+        if (net->in_rdy[x] == 2) {
+            net->in_rdy[x] = 0;
+            continue;
+        }
+        sim_vc *vx = &vc[x];
+        int32_t out = vx->out;
+        if (out == SIM_NONE || vx->occ == 0 || (out >= 0 && blk[out])) {
+            net->in_rdy[x] = 0;
+            continue;
+        }
+        rdy[j++] = x;
+        if (vx->mstamp == now)
+            continue;
+        if (out == SIM_EJECT) {
+            grant(net, x);
+            continue;
+        }
+        int32_t c = vc[out].ch;
+        if (net->topo.chan[c].stamp != now)
+            resolve(net, c);
+    }
+    net->nrdy = j;
+    apply(net);
+}
+
 static void traverse(sim_net *net)
 {
     const int64_t now = net->now;
+    if (net->fast) {
+        traverse_ready(net);
+        return;
+    }
     net->nmoved = 0;
     for (int i = 0; i < net->nactive; i++) {
         int32_t x = net->active[i];

@@ -178,6 +178,58 @@ static int check_params(const sim_params *p, err *e)
                          e);
 }
 
+/* ---- estimates ----------------------------------------------------------- */
+
+/* Network channels per node of each topology (sim/topo_*.c), upper
+ * bounds: the torus and mesh 2n, the hypercube n, the DCSH one bus leg to
+ * every other node of each dimension, the express-cube its local
+ * channels plus m express channels per interchange. */
+static double channels_per_node(const net_design *d)
+{
+    double n = d->n;
+    switch (d->topology) {
+    case NET_HYPERCUBE:
+        return n;
+    case NET_DCSH: {
+        double legs = 0;
+        for (int i = 0; i < d->n; i++)
+            legs += d->k[i];
+        return legs + 1;
+    }
+    case NET_EXPRESS:
+        return 2 * n * (1.0 + (d->express_m > 0 ? d->express_m : 1));
+    default:
+        return 2 * n;
+    }
+}
+
+double sim_memory_estimate(const sim_params *p)
+{
+    const net_design *d = &p->design;
+    double nodes = (double)net_nodes(d), V = d->vcs > 0 ? d->vcs : 1;
+    double ipn = 1 + (p->workload.traffic == NET_TRAFFIC_BROADCAST ? 2.0 * d->n
+                                                                   : 0.0);
+    double nchan = nodes * channels_per_node(d) + nodes * ipn;
+    double nvc = nchan * V;
+    return nvc * (double)(sizeof(sim_vc) + 4 * sizeof(int32_t)) +
+           nchan * (double)(sizeof(sim_chan) + 3 * sizeof(int32_t)) +
+           nodes * (double)(sizeof(sim_source) + 2 * sizeof(double) +
+                            (size_t)d->n * sizeof(int32_t)) +
+           nodes * ipn * (double)(sizeof(sim_queue) + (size_t)V * 8);
+}
+
+double sim_work_estimate(const sim_params *p)
+{
+    double nodes = (double)net_nodes(&p->design);
+    double measured = p->stop == SIM_STOP_CI ? (double)p->max_messages
+                                             : (double)p->messages;
+    double msgs = (double)p->warmup_messages + measured;
+    double cycles = p->rate > 0 ? msgs / (nodes * p->rate) : INFINITY;
+    if (p->max_cycles > 0 && (double)p->max_cycles < cycles)
+        cycles = (double)p->max_cycles;
+    return cycles * nodes;
+}
+
 /* ---- create / destroy -------------------------------------------------- */
 
 int sim_net_create(const sim_params *p, sim_net **out, err *e)
@@ -221,14 +273,20 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     }
     net->nvc = (int32_t)(nchan * net->V);
     net->vc = xmalloc(sizeof *net->vc * (size_t)net->nvc);
+    net->vc_active = xmalloc(sizeof *net->vc_active * (size_t)net->nvc);
+    net->vc_ready = xcalloc((size_t)net->nvc, sizeof *net->vc_ready);
+    net->vc_since = xcalloc((size_t)net->nvc, sizeof *net->vc_since);
+    if (p->credit_delay) {
+        net->vc_credits = xmalloc(sizeof *net->vc_credits * (size_t)net->nvc);
+        for (int32_t x = 0; x < net->nvc; x++)
+            net->vc_credits[x] = net->B;
+    }
     for (int32_t x = 0; x < net->nvc; x++) {
         sim_vc *v = &net->vc[x];
         v->ch = x / net->V;
         v->msg = v->owner = v->out = SIM_NONE;
         v->first = v->occ = 0;
-        v->credits = net->B;
-        v->active = SIM_NONE;
-        v->ready = v->since = 0;
+        net->vc_active[x] = SIM_NONE;
         v->mstamp = -1;
     }
     net->mask_all = net->V == 64 ? ~UINT64_C(0)
@@ -291,6 +349,18 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
         net->cw_n = xcalloc((size_t)net->cd + 1, sizeof *net->cw_n);
         net->cw_cap = xcalloc((size_t)net->cd + 1, sizeof *net->cw_cap);
     }
+    net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
+    net->fast = net->sleepy && !net->cd && !net->topo.grp;
+    net->blk = xcalloc((size_t)net->nvc, 1);
+    net->in_rdy = xcalloc((size_t)net->nvc, 1);
+    net->rdy = xmalloc(sizeof *net->rdy * (size_t)net->nvc);
+    net->zzz = xcalloc((size_t)net->nvc, 1);
+    net->wepoch = xcalloc((size_t)net->nvc, sizeof *net->wepoch);
+    net->nslots = (int32_t)nchan + net->topo.routers;
+    net->wl_head = xmalloc(sizeof *net->wl_head * (size_t)net->nslots);
+    for (int32_t i = 0; i < net->nslots; i++)
+        net->wl_head[i] = SIM_NONE;
+    net->wn_free = SIM_NONE;
     rng_seed(&net->rng, p->seed, SIM_RNG_ALLOC);
     sim__stats_init(&net->stats, p);
     net->sources_on = 1;
@@ -306,6 +376,10 @@ void sim_net_destroy(sim_net *net)
         return;
     sim__topo_free(&net->topo);
     free(net->vc);
+    free(net->vc_credits);
+    free(net->vc_active);
+    free(net->vc_ready);
+    free(net->vc_since);
     free(net->msg);
     free(net->src);
     free(net->iq);
@@ -329,6 +403,15 @@ void sim_net_destroy(sim_net *net)
     free(net->moved);
     free(net->dfs_ch);
     free(net->dfs_i);
+    free(net->blk);
+    free(net->in_rdy);
+    free(net->rdy);
+    free(net->zzz);
+    free(net->wepoch);
+    free(net->wl_head);
+    free(net->wn_x);
+    free(net->wn_next);
+    free(net->wn_ep);
     if (net->cw)
         for (int i = 0; i <= net->cd; i++)
             free(net->cw[i]);

@@ -170,6 +170,16 @@ const char *sim_status_name(sim_status s);
  * (net_check, net_workload_check) with the reason in e. */
 int sim_supports(const net_design *d, const net_workload *w, err *e);
 
+/* Estimates made before anything is allocated, for callers that must
+ * refuse a run too large for the machine (the farm's workers):
+ * sim_memory_estimate is the bytes sim_net_create would allocate for p
+ * (channels, VCs, queues, per-node state; an over- rather than an
+ * under-estimate, within a small factor), sim_work_estimate the
+ * router-cycles the run may take: routers x the cycles to inject the
+ * warm-up and measured messages at p->rate, capped by max_cycles. */
+double sim_memory_estimate(const sim_params *p);
+double sim_work_estimate(const sim_params *p);
+
 /* Simulate p at p->rate and p->seed.  Fills *r and returns 0 when the run
  * ended (r->status says how: ok, saturated, deadlock, cycle limit,
  * stopped); a negative ERR_* with the reason in e when it could not start
@@ -189,6 +199,54 @@ int sim_run_many(const sim_params *jobs, int njobs, int threads,
                  sim_result *results, int *codes, double *wall_s,
                  void (*on_done)(void *ctx, int job, const sim_result *r),
                  void *ctx, err *e);
+
+#define SIM_HAS_SATURATION 1 /* sim_saturation() exists (benches that also
+                                build against older revisions test it) */
+
+/* What sim_saturation found.  Rates in messages/node/cycle. */
+typedef struct sim_saturation_result {
+    sim_status status;       /* SIM_OK; SIM_STOPPED (*stop_flag),
+                                SIM_CYCLE_LIMIT (p->max_cycles spent),
+                                SIM_DEADLOCK: the interval so far */
+    double rate;             /* the estimate */
+    double rate_lo, rate_hi; /* its interval (about 95%) */
+    double lo, hi;           /* highest rate probed stable, lowest probed
+                                unstable (0: none) */
+    double flits;            /* rate x mean message length:
+                                flits/node/cycle */
+    double throughput;       /* accepted flits/node/cycle when offered one
+                                flit/node/cycle, over the overload probe's
+                                (short) span: the classic "throughput"
+                                figure, the first estimate */
+    int probes;              /* simulations run (overload included) */
+    long cycles;             /* cycles simulated in total */
+    long warm_cycles, span_cycles;  /* of each probe */
+    char detail[256];        /* why not narrowed / the deadlock; "" */
+} sim_saturation_result;
+
+/* The saturation rate of p's design and workload, from the simulator: the
+ * largest offered rate whose backlog (flits generated but not consumed)
+ * does not grow, i.e. the boundary a manual sim_run sweep finds between
+ * "ok" and "saturated".  An overload run (one flit/node/cycle offered)
+ * gives the accepted throughput (r->throughput), the first estimate; then
+ * probes on fresh networks, each offered 20% above the current estimate,
+ * take the accepted rate just past saturation as the next estimate (or
+ * step up when a probe turns out stable), until two estimates agree within
+ * 2%; at most 6 probes of a few thousand cycles (lengths scale with the
+ * zero-load latency; sim/saturation.c).  Uses p->design, workload, seed,
+ * credit_delay, deadlock_cycles and allow_deadlock_prone; p->rate, the
+ * stop rule and the message counts are ignored.  p->max_cycles > 0 caps
+ * the cycles simulated in total (SIM_CYCLE_LIMIT); p->stop_flag is polled
+ * every 64 cycles (SIM_STOPPED).  Deterministic: a pure function of those
+ * inputs.  Returns 0 with *r filled (r->status says whether the search
+ * finished; r->detail why not converged), or a negative ERR_* (as sim_run)
+ * when the design cannot be simulated.
+ *
+ * Past saturation the accepted rate of dimension-order tori with dateline
+ * VC classes falls well below its peak (sim/saturation.c): r->throughput
+ * then understates the saturation throughput, which is why the probes may
+ * step upwards from it. */
+int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e);
 
 /* Merge independent replications of one point (same design, workload and
  * rate; different seeds) into *out: latencies averaged, CI from the spread

@@ -96,6 +96,9 @@ typedef struct sim_chan {
     int64_t stamp;               /* cycle of its last switch resolution */
 } sim_chan;
 
+/* The state every cycle touches: 32 bytes, two VCs per cache line (the
+ * rest is in per-VC arrays of sim_net: vc_credits, vc_active, vc_ready,
+ * vc_since). */
 typedef struct sim_vc {
     int32_t ch;                  /* channel this VC belongs to */
     int32_t msg;                 /* message holding it, SIM_NONE */
@@ -103,10 +106,6 @@ typedef struct sim_vc {
     int32_t out;                 /* see the header comment */
     int32_t first;               /* sequence number of the head flit */
     int32_t occ;                 /* flits in the buffer */
-    int32_t credits;             /* credit delay > 0: upstream's credits */
-    int32_t active;              /* index in net->active, SIM_NONE */
-    int64_t ready;               /* header: cycle it may be allocated */
-    int64_t since;               /* cycle the current head flit got there */
     int64_t mstamp;              /* cycle its head flit was granted a move */
 } sim_vc;
 
@@ -345,6 +344,9 @@ typedef struct sim_queue {
     int32_t head, tail;          /* message indices */
     int32_t len;
     int32_t rr;                  /* round robin over the channel's VCs */
+    int32_t stuck;               /* fast engine: busy, but nothing can move
+                                    until a flit leaves one of its
+                                    injection VCs or a message arrives */
 } sim_queue;
 
 /* A broadcast in progress (bcast.c). */
@@ -373,6 +375,12 @@ struct sim_net {
     /* virtual channels */
     sim_vc *vc;
     int32_t nvc;
+    int32_t *vc_credits;         /* [vc] credit delay > 0: upstream's
+                                    credits (NULL otherwise) */
+    int32_t *vc_active;          /* [vc] index in net->active, SIM_NONE */
+    int64_t *vc_ready;           /* [vc] header: cycle it may be allocated */
+    int64_t *vc_since;           /* [vc] cycle the current head flit got
+                                    there */
     uint64_t mask_all;           /* all V VCs */
     uint64_t mask_class[2];      /* deterministic / escape VCs per class */
     uint64_t mask_adapt;         /* adaptive VCs (duato, minimal_adaptive) */
@@ -421,6 +429,27 @@ struct sim_net {
     int32_t *moved;              /* VCs whose head flit moves this cycle */
     int nmoved;
     int32_t *dfs_ch, *dfs_i;     /* explicit stack of switch resolution */
+
+    /* Event-driven work sets (engine.c, "WORK SETS"). */
+    int fast;                    /* traverse walks the ready set (credit
+                                    delay 0, point-to-point, wormhole) */
+    int sleepy;                  /* failed headers sleep until woken */
+    uint8_t *blk;                /* [vc] blocked: full, and its head can
+                                    only move after an unrouted header
+                                    further down its worm is allocated */
+    uint8_t *in_rdy;             /* [vc] 0 not in rdy, 1 listed, 2 listed
+                                    but known unable to move (dropped at
+                                    the next traverse) */
+    int32_t *rdy;                /* feeders that may move (superset) */
+    int nrdy;
+    uint8_t *zzz;                /* [vc] header asleep on the waiting list */
+    uint32_t *wepoch;            /* [vc] sleep epoch (stale wake entries) */
+    int32_t *wl_head;            /* [slot] sleepers: slot = channel, or
+                                    nchan + router for ejection */
+    int32_t nslots;
+    int32_t *wn_x, *wn_next;     /* sleeper entries: pool with free list */
+    uint32_t *wn_ep;
+    int32_t wn_cap, wn_free;
 
     /* credits in flight (credit delay > 0): ring of cd+1 lists */
     int32_t **cw;
@@ -483,6 +512,9 @@ static inline void sim_vc_take(sim_net *net, int32_t z, int32_t owner,
         net->bus_vc[sim_bus_slot(net, z)] = z;
 }
 
+/* Wake the headers asleep on slot s (engine.c). */
+void sim__wake(sim_net *net, int32_t s);
+
 /* Free VC z (its tail has left, or a probe gave it back). */
 static inline void sim_vc_release(sim_net *net, int32_t z)
 {
@@ -492,6 +524,8 @@ static inline void sim_vc_release(sim_net *net, int32_t z)
     v->owner = SIM_NONE;
     if (net->bus_vc && v->ch < net->topo.nnet)
         net->bus_vc[sim_bus_slot(net, z)] = SIM_NONE;
+    if (net->sleepy && net->wl_head[v->ch] != SIM_NONE)
+        sim__wake(net, v->ch);
 }
 
 /* Input multiplexer group of VC x (-1: none). */

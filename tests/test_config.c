@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dse/study/cfg.h"
@@ -347,13 +349,12 @@ static void test_good_minimal_defaults(void **state)
     assert_int_equal(s.space.nroutings, CFG_ROUTING_COUNT);
     assert_int_equal(s.space.mixed_radices, 0);
     assert_int_equal(s.space.require_model, 1);
-    assert_int_equal(s.nobjectives, 3);
+    /* equal cost is a constraint by default, not an objective */
+    assert_int_equal(s.nobjectives, 2);
     assert_int_equal(s.objectives[0].kind, CFG_OBJ_LATENCY);
     assert_int_equal(s.objectives[1].kind, CFG_OBJ_SATURATION);
     assert_int_equal(s.objectives[1].maximise, 1);
-    assert_int_equal(s.objectives[2].kind, CFG_OBJ_COST);
-    assert_int_equal(s.objectives[2].cost, CFG_COST_BISECTION);
-    assert_int_equal(s.objectives[2].maximise, 0);
+    assert_int_equal(s.sim.max_designs, 32);
     assert_int_equal(s.finalists, 5);
     assert_int_equal(s.search, CFG_SEARCH_AUTO);
     assert_int_equal(s.sim.seeds, 3);
@@ -616,6 +617,147 @@ static void test_check_command(void **state)
     free(out);
 }
 
+/* ---- limits (issue 16) ---------------------------------------------------- */
+
+/* expect_error for texts too long to print. */
+static void expect_error_quiet(const char *text, int line, int column,
+                               const char *path, const char *msg)
+{
+    cfg_study s;
+    err e;
+    err_clear(&e);
+    int rc = cfg_study_load_string(text, "t.yaml", &s, &e);
+    if (rc != ERR_CONFIG || e.line != line || e.column != column ||
+        strcmp(e.path, path) != 0 || strcmp(e.msg, msg) != 0)
+        print_error("got rc %d at %d:%d path '%s' msg '%s'\n"
+                    "want at %d:%d path '%s' msg '%s'\n",
+                    rc, e.line, e.column, e.path, e.msg, line, column, path,
+                    msg);
+    assert_int_equal(rc, ERR_CONFIG);
+    assert_int_equal(e.line, line);
+    assert_int_equal(e.column, column);
+    assert_string_equal(e.path, path);
+    assert_string_equal(e.msg, msg);
+    cfg_study_fini(&s);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A step past the end (even LONG_MAX) gives the start alone; it used to
+ * overflow `v += step` (UBSan abort; Release read vcs 0 and buffer -1). */
+static void test_int_range_huge_step(void **state)
+{
+    (void)state;
+    const char *text = "nodes: 64\n" BUDGET
+                       "space:\n"
+                       "  vcs: {from: 2, to: 6, step: 9223372036854775807}\n"
+                       "  buffer_flits: {from: 1, to: 64, step: 9223372036854775000}\n";
+    cfg_study s;
+    err e;
+    assert_int_equal(cfg_study_load_string(text, "t.yaml", &s, &e), 0);
+    assert_int_equal(s.space.vcs.n, 1);
+    assert_int_equal(s.space.vcs.v[0], 2);
+    assert_int_equal(s.space.buffer_flits.n, 1);
+    assert_int_equal(s.space.buffer_flits.v[0], 1);
+    cfg_study_fini(&s);
+    text = "nodes: 64\n" BUDGET "space:\n  vcs: {from: 1, to: 64, step: 21}\n";
+    assert_int_equal(cfg_study_load_string(text, "t.yaml", &s, &e), 0);
+    assert_int_equal(s.space.vcs.n, 4); /* 1 22 43 64 */
+    assert_int_equal(s.space.vcs.v[3], 64);
+    cfg_study_fini(&s);
+}
+
+/* 99,999 distinct rates and a duplicate of the first at the end: found and
+ * located in well under a second (the check per item was quadratic: over
+ * 120 s for 1e6 entries). */
+static void test_long_list_duplicate_is_fast(void **state)
+{
+    (void)state;
+    size_t n = 99999, cap = 64 + 12 * (n + 1);
+    char *text = malloc(cap);
+    size_t used = (size_t)snprintf(text, cap, "nodes: 64\n" BUDGET "rates: [");
+    for (size_t i = 0; i < n; i++)
+        used += (size_t)snprintf(text + used, cap - used, "%s%.6g",
+                                 i ? "," : "", 0.9 * (double)(i + 1) / 1e5);
+    int col = (int)(used - strlen(BUDGET) - strlen("nodes: 64\n")) + 2;
+    used += (size_t)snprintf(text + used, cap - used, ",9e-06]\n");
+    double t0 = now_s();
+    char path[64];
+    snprintf(path, sizeof path, "rates[%zu]", n);
+    expect_error_quiet(text, 3, col, path, "duplicate value 9e-06 (already in the list)");
+    assert_true(now_s() - t0 < 5.0);
+    /* a list longer than the cap is refused with its location */
+    text[used - 2] = '\0';
+    strcat(text, ",0.95,0.96]\n");
+    expect_error_quiet(text, 3, col + 6, "rates[100000]",
+                 "list gives more than 100000 values");
+    free(text);
+}
+
+/* 100,000 nested '[' are refused at the 65th, at once (it took 29 s). */
+static void test_deep_nesting_is_refused(void **state)
+{
+    (void)state;
+    size_t depth = 100000;
+    char *text = malloc(2 * depth + 64);
+    size_t used = (size_t)sprintf(text, "nodes: 64\nrates: ");
+    memset(text + used, '[', depth);
+    memset(text + used + depth, ']', depth);
+    text[used + 2 * depth] = '\0';
+    double t0 = now_s();
+    expect_error_quiet(text, 2, 8 + 63, "", /* the root mapping is level 1 */
+                 "lists and mappings nested more than 64 deep: not a study "
+                 "file");
+    assert_true(now_s() - t0 < 2.0);
+    free(text);
+}
+
+/* No size cap, /dev/zero and FIFOs: over 1 MiB is refused; a path that is
+ * not a regular file is refused without reading or blocking. */
+static void test_file_size_and_kind(void **state)
+{
+    (void)state;
+    size_t big = 1024 * 1024 + 1;
+    char *text = malloc(big + 1);
+    memset(text, '#', big);
+    text[big] = '\0';
+    cfg_study s;
+    err e;
+    assert_int_equal(cfg_study_load_string(text, "t.yaml", &s, &e), ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "at most 1048576"));
+    cfg_study_fini(&s);
+    char dir[] = "/tmp/dse_cfg_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char file[128], fifo[128];
+    snprintf(file, sizeof file, "%s/big.yaml", dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fwrite(text, 1, big, f);
+    fclose(f);
+    free(text);
+    assert_int_equal(cfg_study_load(file, &s, &e), ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "at most 1048576"));
+    cfg_study_fini(&s);
+    snprintf(fifo, sizeof fifo, "%s/fifo.yaml", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    double t0 = now_s();
+    assert_int_equal(cfg_study_load(fifo, &s, &e), ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "not a regular file"));
+    cfg_study_fini(&s);
+    assert_int_equal(cfg_study_load("/dev/zero", &s, &e), ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "not a regular file"));
+    cfg_study_fini(&s);
+    assert_true(now_s() - t0 < 2.0);
+    unlink(fifo);
+    unlink(file);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +779,10 @@ int main(void)
         cmocka_unit_test(test_shipped_configs),
         cmocka_unit_test(test_routing_applies),
         cmocka_unit_test(test_check_command),
+        cmocka_unit_test(test_int_range_huge_step),
+        cmocka_unit_test(test_long_list_duplicate_is_fast),
+        cmocka_unit_test(test_deep_nesting_is_refused),
+        cmocka_unit_test(test_file_size_and_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,11 @@
  *     `dse status ID` says done with the report path;
  *   - SIGTERM while a study runs: the daemon exits 0, the study is queued
  *     again; a restarted daemon resumes it to done;
- *   - a study over the size limits, or whose report directory escapes the
- *     output root (.., absolute), is refused with a clear reason.
+ *   - a study over the size limits is refused with a clear reason;
+ *   - every study's report goes to OUTPUT_ROOT/ID whatever its
+ *     report.directory says: "." or "reports" (a parent of other
+ *     studies' reports) or an absolute path leave the others' reports
+ *     alone (issue 16).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +36,38 @@ static pid_t serve_start(const test_redis *r, const char *root)
     }
     test_track(pid);
     return pid;
+}
+
+/* A daemon with a short lock expiry, logging to DIR/LOGNAME. */
+static pid_t serve_start_ttl(const test_redis *r, const char *root,
+                             const char *logname, const char *ttl)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        char log[300];
+        snprintf(log, sizeof log, "%s/%s", r->dir, logname);
+        test_child_output(log);
+        execl(DSE_BINARY, DSE_BINARY, "serve", "--redis", r->url,
+              "--output-root", root, "--lock-ttl", ttl, "--worker-timeout",
+              "30", (char *)NULL);
+        _exit(127);
+    }
+    test_track(pid);
+    return pid;
+}
+
+/* waitpid with a deadline: the exit status, or -1 (still running). */
+static int wait_exit(pid_t pid, double seconds)
+{
+    for (double t = 0; t < seconds; t += 0.05) {
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            test_untrack(pid);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        }
+        test_sleep(0.05);
+    }
+    return -1;
 }
 
 /* Run a dse command line; its stdout (first line) into out. */
@@ -154,16 +189,17 @@ static void test_daemon(void **state)
     assert_true(wait_field(&st, "1", "status", "done", 60));
     study_field(&st, "1", "report", buf, sizeof buf);
     char want[600];
-    snprintf(want, sizeof want, "%s/reports/farm_kill", root);
+    snprintf(want, sizeof want, "%s/1", root);
     assert_string_equal(buf, want);
-    snprintf(want, sizeof want, "%s/reports/farm_kill/results.json", root);
+    snprintf(want, sizeof want, "%s/1/results.json", root);
     char *json = read_text(want);
     assert_non_null(json);
     assert_non_null(strstr(json, "\"farm_kill\""));
     free(json);
     assert_int_equal(dse_cli(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "done"));
-    assert_non_null(strstr(out, "reports/farm_kill"));
+    snprintf(want, sizeof want, "%s/1", root);
+    assert_non_null(strstr(out, want));
 
     /* untrusted submissions */
     dse_store_spec spec;
@@ -171,29 +207,42 @@ static void test_daemon(void **state)
     dse_store_url_parse(r.url, &spec.redis, NULL);
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
-    struct {
-        const char *file, *dir, *reason;
-    } bad[] = {
-        {"farm_tiny.yaml", "reports/tiny", "feasible designs"}, /* 5 > 3 */
-        {"farm_kill.yaml", "../../escape", "'..'"},
-        {"farm_kill.yaml", "reports/../../escape", "'..'"},
-        {"farm_kill.yaml", "/tmp/escape", "absolute"},
-    };
-    char ids[4][DSE_STUDY_ID_MAX];
-    for (size_t i = 0; i < 4; i++) {
-        char *yaml = study_with_dir(bad[i].file, bad[i].dir);
+    /* over a limit: refused with the reason */
+    char *yaml = study_with_dir("farm_tiny.yaml", "reports/tiny");
+    assert_non_null(yaml);
+    char tid[DSE_STUDY_ID_MAX];
+    err e;
+    assert_int_equal(dse_serve_submit(&spec, &fo, yaml, "tiny.yaml", tid, &e), 0);
+    free(yaml);
+    assert_true(wait_field(&st, tid, "status", "refused", 30));
+    study_field(&st, tid, "reason", buf, sizeof buf);
+    assert_non_null(strstr(buf, "feasible designs")); /* 5 > 3 */
+    /* report directories naming the root, a parent of other reports, or an
+     * absolute path: each study still lands in ROOT/ID (its jobs are
+     * cached from study 1, so these runs are quick) */
+    const char *dirs[] = {".", "reports", "/tmp/escape"};
+    char ids[3][DSE_STUDY_ID_MAX];
+    for (size_t i = 0; i < 3; i++) {
+        yaml = study_with_dir("farm_kill.yaml", dirs[i]);
         assert_non_null(yaml);
-        err e;
-        assert_int_equal(dse_serve_submit(&spec, &fo, yaml, "bad.yaml", ids[i],
+        assert_int_equal(dse_serve_submit(&spec, &fo, yaml, "dir.yaml", ids[i],
                                           &e),
                          0);
         free(yaml);
     }
-    for (size_t i = 0; i < 4; i++) {
-        assert_true(wait_field(&st, ids[i], "status", "refused", 30));
-        study_field(&st, ids[i], "reason", buf, sizeof buf);
-        assert_non_null(strstr(buf, bad[i].reason));
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(wait_field(&st, ids[i], "status", "done", 120));
+        study_field(&st, ids[i], "report", buf, sizeof buf);
+        snprintf(want, sizeof want, "%s/%s", root, ids[i]);
+        assert_string_equal(buf, want);
+        snprintf(want, sizeof want, "%s/%s/results.json", root, ids[i]);
+        struct stat rs;
+        assert_int_equal(stat(want, &rs), 0);
     }
+    snprintf(want, sizeof want, "%s/1/results.json", root);
+    json = read_text(want); /* study 1's report is still there */
+    assert_non_null(json);
+    free(json);
     struct stat sb;
     assert_int_not_equal(stat("/tmp/escape", &sb), 0);
     snprintf(args, sizeof args, "status --redis %s", r.url);
@@ -211,11 +260,75 @@ static void test_daemon(void **state)
     test_redis_fini(&r);
 }
 
+/* Issue 16: daemon A is paused (SIGSTOP) past its lock's expiry while a
+ * study runs; daemon B takes the lock and resumes the study.  When A
+ * wakes it finds B's token in the lock: it changes nothing more, exits 1
+ * saying so, and the study completes once, by B, into ROOT/1. */
+static void test_two_daemons_fencing(void **state)
+{
+    (void)state;
+    if (!test_redis_installed())
+        skip();
+    test_redis r = {0};
+    assert_int_equal(test_redis_start(&r), 0);
+    char root[400], args[1200], out[4096], buf[2048], path[700];
+    snprintf(root, sizeof root, "%s/out", r.dir);
+    assert_int_equal(mkdir(root, 0755), 0);
+    dse_store st;
+    test_store_open(&r, &st);
+    pid_t w = test_worker_start(&r, "w", NULL, NULL);
+    pid_t a = serve_start_ttl(&r, root, "serveA.log", "1");
+    snprintf(args, sizeof args, "submit '%s/tests/data/farm_kill.yaml' --redis %s",
+             DSE_SOURCE_DIR, r.url);
+    assert_int_equal(dse_cli(args, out, sizeof out), 0);
+    assert_string_equal(out, "1\n");
+    assert_true(wait_field(&st, "1", "phase", "simulate", 60));
+    kill(a, SIGSTOP);
+    test_sleep(1.6); /* past A's 1 s lock */
+    pid_t b = serve_start_ttl(&r, root, "serveB.log", "1");
+    test_sleep(1.5); /* B took the lock and resumed study 1 */
+    kill(a, SIGCONT);
+    assert_int_equal(wait_exit(a, 30), 1);
+    snprintf(path, sizeof path, "%s/serveA.log", r.dir);
+    char *log = read_text(path);
+    assert_non_null(log);
+    if (!strstr(log, "lost the lock"))
+        fail_msg("daemon A's log:\n%s", log);
+    free(log);
+    assert_true(wait_field(&st, "1", "status", "done", 120));
+    study_field(&st, "1", "report", buf, sizeof buf);
+    snprintf(path, sizeof path, "%s/1", root);
+    assert_string_equal(buf, path);
+    snprintf(path, sizeof path, "%s/1/results.json", root);
+    char *json = read_text(path);
+    assert_non_null(json);
+    free(json);
+    /* nothing queued or running again: A did not requeue what B owns */
+    char **ids;
+    size_t n;
+    assert_int_equal(st.ops->lrange(st.self, "dse:studies:queue", 0, -1, &ids,
+                                    &n, NULL),
+                     0);
+    assert_int_equal(n, 0);
+    free(ids);
+    assert_int_equal(st.ops->lrange(st.self, "dse:studies:running", 0, -1,
+                                    &ids, &n, NULL),
+                     0);
+    assert_int_equal(n, 0);
+    free(ids);
+    kill(b, SIGTERM);
+    assert_int_equal(wait_exit(b, 30), 0);
+    dse_store_close(&st);
+    assert_int_equal(test_worker_stop(w), 0);
+    test_redis_fini(&r);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_daemon),
+        cmocka_unit_test(test_two_daemons_fencing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,9 +12,11 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <fcntl.h>
 #include <pthread.h>
 
 #include "dse/farm/farm_serve.h"
+#include "dse/study/space.h"
 #include "test_farm_util.h"
 #include "support/store_mem.h"
 
@@ -48,6 +50,49 @@ static void test_url_parse(void **state)
                          "redis://%zz@h", NULL};
     for (int i = 0; bad[i]; i++)
         assert_int_equal(dse_store_url_parse(bad[i], &u, NULL), ERR_CONFIG);
+}
+
+/* Issue 16: the password need not be on the command line (ps shows it):
+ * DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE when the URL has none;
+ * the farm secret likewise from DSE_FARM_SECRET(_FILE). */
+static void test_password_and_secret_from_env(void **state)
+{
+    (void)state;
+    dse_redis_url u;
+    setenv("DSE_REDIS_PASSWORD", "from-env", 1);
+    assert_int_equal(dse_store_url_parse("redis://h", &u, NULL), 0);
+    assert_string_equal(u.password, "from-env");
+    assert_int_equal(dse_store_url_parse("redis://:url@h", &u, NULL), 0);
+    assert_string_equal(u.password, "url"); /* the URL's wins */
+    unsetenv("DSE_REDIS_PASSWORD");
+    char path[] = "/tmp/dse_pw_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "from-file\n", 10), 10);
+    close(fd);
+    setenv("DSE_REDIS_PASSWORD_FILE", path, 1);
+    assert_int_equal(dse_store_url_parse("redis://h", &u, NULL), 0);
+    assert_string_equal(u.password, "from-file");
+    setenv("DSE_REDIS_PASSWORD_FILE", "/nonexistent/pw", 1);
+    err e;
+    assert_int_equal(dse_store_url_parse("redis://h", &u, &e), ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "/nonexistent/pw"));
+    unsetenv("DSE_REDIS_PASSWORD_FILE");
+    dse_secret sec;
+    assert_int_equal(dse_farm_secret_from_env(&sec, &e), 0);
+    assert_int_equal(sec.len, 0);
+    setenv("DSE_FARM_SECRET", "short", 1);
+    assert_int_equal(dse_farm_secret_from_env(&sec, &e), ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "at least 16"));
+    unsetenv("DSE_FARM_SECRET");
+    fd = open(path, O_WRONLY | O_TRUNC);
+    assert_int_equal(write(fd, "a secret of 22 bytes!!\n", 23), 23);
+    close(fd);
+    setenv("DSE_FARM_SECRET_FILE", path, 1);
+    assert_int_equal(dse_farm_secret_from_env(&sec, &e), 0);
+    assert_int_equal(sec.len, 22);
+    unsetenv("DSE_FARM_SECRET_FILE");
+    unlink(path);
 }
 
 /* ---- jobs -------------------------------------------------------------------- */
@@ -201,6 +246,30 @@ static void test_job_malformed(void **state)
     lim.max_nodes = 8;
     assert_int_not_equal(dse_job_parse(good, &lim, NULL, &j, &e), 0);
     assert_non_null(strstr(e.msg, "nodes"));
+    /* Issue 16: a 1024x1024 torus with 64 VCs (a valid job of a few
+     * hundred bytes) would need ~19 GB: refused from the estimate, with
+     * the reason, before anything is allocated */
+    char *big = replace(good, "k=4", "k=1024");
+    char *big64 = replace(big, "vcs=2", "vcs=64");
+    assert_non_null(big64);
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(big64, NULL, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "MB of memory"));
+    assert_non_null(strstr(e.msg, "--max-memory"));
+    free(big);
+    free(big64);
+    /* too long for this worker: a tiny rate with many messages */
+    dse_job_limits_init(&lim);
+    lim.max_work = 1e4; /* the job: 1200 messages / (16 x 0.02) x 16 = 6e4 */
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(good, &lim, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "router-cycles"));
+    /* the estimates are sane for the shipped sizes: a 64x64 torus (peak
+     * RSS 5.2 MB measured, README) under 50 MB */
+    sim_params q;
+    tiny_sim(&q);
+    net_design_set_radix(&q.design, 2, 64);
+    assert_true(sim_memory_estimate(&q) > 1e5 && sim_memory_estimate(&q) < 5e7);
     /* too long a text */
     char *huge = calloc(1, DSE_JOB_TEXT_MAX + 10);
     memset(huge, ' ', DSE_JOB_TEXT_MAX + 5);
@@ -300,6 +369,9 @@ static void test_result_roundtrip_exact(void **state)
 
 /* ---- the daemon's checks ---------------------------------------------------------- */
 
+/* Issue 16: the daemon writes study ID's report to ROOT/ID whatever the
+ * study says; ids read from Redis that are not decimal are refused; an
+ * existing ROOT/ID that is not a dse report (or is a link) is refused. */
 static void test_report_path(void **state)
 {
     (void)state;
@@ -307,28 +379,29 @@ static void test_report_path(void **state)
     assert_non_null(mkdtemp(root));
     char out[PATH_MAX], want[PATH_MAX];
     err e;
-    const char *refused[] = {"", "/etc", "..", "../x", "a/../../x", "a/..",
-                             "./..", NULL};
+    const char *refused[] = {"", "..", "../x", "1/..", "/etc", "7a", "-1",
+                             "123456789012345678901", NULL};
     for (int i = 0; refused[i]; i++)
         assert_int_equal(dse_serve_report_path(root, refused[i], out,
                                                sizeof out, &e),
                          ERR_CONFIG);
-    assert_int_equal(dse_serve_report_path(root, "reports/a/b", out,
-                                           sizeof out, &e),
-                     0);
-    snprintf(want, sizeof want, "%s/reports/a/b", root);
+    assert_int_equal(dse_serve_report_path(root, "42", out, sizeof out, &e), 0);
+    snprintf(want, sizeof want, "%s/42", root);
     assert_string_equal(out, want);
-    struct stat sb;
-    snprintf(want, sizeof want, "%s/reports/a", root);
-    assert_int_equal(stat(want, &sb), 0); /* parents made */
-    /* a symbolic link leading out */
-    snprintf(want, sizeof want, "%s/link", root);
+    /* a foreign directory or a symbolic link at ROOT/ID */
+    assert_int_equal(mkdir(want, 0755), 0);
+    snprintf(want, sizeof want, "%s/42/mine.txt", root);
+    FILE *f = fopen(want, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(dse_serve_report_path(root, "42", out, sizeof out, &e),
+                     ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "not written by dse"));
+    snprintf(want, sizeof want, "%s/43", root);
     assert_int_equal(symlink("/tmp", want), 0);
-    assert_int_equal(dse_serve_report_path(root, "link/x", out, sizeof out, &e),
+    assert_int_equal(dse_serve_report_path(root, "43", out, sizeof out, &e),
                      ERR_CONFIG);
-    assert_non_null(strstr(e.msg, "outside"));
-    assert_int_equal(dse_serve_report_path(root, "link", out, sizeof out, &e),
-                     ERR_CONFIG);
+    assert_non_null(strstr(e.msg, "symbolic link"));
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     assert_int_equal(system(cmd), 0);
@@ -359,6 +432,45 @@ static void test_limits(void **state)
     assert_int_equal(dse_serve_check_limits(&s, &l, &e), 0);
     l.max_sim_messages = 365999;
     assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    cfg_study_fini(&s);
+}
+
+/* Issue 16: a huge space (65,536 nodes, mixed radices, long vcs and
+ * buffer lists: tens of millions of combinations) is refused by counting,
+ * in well under a second, instead of being built (gigabytes, minutes). */
+static void test_limits_count_before_enumerating(void **state)
+{
+    (void)state;
+    const char *yaml =
+        "study: huge\nnodes: 65536\ntechnology: vlsi\n"
+        "budget:\n  bisection_wires: 65536\n"
+        "message:\n  bits: 32\n  length: fixed\ntraffic: uniform\n"
+        "rates: [0.001]\n"
+        "space:\n  topologies: all\n  dimensions: {from: 1, to: 16}\n"
+        "  mixed_radices: true\n  routings: all\n"
+        "  vcs: {from: 1, to: 64}\n  buffer_flits: {from: 1, to: 64}\n"
+        "objectives: [latency, saturation, cost(bisection)]\n"
+        "finalists: 3\nsearch: exhaustive\n"
+        "report:\n  directory: reports/huge\n";
+    cfg_study s;
+    err e;
+    int rc = cfg_study_load_string(yaml, "huge.yaml", &s, &e);
+    if (rc) {
+        char buf[1024];
+        print_error("%s\n", err_format(&e, buf, sizeof buf));
+    }
+    assert_int_equal(rc, 0);
+    assert_true(dse_space_enumerated(&s) > 1e7);
+    dse_serve_opts o;
+    dse_serve_opts_init(&o);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &e), ERR_CONFIG);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_non_null(strstr(e.msg, "combinations to enumerate"));
+    double secs = (double)(t1.tv_sec - t0.tv_sec) +
+                  (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    assert_true(secs < 2.0);
     cfg_study_fini(&s);
 }
 
@@ -446,6 +558,149 @@ static void test_mem_identical(void **state)
     free(m);
     dse_store_close(&st);
     dse_mem_db_destroy(db);
+    cfg_study_fini(&s);
+}
+
+/* Issue 16: results carry their engine, and with a farm secret they are
+ * sealed (HMAC-SHA256 over key and text): altered, unsealed, copied to
+ * another key or other-engine results are refused. */
+static void test_result_seal(void **state)
+{
+    (void)state;
+    dse_secret sec = {.len = 20};
+    memcpy(sec.bytes, "0123456789abcdefghij", 20);
+    sim_params p;
+    tiny_sim(&p);
+    dse_job j;
+    dse_job_sim_init(&j, &p);
+    dse_job_result r, back;
+    dse_job_run(&j, NULL, &r);
+    char *plain = dse_job_result_format(&r, "k1");
+    assert_non_null(strstr(plain, "\"engine\":\"dse "));
+    char *sealed = dse_job_result_seal(plain, "k1", &sec);
+    assert_int_equal(strncmp(sealed, "{\"mac\":\"", 8), 0);
+    err e;
+    assert_int_equal(dse_job_result_verify(sealed, "k1", &sec, &e), 0);
+    assert_int_equal(dse_job_result_parse(sealed, "k1", DSE_JOB_SIM, 0, &back,
+                                          NULL),
+                     0);
+    assert_memory_equal(&back.sim, &r.sim, sizeof r.sim);
+    dse_job_result_fini(&back);
+    /* no secret: anything well-formed passes verify */
+    assert_int_equal(dse_job_result_verify(plain, "k1", NULL, NULL), 0);
+    /* with one: unsealed, other key, altered, other secret are refused */
+    assert_int_equal(dse_job_result_verify(plain, "k1", &sec, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "not sealed"));
+    assert_int_equal(dse_job_result_verify(sealed, "k2", &sec, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "MAC mismatch"));
+    char *alt = replace(sealed, "\"status\":", "\"status\": ");
+    assert_int_equal(dse_job_result_verify(alt, "k1", &sec, &e), ERR_INVALID);
+    free(alt);
+    dse_secret other = sec;
+    other.bytes[0] ^= 1;
+    assert_int_equal(dse_job_result_verify(sealed, "k1", &other, &e),
+                     ERR_INVALID);
+    /* another engine's result is not this program's */
+    alt = replace(plain, "\"engine\":\"dse ", "\"engine\":\"dsx ");
+    assert_int_not_equal(dse_job_result_parse(alt, "k1", DSE_JOB_SIM, 0, &back,
+                                              NULL),
+                         0);
+    free(alt);
+    free(sealed);
+    free(plain);
+    dse_job_result_fini(&r);
+    dse_job_fini(&j);
+}
+
+/* A worker thread on db with a farm secret. */
+static void worker_start_secret(wthread *w, dse_mem_db *db,
+                                const dse_secret *sec)
+{
+    memset(w, 0, sizeof *w);
+    w->spec.open = dse_mem_store_open;
+    w->spec.open_ctx = db;
+    dse_worker_opts_init(&w->o);
+    w->o.slots = 2;
+    w->o.farm.heartbeat_s = 0.1;
+    w->o.farm.visibility_s = 2;
+    w->o.farm.secret = *sec;
+    snprintf(w->o.name, sizeof w->o.name, "memw");
+    pthread_create(&w->th, NULL, worker_main, w);
+}
+
+/* Issue 16: a result planted in the store for every design of the study
+ * (well-formed, this engine, right keys, a fake latency of 1 cycle) ranks
+ * a fake design first on a farm without a secret; with a farm secret the
+ * plants are ignored, re-computed, and the results equal the local run. */
+static void test_mem_planted_results(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    int rc;
+    err e;
+    char *local = test_run_json(&s, NULL, &rc, &e);
+    assert_non_null(local);
+    dse_space sp;
+    assert_int_equal(dse_space_build(&s, &sp, &e), 0);
+    for (int secret = 0; secret < 2; secret++) {
+        dse_mem_db *db = dse_mem_db_create();
+        dse_store_spec spec = {.open = dse_mem_store_open, .open_ctx = db};
+        dse_store st;
+        dse_store_open(&spec, &st);
+        for (size_t i = 0; i < sp.count; i++) {
+            dse_job j;
+            dse_job_score_init(&j, &s, &sp.designs[i], sp.models[i]);
+            char *text = dse_job_format(&j);
+            char key[DSE_JOB_KEY_LEN + 1], rkey[128];
+            dse_job_key(text, key);
+            dse_job_result fake;
+            memset(&fake, 0, sizeof fake);
+            fake.kind = DSE_JOB_SCORE;
+            fake.nrates = s.rates.n;
+            double lat[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+            fake.latency = lat;
+            fake.zero_load = 1;
+            fake.saturation_rate = 0.99;
+            for (int q = 0; q < CFG_MAX_OBJECTIVES; q++)
+                fake.objectives[q] = q == 1 ? -0.99 : 1;
+            char *planted = dse_job_result_format(&fake, key);
+            snprintf(rkey, sizeof rkey, "dse:result:%s", key);
+            assert_int_equal(st.ops->set(st.self, rkey, planted, 0, 0, NULL,
+                                         NULL),
+                             0);
+            free(planted);
+            free(text);
+            dse_job_fini(&j);
+        }
+        dse_secret sec = {.len = 0};
+        if (secret) {
+            sec.len = 24;
+            memcpy(sec.bytes, "a farm secret of 24 byte", 24);
+        }
+        wthread w;
+        worker_start_secret(&w, db, &sec);
+        dse_farm_opts fo;
+        dse_farm_opts_init(&fo);
+        fo.secret = sec;
+        dse_farm *farm;
+        assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
+        dse_executor ex;
+        dse_farm_executor(farm, &ex);
+        char *json = test_run_json(&s, &ex, &rc, &e);
+        assert_int_equal(rc, 0);
+        if (secret)
+            assert_string_equal(json, local); /* plants ignored */
+        else
+            assert_string_not_equal(json, local); /* the hole, documented */
+        free(json);
+        dse_farm_destroy(farm);
+        assert_int_equal(worker_stop(&w), 0);
+        dse_store_close(&st);
+        dse_mem_db_destroy(db);
+    }
+    dse_space_fini(&sp);
+    free(local);
     cfg_study_fini(&s);
 }
 
@@ -674,7 +929,11 @@ int main(void)
         cmocka_unit_test(test_job_key_and_roundtrip),
         cmocka_unit_test(test_job_malformed),
         cmocka_unit_test(test_result_roundtrip_exact),
+        cmocka_unit_test(test_password_and_secret_from_env),
         cmocka_unit_test(test_report_path),
+        cmocka_unit_test(test_result_seal),
+        cmocka_unit_test(test_mem_planted_results),
+        cmocka_unit_test(test_limits_count_before_enumerating),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_mem_identical),
         cmocka_unit_test(test_mem_reclaim_and_dead_letter),

@@ -298,8 +298,18 @@ static void test_closing_identity(void **state)
 
 /* ---- where a correction vanishes ---------------------------------------- */
 
-/* With immediate ejection (ejection_channels = 0) W_qd = 0 and nothing of
- * the corrected terms feeds back into the network latency, which is then
+/* The models whose corrected VC holding time is the worm's
+ * (model__torus_hold, docs/models.md "The worm's holding time"). */
+static int worm_model(const char *name)
+{
+    return strcmp(name, "torus-det") == 0 ||
+           strcmp(name, "torus-duato") == 0 ||
+           strcmp(name, "torus2d-duato") == 0;
+}
+
+/* With immediate ejection (ejection_channels = 0) W_qd = 0 and, in the
+ * models that keep the seeds' holding time (worm_model() aside), nothing
+ * of the corrected terms feeds back into the network latency, which is then
  * the recommended one, at any Dr.  With Dr = 0 as well the transmitting
  * occupancy is the full one, so the multiplexing degree is the
  * recommended one too, and the corrected latency differs from the
@@ -317,9 +327,13 @@ static void test_no_ejection_structure(void **state)
         int nc = family_cases(dr, 0, cs);
         for (int i = 0; i < nc; i++) {
             const model *m = model_find(cs[i].name);
-            double sat;
+            double sat, sat_rec;
             assert_int_equal(model_saturation_rate(m, &cs[i].d, &cs[i].w,
                                                    &oc, &sat, NULL), 0);
+            /* the worm models saturate later than the recommended ones */
+            assert_int_equal(model_saturation_rate(m, &cs[i].d, &cs[i].w,
+                                                   &orec, &sat_rec, NULL), 0);
+            sat = fmin(sat, sat_rec);
             for (int k = 1; k <= 9; k += 2) {
                 double rate = sat * k / 10.0;
                 model_result c, r;
@@ -327,6 +341,17 @@ static void test_no_ejection_structure(void **state)
                                  0);
                 assert_int_equal(m->eval(&cs[i].d, &cs[i].w, rate, &orec,
                                          &r), 0);
+                if (worm_model(cs[i].name)) {
+                    /* the worm's holding time is shorter than the seeds'
+                     * remaining latency (model__torus_hold): less blocking,
+                     * less multiplexing */
+                    assert_true(c.network_latency <=
+                                r.network_latency * (1 + 1e-9));
+                    assert_true(c.vc_multiplexing <=
+                                r.vc_multiplexing * (1 + 1e-9));
+                    checked++;
+                    continue;
+                }
                 assert_true(rel_diff(c.network_latency, r.network_latency) <
                             1e-7);
                 if (dr == 0) {

@@ -112,6 +112,17 @@ static int count_entries(const char *dir, const char *prefix)
     return n;
 }
 
+/* Mark dir as a report dse wrote (what dse_report_write leaves there). */
+static void write_marker(const char *dir)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, DSE_REPORT_MARKER);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("dse report\n", f);
+    fclose(f);
+}
+
 /* A fresh private directory under /tmp (caller frees). */
 static char *make_tmpdir(void)
 {
@@ -162,7 +173,7 @@ static int dominates(const double *a, const double *b, int m, double tol)
 {
     int better = 0;
     for (int j = 0; j < m; j++) {
-        double slack = tol * fmax(fabs(a[j]), fabs(b[j]));
+        double slack = tol > 0 ? tol * fmax(fabs(a[j]), fabs(b[j])) : 0;
         if (a[j] > b[j] + slack)
             return 0;
         if (a[j] < b[j] - slack)
@@ -269,9 +280,33 @@ static void check_model_ranking(const dse_run *r)
     free(rank);
 }
 
+/* With simulation the finalists are the simulated designs in decision
+ * order, the recommendation first (docs/decision.md). */
+static void check_decided_finalists(const dse_run *r)
+{
+    size_t simulated = 0;
+    for (size_t i = 0; i < r->ncand; i++) {
+        const dse_candidate *c = &r->cand[i];
+        assert_int_equal(c->sim != NULL, c->finalist != 0);
+        assert_int_equal(c->sim != NULL, c->sim_round > 0);
+        if (c->finalist)
+            assert_int_equal(r->finalists[c->finalist - 1], i);
+        simulated += c->sim != NULL;
+    }
+    assert_int_equal(simulated, r->nfinalists);
+    assert_int_equal(simulated, r->nsimulated);
+    assert_true(r->nsimulated <= (size_t)r->study->sim.max_designs);
+    assert_int_equal(r->recommended, r->finalists[0]);
+    assert_int_equal(r->cand[r->recommended].sim_rank, 0);
+}
+
 static void check_finalists(const dse_run *r)
 {
     const cfg_study *s = r->study;
+    if (r->recommended != SIZE_MAX) {
+        check_decided_finalists(r);
+        return;
+    }
     size_t want = (size_t)s->finalists;
     assert_true(r->nfinalists <= want);
     assert_int_equal(r->nfinalists, r->nranked < want ? r->nranked : want);
@@ -295,54 +330,84 @@ static void check_finalists(const dse_run *r)
     assert_true(worst_finalist <= best_other);
 }
 
-/* Simulation points of the finalists and the re-ranking on them. */
+/* Simulation points of the simulated designs, and the Pareto rank on
+ * simulated figures (latency at each target rate, saturated = infinite;
+ * simulated saturation rate; costs where the study lists them). */
+static int sim_objectives(const cfg_study *s, const dse_candidate *c,
+                          double *out)
+{
+    int k = 0;
+    for (size_t j = 0; j < s->nobjectives; j++) {
+        const cfg_objective *o = &s->objectives[j];
+        if (o->kind == CFG_OBJ_LATENCY)
+            for (size_t ri = 0; ri < s->rates.n; ri++)
+                out[k++] = c->sim[ri].saturated || !isfinite(c->sim[ri].latency)
+                               ? INFINITY
+                               : c->sim[ri].latency;
+        else if (o->kind == CFG_OBJ_SATURATION)
+            out[k++] = isfinite(c->sim_saturation) ? -c->sim_saturation : 0;
+        else
+            out[k++] = cost_of(&c->cost, o->cost);
+    }
+    return k;
+}
+
 static void check_simulation(const dse_run *r)
 {
     const cfg_study *s = r->study;
     size_t nr = s->rates.n;
-    int m = (int)s->nobjectives;
-    double *pts = calloc(r->nfinalists * m + 1, sizeof *pts);
-    int *rank = calloc(r->nfinalists + 1, sizeof *rank);
-    size_t simulated = 0;
+    int seeds = s->sim.seeds < 3 ? 3 : s->sim.seeds;
+    assert_int_equal(r->seeds_used, seeds);
     for (size_t i = 0; i < r->ncand; i++)
         if (!r->cand[i].finalist) {
             assert_null(r->cand[i].sim);
             assert_int_equal(r->cand[i].sim_rank, -1);
         }
+    int m = (int)(s->nobjectives + nr);
+    double *pts = calloc(r->nfinalists * (size_t)m + 1, sizeof *pts);
+    int *rank = calloc(r->nfinalists + 1, sizeof *rank);
     for (size_t f = 0; f < r->nfinalists; f++) {
         const dse_candidate *c = &r->cand[r->finalists[f]];
         assert_non_null(c->sim);
         int supported = sim_supports(&c->design, &s->workload, NULL) == 0;
-        double *lat = calloc(nr + 1, sizeof *lat);
         double max_err = NAN;
         for (size_t ri = 0; ri < nr; ri++) {
             const dse_sim_point *p = &c->sim[ri];
             assert_true(p->rate == s->rates.v[ri]);
             assert_true(p->model_latency == c->latency[ri] ||
                         (isnan(p->model_latency) && isnan(c->latency[ri])));
-            lat[ri] = p->latency;
             if (!supported) {
                 assert_int_equal(p->seeds, 0);
                 assert_true(isnan(p->latency));
                 continue;
             }
-            assert_int_equal(p->seeds, s->sim.seeds);
-            assert_true(p->messages >= s->sim.measured_messages * s->sim.seeds);
+            if (p->skipped) {
+                /* above the simulated saturation interval: not run */
+                assert_true(p->saturated);
+                assert_true(p->rate > c->sim_saturation_hi);
+                assert_int_equal(p->seeds, 0);
+                continue;
+            }
+            assert_int_equal(p->seeds, seeds);
+            assert_true(p->messages >= s->sim.measured_messages * seeds);
             if (p->saturated) {
                 assert_true(isnan(p->latency));
                 continue;
             }
             assert_true(isfinite(p->latency) && p->latency > 0);
             assert_true(p->half_width >= 0);
+            assert_true(p->rank >= 1);
             /* the simulator ran at the asked rate: accepted traffic within
              * 20% of it (2000 messages: a few percent of noise) */
             assert_true(fabs(p->accepted - p->rate) < 0.2 * p->rate);
             assert_true(fabs(p->network_latency + p->source_wait - p->latency) <=
                         1e-6 * p->latency);
             double want = 100.0 * (p->model_latency - p->latency) / p->latency;
-            assert_true(fabs(p->error_pct - want) <= 1e-9 * fmax(1, fabs(want)));
-            if (isnan(max_err) || fabs(want) > max_err)
-                max_err = fabs(want);
+            if (isfinite(p->model_latency)) {
+                assert_true(fabs(p->error_pct - want) <= 1e-9 * fmax(1, fabs(want)));
+                if (isnan(max_err) || fabs(want) > max_err)
+                    max_err = fabs(want);
+            }
         }
         if (isnan(max_err)) {
             assert_true(isnan(c->max_abs_error_pct));
@@ -350,17 +415,19 @@ static void check_simulation(const dse_run *r)
             assert_true(fabs(c->max_abs_error_pct - max_err) <= 1e-9 * max_err);
             assert_int_equal(c->disagrees, max_err > s->sim.tolerance_pct);
         }
-        if (objectives_from(s, c, lat, pts + f * m)) {
-            rank[f] = c->sim_rank;
-            assert_true(c->sim_rank >= 0);
-            simulated++;
-        } else {
-            rank[f] = -1;
-            assert_int_equal(c->sim_rank, -1);
-        }
-        free(lat);
+        m = sim_objectives(s, c, pts + f * (size_t)(s->nobjectives + nr));
+        rank[f] = c->sim_rank;
+        assert_true(c->sim_rank >= 0);
     }
-    check_sorting(pts, rank, r->nfinalists, m, 0);
+    /* rank 0 = not dominated by any other simulated design */
+    size_t stride = s->nobjectives + nr;
+    for (size_t a = 0; a < r->nfinalists; a++) {
+        int dominated = 0;
+        for (size_t b = 0; b < r->nfinalists && !dominated; b++)
+            dominated = b != a && dominates(pts + b * stride, pts + a * stride,
+                                            m, 0);
+        assert_int_equal(rank[a] == 0, !dominated);
+    }
     free(pts);
     free(rank);
 }
@@ -478,7 +545,7 @@ static void test_finalists_and_simulation(void **state)
 
 /* ---- results.json against docs/results-schema.md ---------------------- */
 
-enum { T_STR, T_INT, T_NUM, T_NUM_NULL, T_BOOL, T_OBJ, T_ARR };
+enum { T_STR, T_INT, T_NUM, T_NUM_NULL, T_BOOL, T_OBJ, T_ARR, T_INT_NULL };
 
 typedef struct key_spec {
     const char *key;
@@ -515,6 +582,7 @@ static void check_object(const json_t *o, const char *where,
         switch (k->type) {
         case T_STR: ok = json_is_string(v); break;
         case T_INT: ok = json_is_integer(v); break;
+        case T_INT_NULL: ok = json_is_integer(v) || json_is_null(v); break;
         case T_NUM: ok = json_is_number(v); break;
         case T_NUM_NULL: ok = json_is_number(v) || json_is_null(v); break;
         case T_BOOL: ok = json_is_boolean(v); break;
@@ -529,7 +597,8 @@ static void check_object(const json_t *o, const char *where,
 
 static const key_spec root_spec[] = {
     {"schema", T_STR, 0},     {"version", T_INT, 0},
-    {"generator", T_STR, 0},  {"study", T_OBJ, 0},
+    {"generator", T_STR, 0},  {"decision", T_OBJ, 0},
+    {"study", T_OBJ, 0},
     {"space", T_OBJ, 0},      {"strategy", T_STR, 0},
     {"evaluations", T_INT, 0}, {"candidates", T_ARR, 0},
     {"finalists", T_ARR, 0},  {"notes", T_ARR, 0},
@@ -545,7 +614,8 @@ static const key_spec study_spec[] = {
     {"budget_reference", T_OBJ, 1}, {"simulation", T_OBJ, 0},
     {NULL, 0, 0}};
 static const key_spec study_sim_spec[] = {
-    {"seeds", T_INT, 0},         {"warmup_messages", T_INT, 0},
+    {"seeds", T_INT, 0},         {"max_designs", T_INT, 0},
+    {"warmup_messages", T_INT, 0},
     {"measured_messages", T_INT, 0}, {"ci_half_width", T_NUM, 0},
     {"tolerance_pct", T_NUM, 0}, {NULL, 0, 0}};
 static const key_spec space_spec[] = {
@@ -568,7 +638,18 @@ static const key_spec cand_spec[] = {
     {"cost", T_OBJ, 0},         {"zero_load_latency", T_NUM_NULL, 0},
     {"saturation_rate", T_NUM_NULL, 0}, {"latency", T_ARR, 0},
     {"rank", T_INT, 0},         {"finalist", T_INT, 0},
-    {"saturated_at_target", T_BOOL, 0}, {NULL, 0, 0}};
+    {"saturated_at_target", T_BOOL, 0}, {"bound_rate", T_NUM_NULL, 0},
+    {"optimistic_saturation", T_NUM_NULL, 0}, {"band_measured", T_BOOL, 0},
+    {"sim_round", T_INT, 0},    {"sim_saturation", T_OBJ, 0},
+    {"ruled_out_by", T_INT_NULL, 0}, {NULL, 0, 0}};
+static const key_spec decision_spec[] = {
+    {"recommended", T_INT_NULL, 0}, {"runner_up", T_INT_NULL, 0},
+    {"model_choice", T_INT_NULL, 0}, {"verdict", T_ARR, 0},
+    {"certified", T_BOOL, 0},       {"stop_reason", T_STR, 0},
+    {"rounds", T_INT, 0},           {"simulated", T_INT, 0},
+    {"uncertified", T_INT, 0},      {"budget_designs", T_INT, 0},
+    {"replications", T_INT, 0},     {"per_rate", T_ARR, 0},
+    {"disagreements", T_ARR, 0},    {NULL, 0, 0}};
 static const key_spec finalist_spec[] = {
     {"id", T_INT, 0},         {"order", T_INT, 0},
     {"simulation", T_ARR, 0}, {"sim_rank", T_INT, 0},
@@ -580,7 +661,9 @@ static const key_spec point_spec[] = {
     {"source_wait", T_NUM_NULL, 0}, {"accepted_rate", T_NUM_NULL, 0},
     {"model_latency", T_NUM_NULL, 0}, {"error_pct", T_NUM_NULL, 0},
     {"messages", T_INT, 0},        {"saturated", T_BOOL, 0},
-    {"seeds", T_INT, 0},           {NULL, 0, 0}};
+    {"seeds", T_INT, 0},           {"skipped_above_saturation", T_BOOL, 0},
+    {"rank", T_INT_NULL, 0},       {"tied_best", T_BOOL, 0},
+    {NULL, 0, 0}};
 static const key_spec timings_spec[] = {
     {"space", T_NUM, 0}, {"score", T_NUM, 0}, {"simulate", T_NUM, 0},
     {"total", T_NUM, 0}, {NULL, 0, 0}};
@@ -620,7 +703,14 @@ static void check_results_json(const json_t *root, const dse_run *r,
     check_object(root, "results", root_spec);
     assert_string_equal(json_string_value(json_object_get(root, "schema")),
                         "dse-results");
-    assert_int_equal(json_integer_value(json_object_get(root, "version")), 1);
+    assert_int_equal(json_integer_value(json_object_get(root, "version")), 2);
+    const json_t *dec = json_object_get(root, "decision");
+    check_object(dec, "decision", decision_spec);
+    if (r->recommended == SIZE_MAX)
+        assert_true(json_is_null(json_object_get(dec, "recommended")));
+    else
+        assert_int_equal(json_integer_value(json_object_get(dec, "recommended")),
+                         r->recommended);
     assert_int_equal(json_object_get(root, "timings_s") != NULL, with_timings);
     if (with_timings) {
         const json_t *t = json_object_get(root, "timings_s");
@@ -1103,7 +1193,8 @@ static void test_report_files(void **state)
         assert_int_equal(stat(path, &st), 0);
         assert_true(st.st_size > 0);
     }
-    assert_int_equal(count_entries(fx->report, ""), 4);
+    assert_int_equal(count_entries(fx->report, ""), 5); /* + .dse-report */
+    assert_int_equal(count_entries(fx->report, DSE_REPORT_MARKER), 1);
     /* published atomically: nothing left beside it */
     assert_int_equal(count_entries(fx->tmp, "report."), 0);
     assert_int_equal(count_entries(fx->tmp, ""), 1);
@@ -1433,12 +1524,13 @@ static void test_interrupt_keeps_older_report(void **state)
     assert_non_null(f);
     fputs("{\"older\": true}\n", f);
     fclose(f);
+    write_marker(report);
     run_interrupted(tmp, report);
     char *text = slurp(old);
     assert_non_null(text);
     assert_string_equal(text, "{\"older\": true}\n");
     free(text);
-    assert_int_equal(count_entries(report, ""), 1);
+    assert_int_equal(count_entries(report, ""), 2);
     assert_int_equal(count_entries(tmp, ""), 1);
     remove_dir(tmp);
     free(tmp);
@@ -1456,13 +1548,14 @@ static void test_finished_run_replaces_older_report(void **state)
     assert_non_null(f);
     fputs("old\n", f);
     fclose(f);
+    write_marker(report); /* an older report dse wrote */
     char *argv[] = {"dse", "optimize", "-q", "--no-sim", "-j", "2", "-o",
                     report, SMALL, NULL};
     child c;
     spawn(&c, argv);
     expect_exit(finish(&c, 120), 0, &c);
     assert_false(exists(marker));
-    assert_int_equal(count_entries(report, ""), 4);
+    assert_int_equal(count_entries(report, ""), 5);
     assert_int_equal(count_entries(tmp, ""), 1);
     char want[4300];
     snprintf(want, sizeof want, "report: %s/", report);
@@ -1478,6 +1571,71 @@ static void test_finished_run_replaces_older_report(void **state)
     assert_int_equal(json_array_size(json_object_get(fin, "simulation")), 0);
     json_decref(root);
     remove_dir(tmp);
+    free(tmp);
+}
+
+/* Issue 16: a directory dse did not write (no marker), a symbolic link, a
+ * file, or "/" is refused before any work starts, exit status 2, and
+ * nothing in it is touched; a symlink's target keeps its files. */
+static void test_foreign_report_dir_is_refused(void **state)
+{
+    (void)state;
+    char *tmp = make_tmpdir();
+    char foreign[4200], file[4400], link[4200], victim[4200], vfile[4400];
+    snprintf(foreign, sizeof foreign, "%s/home", tmp);
+    snprintf(file, sizeof file, "%s/precious.txt", foreign);
+    snprintf(victim, sizeof victim, "%s/victim", tmp);
+    snprintf(vfile, sizeof vfile, "%s/results.json", victim);
+    snprintf(link, sizeof link, "%s/link", tmp);
+    assert_int_equal(mkdir(foreign, 0777), 0);
+    assert_int_equal(mkdir(victim, 0777), 0);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("keep me\n", f);
+    fclose(f);
+    f = fopen(vfile, "w");
+    assert_non_null(f);
+    fputs("keep me too\n", f);
+    fclose(f);
+    write_marker(victim); /* even a dse report behind a link is refused */
+    assert_int_equal(symlink(victim, link), 0);
+    const char *targets[] = {foreign, link, file, "/", NULL};
+    const char *want[] = {"not written by dse", "symbolic link",
+                          "not a directory", "not a directory dse may replace"};
+    for (int i = 0; targets[i]; i++) {
+        char *argv[] = {"dse", "optimize", "-q", "--no-sim", "-j", "1", "-o",
+                        (char *)targets[i], SMALL, NULL};
+        child c;
+        spawn(&c, argv);
+        expect_exit(finish(&c, 120), 2, &c);
+        if (!strstr(c.err, want[i]))
+            fail_msg("target %s: stderr lacks '%s':\n%s", targets[i], want[i],
+                     c.err);
+        /* refused before any work: no progress, no temporary directory */
+        assert_int_equal(count_entries(tmp, "home."), 0);
+        assert_int_equal(count_entries(tmp, "link."), 0);
+    }
+    char *text = slurp(file);
+    assert_non_null(text);
+    assert_string_equal(text, "keep me\n");
+    free(text);
+    text = slurp(vfile);
+    assert_non_null(text);
+    assert_string_equal(text, "keep me too\n");
+    free(text);
+    err e;
+    /* the library refuses too, and accepts new, empty and dse directories */
+    assert_int_equal(dse_report_dir_check(foreign, &e), ERR_CONFIG);
+    assert_int_equal(dse_report_dir_check(link, &e), ERR_CONFIG);
+    assert_int_equal(dse_report_dir_check(victim, &e), 0);
+    snprintf(file, sizeof file, "%s/new", tmp);
+    assert_int_equal(dse_report_dir_check(file, &e), 0);
+    assert_int_equal(mkdir(file, 0777), 0);
+    assert_int_equal(dse_report_dir_check(file, &e), 0);
+    unlink(link);
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
     free(tmp);
 }
 
@@ -1522,6 +1680,7 @@ int main(void)
         cmocka_unit_test(test_interrupt_keeps_older_report),
         cmocka_unit_test(test_finished_run_replaces_older_report),
         cmocka_unit_test(test_bad_study_exits_2_with_location),
+        cmocka_unit_test(test_foreign_report_dir_is_refused),
     };
     int failed = cmocka_run_group_tests_name("optimize_small", small,
                                              setup_small, teardown_small);

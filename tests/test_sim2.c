@@ -457,7 +457,7 @@ static void test_supported(void **state)
         "topology=dcsh k=4 n=2 vcs=2 routing=hop_based",
         "topology=express k=16 n=2 kn=4 m=1 vcs=2",
         "topology=hypercube n=4 vcs=1 routing=pcube",
-        "topology=hypercube n=4 vcs=2 routing=hop_based vcs=4",
+        "topology=hypercube n=4 routing=hop_based vcs=4",
         "topology=hypercube n=4 vcs=1 routing=minimal_adaptive "
         "switching=pcs",
     };

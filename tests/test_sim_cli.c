@@ -43,14 +43,51 @@ static char *run_capture(const char *cmd, int out_only, int *status)
     return buf;
 }
 
-static void expect_bad(const char *args, const char *needle)
+/* `dse SUB ARGS` exits 2 and says needle. */
+static void expect_bad_sub(const char *sub, const char *args,
+                           const char *needle)
 {
     char cmd[2048];
     int status;
-    snprintf(cmd, sizeof cmd, "%s sim %s", DSE_BINARY, args);
+    snprintf(cmd, sizeof cmd, "%s %s %s", DSE_BINARY, sub, args);
     char *out = run_capture(cmd, 0, &status);
     if (status != 2 || !strstr(out, needle))
-        fail_msg("dse sim %s: status %d, output: %s", args, status, out);
+        fail_msg("dse %s %s: status %d, output: %s", sub, args, status, out);
+    free(out);
+}
+
+static void expect_bad(const char *args, const char *needle)
+{
+    expect_bad_sub("sim", args, needle);
+}
+
+/* Issue 16: rates over 1 (studies and jobs refuse them), an empty design
+ * and a design key given twice were accepted by sim, model and cost. */
+static void test_cli_input_limits(void **state)
+{
+    (void)state;
+    expect_bad("--rates 1.5 --design 'topology=torus k=8 n=2 vcs=2'",
+               "over 1 message per node per cycle");
+    expect_bad("--rates 0.5:1.5:0.5", "over 1 message per node per cycle");
+    expect_bad_sub("model",
+                   "--design 'topology=torus n=2 k=16 vcs=3 routing=duato' "
+                   "--rates 1.5",
+                   "over 1 message per node per cycle");
+    expect_bad_sub("cost", "''", "empty design");
+    expect_bad_sub("cost", "'topology=torus n=2 k=8 k=4'",
+                   "key \"k\" given twice");
+    expect_bad("--rates 0.01 --design 'topology=torus k=8 n=2 vcs=2 vcs=1'",
+               "key \"vcs\" given twice");
+    /* a step over 1 is fine: it is not a rate */
+    char cmd[512];
+    int status;
+    snprintf(cmd, sizeof cmd,
+             "%s model --design 'topology=torus n=2 k=16 vcs=3 "
+             "routing=duato' --rates 0.001:0.002:5",
+             DSE_BINARY);
+    char *out = run_capture(cmd, 0, &status);
+    if (status != 0)
+        fail_msg("%s: status %d, output: %s", cmd, status, out);
     free(out);
 }
 
@@ -156,6 +193,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_cli_input_limits),
         cmocka_unit_test(test_help_and_table),
         cmocka_unit_test(test_json_matches_library),
     };

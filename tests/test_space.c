@@ -46,6 +46,8 @@ static void build(const cfg_study *s, dse_space *sp)
     if (rc)
         print_error("%s\n", e.msg);
     assert_int_equal(rc, 0);
+    /* the count made without enumerating agrees with the enumeration */
+    assert_true(dse_space_enumerated(s) == (double)sp->enumerated);
 }
 
 /* enumerated = feasible + dropped, overall and per topology. */

@@ -115,8 +115,10 @@ int dse_cli_apply_key(const dse_cli_key *k, const char *value, net_design *d,
                      : net_workload_set(w, k->key, value, e);
 }
 
-/* A finite rate > 0 from text. */
-static int parse_rate(const char *what, const char *text, double *out, err *e)
+/* A finite rate in (0, hi] from text (hi: 1 for a rate, messages per
+ * node per cycle, as studies and jobs require; INFINITY for a step). */
+static int parse_rate(const char *what, const char *text, double hi,
+                      double *out, err *e)
 {
     char *end;
     errno = 0;
@@ -127,6 +129,11 @@ static int parse_rate(const char *what, const char *text, double *out, err *e)
                        text);
     if (!(v > 0))
         return err_set(e, ERR_INVALID, "--rates: %s: rates must be > 0, got %g",
+                       what, v);
+    if (v > hi)
+        return err_set(e, ERR_INVALID,
+                       "--rates: %s: %g is over 1 message per node per cycle "
+                       "(rates are in (0, 1])",
                        what, v);
     *out = v;
     return 0;
@@ -150,11 +157,11 @@ int dse_cli_parse_rates(const char *spec, double **rates, size_t *count,
                            "--rates: expected A:B:STEP, got \"%s\"", spec);
         *step_s++ = '\0';
         double a, b, step;
-        int rc = parse_rate("start", buf, &a, e);
+        int rc = parse_rate("start", buf, 1, &a, e);
         if (!rc)
-            rc = parse_rate("end", end_s, &b, e);
+            rc = parse_rate("end", end_s, 1, &b, e);
         if (!rc)
-            rc = parse_rate("step", step_s, &step, e);
+            rc = parse_rate("step", step_s, INFINITY, &step, e);
         if (rc)
             return rc;
         if (b < a)
@@ -189,7 +196,7 @@ int dse_cli_parse_rates(const char *spec, double **rates, size_t *count,
         }
         memcpy(tok, p, len);
         tok[len] = '\0';
-        if (parse_rate("rate", tok, &v[n], e)) {
+        if (parse_rate("rate", tok, 1, &v[n], e)) {
             free(v);
             return ERR_INVALID;
         }

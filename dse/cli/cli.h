@@ -34,7 +34,7 @@ int dse_cli_long(const char *cmd, const char *opt, const char *text, long lo,
 void dse_cli_log_line(void *ctx, const char *line);
 
 /* Parse a list of injection rates: "A:B:STEP" (A, A+STEP, ... up to B
- * inclusive) or "R1,R2,...".  Every rate must be finite and > 0.  On
+ * inclusive) or "R1,R2,...".  Every rate must be in (0, 1] (STEP > 0).  On
  * success 0 and *rates (caller frees) with *count entries; else ERR_INVALID
  * and a message naming the bad part in e. */
 int dse_cli_parse_rates(const char *spec, double **rates, size_t *count,

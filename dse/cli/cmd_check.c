@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse/report/report.h"
 #include "dse/study/cfg.h"
 #include "dse/cli/cli.h"
 #include "dse/cli/commands.h"
@@ -200,6 +201,10 @@ static int check_one(const char *path, int designs)
     }
     print_study(&s, &sp);
     print_space(&sp, designs);
+    err re;
+    if (dse_report_dir_check(s.report_dir, &re) != 0)
+        fprintf(stderr, "%s: warning: %s (dse optimize will refuse it)\n",
+                path, re.msg);
     dse_space_fini(&sp);
     cfg_study_fini(&s);
     return 0;

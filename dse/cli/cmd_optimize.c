@@ -62,6 +62,9 @@ static void usage(FILE *out)
             "                     $XDG_CACHE_HOME/dse/results or ~/.cache/dse/results)\n"
             "      --no-cache     neither read nor write the result cache\n"
             "  -h, --help         this text\n\n"
+            "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
+            "  (the password when the URL has none: keeps it out of ps);\n"
+            "  DSE_FARM_SECRET or DSE_FARM_SECRET_FILE (seal and check results)\n\n"
             "Exit status: 0 report written, 1 the run failed, 2 bad usage or\n"
             "study, 130 interrupted (no report written).\n");
 }
@@ -153,10 +156,18 @@ int dse_cmd_optimize(int argc, char **argv)
         return 2;
     }
     const char *dir = output ? output : study.report_dir;
+    /* refuse a target dse may not replace before any work starts */
+    if ((rc = dse_report_dir_check(dir, &e)) != 0) {
+        fprintf(stderr, "dse optimize: %s\n", e.msg);
+        cfg_study_fini(&study);
+        return 2;
+    }
     dse_farm *farm = NULL;
     dse_executor farm_exec;
     if (redis) {
-        rc = dse_farm_open_url(redis, &fo, &farm, &e);
+        rc = dse_farm_secret_from_env(&fo.secret, &e);
+        if (!rc)
+            rc = dse_farm_open_url(redis, &fo, &farm, &e);
         if (rc) {
             fprintf(stderr, "dse optimize: %s\n", e.msg);
             cfg_study_fini(&study);
@@ -210,7 +221,7 @@ int dse_cmd_optimize(int argc, char **argv)
         status = rc == ERR_CONFIG ? 2 : 1;
     } else if ((rc = dse_report_write(&run, dir, &e)) != 0) {
         dse_cli_print_error(&e);
-        status = 1;
+        status = rc == ERR_CONFIG ? 2 : 1;
     } else {
         print_summary(&run, dir);
     }

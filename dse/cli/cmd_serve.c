@@ -41,7 +41,8 @@ static void usage(FILE *out)
             "usage: dse serve --redis URL --output-root DIR [OPTIONS]\n\n"
             "The daemon: run the studies submitted with 'dse submit' on the Redis\n"
             "farm ('dse worker' processes do the jobs) and write each report to\n"
-            "DIR/<the study's report.directory>.  'dse status' shows progress.\n\n"
+            "DIR/ID/ (ID: the study id dse submit printed; the study's\n"
+            "report.directory is ignored).  'dse status' shows progress.\n\n"
             "options:\n"
             "      --redis URL             redis://[user:password@]host[:port][/db] (required)\n"
             "      --output-root DIR       where reports go (required; must exist)\n"
@@ -49,7 +50,12 @@ static void usage(FILE *out)
             "      --http [ADDR:]PORT      serve a read-only web page of the studies and\n"
             "                              their reports (ADDR 127.0.0.1 by default)\n"
             "      --concurrent N          studies run at once (default 1)\n"
+            "      --lock-ttl S            expiry of the daemon's lock, refreshed 5 times\n"
+            "                              as often (15); a daemon that finds another's\n"
+            "                              token in it stops and exits 1\n"
             "      --max-designs N         refuse studies with more feasible designs (20000)\n"
+            "      --max-enumerated N      refuse studies whose space has more combinations\n"
+            "                              to look at, counted before building it (1000000)\n"
             "      --max-rates N           refuse studies with more target rates (64)\n"
             "      --max-nodes N           refuse larger machines (65536)\n"
             "      --max-sim-messages N    refuse studies that may simulate more messages\n"
@@ -60,6 +66,9 @@ static void usage(FILE *out)
             "  -j, --jobs N                local threads (the model sample of 'search: auto')\n"
             "  -q, --quiet                 no log lines\n"
             "  -h, --help                  this text\n\n"
+            "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
+            "  (the password when the URL has none: keeps it out of ps);\n"
+            "  DSE_FARM_SECRET or DSE_FARM_SECRET_FILE (seal and check results)\n\n"
             "SIGTERM/SIGINT: stop intake, requeue the study in progress, exit 0.\n"
             "Exit status: 0 stopped cleanly, 1 Redis refused or unreachable at start,\n"
             "2 bad usage.\n");
@@ -80,12 +89,14 @@ int dse_cmd_serve(int argc, char **argv)
         {"http", required_argument, NULL, 'H'},
         {"concurrent", required_argument, NULL, 'c'},
         {"max-designs", required_argument, NULL, 'D'},
+        {"max-enumerated", required_argument, NULL, 'E'},
         {"max-rates", required_argument, NULL, 'r'},
         {"max-nodes", required_argument, NULL, 'N'},
         {"max-sim-messages", required_argument, NULL, 'M'},
         {"redis-timeout", required_argument, NULL, 'T'},
         {"worker-timeout", required_argument, NULL, 'W'},
         {"jobs", required_argument, NULL, 'j'},
+        {"lock-ttl", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -116,6 +127,11 @@ int dse_cmd_serve(int argc, char **argv)
                 return 2;
             o.limits.max_designs = (size_t)v;
             break;
+        case 'E':
+            if (num("--max-enumerated", optarg, 1, 1e12, &v))
+                return 2;
+            o.limits.max_enumerated = (size_t)v;
+            break;
         case 'r':
             if (num("--max-rates", optarg, 1, 1e6, &v))
                 return 2;
@@ -145,6 +161,11 @@ int dse_cmd_serve(int argc, char **argv)
                 return 2;
             o.threads = (int)v;
             break;
+        case 'L':
+            if (num("--lock-ttl", optarg, 0.5, 3600, &v))
+                return 2;
+            o.lock_ttl_ms = (long)(v * 1000);
+            break;
         case 'q': o.log = NULL; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -160,7 +181,8 @@ int dse_cmd_serve(int argc, char **argv)
     snprintf(o.output_root, sizeof o.output_root, "%s", root);
     dse_store_spec spec = {0};
     err e;
-    if (dse_store_url_parse(url, &spec.redis, &e)) {
+    if (dse_store_url_parse(url, &spec.redis, &e) ||
+        dse_farm_secret_from_env(&o.farm.secret, &e)) {
         fprintf(stderr, "dse serve: %s\n", e.msg);
         return 2;
     }

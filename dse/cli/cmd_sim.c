@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dse/cli/cli.h"
@@ -48,6 +49,7 @@ typedef struct sim_cli {
     long seeds;
     long threads;
     int json, quiet;
+    int saturation;           /* --saturation: sim_saturation, no rates */
 } sim_cli;
 
 
@@ -85,7 +87,12 @@ static void usage(FILE *out)
         "\n"
         "run:\n"
         "  --rates A:B:STEP      rates A, A+STEP, ... up to B (inclusive)\n"
-        "  --rates R1,R2,...     an explicit list (required)\n"
+        "  --rates R1,R2,...     an explicit list (required, unless --saturation)\n"
+        "  --saturation          instead of rates: the design's saturation rate\n"
+        "                        from the simulator (an overload run, then a\n"
+        "                        few short probes; sim_saturation in sim/sim.h)\n"
+        "                        with its interval; --seed, --max-cycles and\n"
+        "                        --credit-delay apply\n"
         "  --seed S              first seed (1)\n"
         "  --seeds N             replications per rate, seeds S..S+N-1 (1)\n"
         "  --threads N           worker threads (1)\n"
@@ -150,7 +157,7 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
 {
     enum { OPT_DESIGN = 256, OPT_WORKLOAD, OPT_RATES, OPT_SEED, OPT_SEEDS,
            OPT_THREADS, OPT_WARMUP, OPT_MESSAGES, OPT_CI, OPT_MAXCYC,
-           OPT_CREDIT, OPT_JSON, OPT_KEY = 512 };
+           OPT_CREDIT, OPT_JSON, OPT_SATURATION, OPT_KEY = 512 };
     static const struct option fixed[] = {
         {"design", required_argument, NULL, OPT_DESIGN},
         {"workload", required_argument, NULL, OPT_WORKLOAD},
@@ -164,6 +171,7 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
         {"max-cycles", required_argument, NULL, OPT_MAXCYC},
         {"credit-delay", required_argument, NULL, OPT_CREDIT},
         {"json", no_argument, NULL, OPT_JSON},
+        {"saturation", no_argument, NULL, OPT_SATURATION},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
     };
@@ -242,6 +250,9 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
                 return 2;
             p->credit_delay = (int)l;
             break;
+        case OPT_SATURATION:
+            cli->saturation = 1;
+            break;
         case OPT_JSON:
             cli->json = 1;
             break;
@@ -264,8 +275,11 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
     if (optind < argc)
         return bad("unexpected argument '%s' (see 'dse sim --help')",
                    argv[optind]);
-    if (!cli->nrates)
-        return bad("--rates is required (e.g. --rates 0.001:0.01:0.001)");
+    if (cli->saturation && cli->nrates)
+        return bad("--saturation and --rates exclude each other");
+    if (!cli->nrates && !cli->saturation)
+        return bad("--rates is required (e.g. --rates 0.001:0.01:0.001), "
+                   "or --saturation");
     return 0;
 }
 
@@ -398,6 +412,56 @@ static void print_table_row(const sim_result *r, double wall)
            rcps(r, wall) / 1e6, sim_status_name(r->status));
 }
 
+/* --saturation: one sim_saturation search, printed as a line or JSON. */
+static int run_saturation(sim_cli *cli, const char *dtext, const char *wtext)
+{
+    sim_params p = cli->base;
+    p.stop_flag = &interrupted;
+    interrupted = 0;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    sim_saturation_result r;
+    err e;
+    err_clear(&e);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    int rc = sim_saturation(&p, &r, &e);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    sigaction(SIGINT, &old, NULL);
+    free(cli->rates);
+    if (rc) {
+        fprintf(stderr, "dse sim: %s\n", e.msg);
+        return 1;
+    }
+    double cpu = (double)(t1.tv_sec - t0.tv_sec) +
+                 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (cli->json) {
+        json_t *o = json_pack(
+            "{s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:i, s:I, s:f, s:s}",
+            "design", dtext, "workload", wtext, "status",
+            sim_status_name(r.status), "saturation_rate", r.rate, "rate_lo",
+            r.rate_lo, "rate_hi", r.rate_hi, "saturation_flits", r.flits,
+            "overload_throughput_flits", r.throughput, "probes", r.probes,
+            "cycles", (json_int_t)r.cycles, "cpu_s", cpu, "detail", r.detail);
+        json_dumpf(o, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        fputc('\n', stdout);
+        json_decref(o);
+    } else {
+        printf("design   %s\nworkload %s\n", dtext, wtext);
+        printf("saturation rate %.6f messages/node/cycle (interval %.6f - "
+               "%.6f), %.4f flits/node/cycle\n",
+               r.rate, r.rate_lo, r.rate_hi, r.flits);
+        printf("overload throughput %.4f flits/node/cycle; %d probes, %ld "
+               "cycles, %.1f s CPU; status %s%s%s\n",
+               r.throughput, r.probes, r.cycles, cpu, sim_status_name(r.status),
+               r.detail[0] ? ": " : "", r.detail);
+    }
+    return r.status == SIM_OK ? 0 : 1;
+}
+
 int dse_cmd_sim(int argc, char **argv)
 {
     sim_cli cli;
@@ -422,6 +486,8 @@ int dse_cmd_sim(int argc, char **argv)
     char dtext[TEXT_MAX], wtext[TEXT_MAX];
     net_design_format(&base->design, dtext, sizeof dtext);
     net_workload_format(&base->workload, wtext, sizeof wtext);
+    if (cli.saturation)
+        return run_saturation(&cli, dtext, wtext);
 
     int nseeds = (int)cli.seeds;
     long njobs = (long)cli.nrates * nseeds;

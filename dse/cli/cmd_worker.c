@@ -50,9 +50,15 @@ static void usage(FILE *out)
             "      --max-deliveries N   dead-letter a job delivered more often (3)\n"
             "      --max-nodes N        refuse larger networks (1048576)\n"
             "      --max-messages N     refuse longer simulations (50000000)\n"
+            "      --max-memory MB      refuse simulations estimated to need more memory (2048)\n"
+            "      --max-work N         refuse simulations estimated to take more\n"
+            "                           router-cycles (1e12)\n"
             "      --result-ttl S       results expire after S seconds (0: never)\n"
             "  -q, --quiet              no log lines\n"
             "  -h, --help               this text\n\n"
+            "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
+            "  (the password when the URL has none: keeps it out of ps);\n"
+            "  DSE_FARM_SECRET or DSE_FARM_SECRET_FILE (seal and check results)\n\n"
             "SIGTERM/SIGINT: finish the jobs in hand and exit 0; twice: abort them.\n"
             "Exit status: 0 stopped cleanly, 1 refused by Redis, 2 bad usage.\n");
 }
@@ -75,6 +81,8 @@ int dse_cmd_worker(int argc, char **argv)
         {"max-deliveries", required_argument, NULL, 'D'},
         {"max-nodes", required_argument, NULL, 'N'},
         {"max-messages", required_argument, NULL, 'M'},
+        {"max-memory", required_argument, NULL, 'B'},
+        {"max-work", required_argument, NULL, 'K'},
         {"result-ttl", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -124,6 +132,16 @@ int dse_cmd_worker(int argc, char **argv)
                 return 2;
             o.limits.max_messages = (long)v;
             break;
+        case 'B':
+            if (parse_num("--max-memory", optarg, 1, 1e9, &v))
+                return 2;
+            o.limits.max_sim_bytes = v * 1024 * 1024;
+            break;
+        case 'K':
+            if (parse_num("--max-work", optarg, 1, 1e18, &v))
+                return 2;
+            o.limits.max_work = v;
+            break;
         case 'T':
             if (parse_num("--result-ttl", optarg, 0, 1e9, &v))
                 return 2;
@@ -146,6 +164,7 @@ int dse_cmd_worker(int argc, char **argv)
     dse_store_spec spec = {0};
     err e;
     if (dse_store_url_parse(url, &spec.redis, &e) ||
+        dse_farm_secret_from_env(&o.farm.secret, &e) ||
         dse_farm_opts_check(&o.farm, &e)) {
         fprintf(stderr, "dse worker: %s\n", e.msg);
         return 2;

@@ -4,7 +4,9 @@
  */
 #include "dse/farm/farm.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -48,6 +50,61 @@ int dse_farm_opts_check(const dse_farm_opts *o, err *e)
         return err_set(e, ERR_CONFIG, "max deliveries: 1 to 1000");
     if (o->result_ttl_s < 0)
         return err_set(e, ERR_CONFIG, "result TTL must be >= 0");
+    return 0;
+}
+
+int dse__farm_read_secret(const char *path, char *buf, size_t size,
+                          size_t *len, err *e)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(e, ERR_CONFIG, "cannot read the secret file %s: %s",
+                       path, strerror(errno));
+    size_t n = fread(buf, 1, size, f);
+    int more = fgetc(f) != EOF;
+    fclose(f);
+    if (more || n == size)
+        return err_set(e, ERR_CONFIG, "secret file %s: over %zu bytes", path,
+                       size - 1);
+    if (n && buf[n - 1] == '\n')
+        n--;
+    if (n && buf[n - 1] == '\r')
+        n--;
+    buf[n] = '\0';
+    *len = n;
+    return 0;
+}
+
+int dse_farm_secret_from_env(dse_secret *out, err *e)
+{
+    memset(out, 0, sizeof *out);
+    const char *text = getenv("DSE_FARM_SECRET");
+    const char *file = getenv("DSE_FARM_SECRET_FILE");
+    char buf[DSE_SECRET_MAX + 2];
+    size_t n = 0;
+    if (text && text[0]) {
+        n = strlen(text);
+        if (n > DSE_SECRET_MAX)
+            return err_set(e, ERR_CONFIG, "DSE_FARM_SECRET: over %d bytes",
+                           DSE_SECRET_MAX);
+        memcpy(buf, text, n);
+    } else if (file && file[0]) {
+        int rc = dse__farm_read_secret(file, buf, sizeof buf, &n, e);
+        if (rc)
+            return rc;
+        if (n > DSE_SECRET_MAX)
+            return err_set(e, ERR_CONFIG, "%s: over %d bytes", file,
+                           DSE_SECRET_MAX);
+    } else {
+        return 0;
+    }
+    if (n < 16)
+        return err_set(e, ERR_CONFIG,
+                       "the farm secret has %zu bytes: give at least 16 "
+                       "(e.g. head -c 32 /dev/urandom | base64)",
+                       n);
+    memcpy(out->bytes, buf, n);
+    out->len = n;
     return 0;
 }
 

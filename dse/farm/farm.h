@@ -48,12 +48,26 @@ typedef struct dse_farm_opts {
     double redis_timeout_s;   /* coordinator: fail after Redis has been
                                  unreachable this long (30) */
     long result_ttl_s;        /* results expire after this (0: never) */
+    dse_secret secret;        /* seals and checks results (job.h); empty:
+                                 results are trusted if well-formed */
 } dse_farm_opts;
 
 void dse_farm_opts_init(dse_farm_opts *o);
 /* 0, or ERR_CONFIG if a value is out of range (prefix length or bytes,
  * timeouts <= 0, visibility below 2 heartbeats). */
 int dse_farm_opts_check(const dse_farm_opts *o, err *e);
+/* The farm secret from the environment: DSE_FARM_SECRET (the text) or
+ * DSE_FARM_SECRET_FILE (a file's bytes, one trailing newline dropped).
+ * Neither set: 0 and out->len = 0.  ERR_CONFIG when the file cannot be
+ * read or the secret is shorter than 16 bytes or longer than
+ * DSE_SECRET_MAX. */
+int dse_farm_secret_from_env(dse_secret *out, err *e);
+
+/* Read a small secret file (password, farm secret) into buf, dropping one
+ * trailing newline; *len its length.  0 or ERR_CONFIG. */
+int dse__farm_read_secret(const char *path, char *buf, size_t size,
+                          size_t *len, err *e);
+
 /* PREFIX + name into buf. */
 void dse_farm_key(const dse_farm_opts *o, const char *name, char *buf,
                   size_t size);

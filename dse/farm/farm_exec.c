@@ -266,6 +266,11 @@ static int take_result(batch *b, ujob *u, const char *text, int from_cache)
 {
     if (u->state != 0 || !text)
         return -1;
+    /* with a farm secret, only a result sealed for this key counts; a
+     * forged one is treated as missing, so the job runs (and its worker
+     * overwrites the forgery) */
+    if (dse_job_result_verify(text, u->key, &b->f->o.secret, NULL))
+        return -1;
     for (size_t q = 0; q < u->count; q++)
         if (b->accept(b->ctx, b->order[u->first + q], u->key, text))
             return -1;

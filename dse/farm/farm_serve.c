@@ -46,6 +46,7 @@ void dse_serve_opts_init(dse_serve_opts *o)
     o->concurrent = 1;
     o->limits.max_nodes = 65536;
     o->limits.max_designs = 20000;
+    o->limits.max_enumerated = 1000000;
     o->limits.max_rates = 64;
     o->limits.max_sim_messages = 2e9;
 }
@@ -71,6 +72,15 @@ int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                        "seeds x (warm-up + 10 x measured)): over this farm's "
                        "limit of %.3g",
                        total, l->max_sim_messages);
+    /* count before enumerating: a space of millions of combinations
+     * would take minutes and gigabytes to build just to be refused */
+    double combos = dse_space_enumerated(s);
+    if (combos > (double)l->max_enumerated)
+        return err_set(e, ERR_CONFIG,
+                       "%.0f design combinations to enumerate (topologies x "
+                       "dimensions x radices x routings x vcs x buffers x "
+                       "express m x kn): over this farm's limit of %zu",
+                       combos, l->max_enumerated);
     dse_space sp;
     err le;
     int rc = dse_space_build(s, &sp, &le);
@@ -87,75 +97,23 @@ int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
     return 0;
 }
 
-static int mkdir_p(const char *path, err *e)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) && errno != EEXIST)
-            return err_set(e, ERR_IO, "cannot create %s: %s", buf,
-                           strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) && errno != EEXIST)
-        return err_set(e, ERR_IO, "cannot create %s: %s", buf, strerror(errno));
-    return 0;
-}
-
-int dse_serve_report_path(const char *root, const char *rel, char *out,
+int dse_serve_report_path(const char *root, const char *id, char *out,
                           size_t size, err *e)
 {
-    if (!rel || !rel[0])
-        return err_set(e, ERR_CONFIG, "report directory is empty");
-    if (rel[0] == '/')
+    /* The id comes from Redis (studies:queue), so it is untrusted too:
+     * only the decimal ids dse_serve_submit hands out make a path. */
+    size_t len = id ? strlen(id) : 0;
+    if (len == 0 || len > 20 || strspn(id, "0123456789") != len)
         return err_set(e, ERR_CONFIG,
-                       "report directory '%s' is absolute: it must be a "
-                       "relative path inside the daemon's output root",
-                       rel);
-    const char *p = rel;
-    while (*p) {
-        const char *slash = strchr(p, '/');
-        size_t len = slash ? (size_t)(slash - p) : strlen(p);
-        if (len == 2 && p[0] == '.' && p[1] == '.')
-            return err_set(e, ERR_CONFIG,
-                           "report directory '%s' contains '..': it must stay "
-                           "inside the daemon's output root",
-                           rel);
-        p += len;
-        while (*p == '/')
-            p++;
-    }
-    int n = snprintf(out, size, "%s/%s", root, rel);
+                       "study id '%.40s' is not a decimal number: not a "
+                       "study this farm's 'dse submit' made",
+                       id ? id : "");
+    int n = snprintf(out, size, "%s/%s", root, id);
     if (n < 0 || (size_t)n >= size)
-        return err_set(e, ERR_CONFIG, "report directory '%s' is too long", rel);
-    while (n > 1 && out[n - 1] == '/') /* "a/b/" -> "a/b" */
-        out[--n] = '\0';
-    char parent[PATH_MAX];
-    snprintf(parent, sizeof parent, "%s", out);
-    char *last = strrchr(parent, '/');
-    if (last)
-        *last = '\0';
-    int rc = mkdir_p(parent, e);
+        return err_set(e, ERR_CONFIG, "output root '%s' is too long", root);
+    int rc = dse_report_dir_check(out, e);
     if (rc)
         return rc;
-    char rroot[PATH_MAX], rparent[PATH_MAX];
-    if (!realpath(root, rroot) || !realpath(parent, rparent))
-        return err_set(e, ERR_IO, "cannot resolve %s: %s", parent,
-                       strerror(errno));
-    size_t rl = strlen(rroot);
-    if (strncmp(rparent, rroot, rl) != 0 ||
-        (rparent[rl] != '\0' && rparent[rl] != '/'))
-        return err_set(e, ERR_CONFIG,
-                       "report directory '%s' leads outside the output root "
-                       "(through a symbolic link)",
-                       rel);
-    struct stat st;
-    if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
-        return err_set(e, ERR_CONFIG,
-                       "report directory '%s' is a symbolic link", rel);
     return 0;
 }
 
@@ -241,12 +199,30 @@ out:
 
 /* ---- the daemon ----------------------------------------------------------------- */
 
+/*
+ * Fencing (issue 16).  The lock's value is a token "NAME GEN", GEN from
+ * INCR serve:lock:gen when the lock is taken, so every holder's token is
+ * new.  A daemon paused past the lock's expiry (SIGSTOP, a VM freeze)
+ * may find on waking that another daemon took the lock and resumed its
+ * studies; so before every state change (taking a study, writing its
+ * progress, its report, its final status, requeueing it) a runner reads
+ * the lock and compares the token (still_ours).  A mismatch sets `lost`:
+ * the daemon interrupts its studies without writing anything more about
+ * them (the new holder owns them now) and exits with an error.  The
+ * check and the write are two commands, so a pause between them can
+ * still slip one write through; the window is one round trip, not the
+ * whole study.
+ */
 typedef struct daemon {
     const dse_store_spec *spec;
     const dse_serve_opts *o;
-    volatile sig_atomic_t *stop;
+    volatile sig_atomic_t *stop;   /* the caller's (signals) */
+    volatile sig_atomic_t halt;    /* stop studies: *stop or lost */
+    volatile sig_atomic_t lost;    /* another daemon holds the lock */
     char name[160];
-    char k_queue[160], k_running[160], k_lock[160];
+    char token[200];               /* "NAME GEN", the lock's value */
+    long lock_ttl_ms;
+    char k_queue[160], k_running[160], k_lock[160], k_gen[160];
     pthread_mutex_t log_lock;
 } daemon;
 
@@ -267,6 +243,26 @@ static void dlog(daemon *d, const char *fmt, ...)
     pthread_mutex_unlock(&d->log_lock);
 }
 
+/* 1 when the lock still holds this daemon's token; else sets lost and
+ * halt (a Redis error counts as still ours: the refresh loop decides). */
+static int still_ours(daemon *d, dse_store *st)
+{
+    if (d->lost)
+        return 0;
+    const char *keys[1] = {d->k_lock};
+    char *holder = NULL;
+    if (st->ops->get_many(st->self, keys, 1, &holder, NULL) != 0)
+        return 1;
+    int mine = holder && strcmp(holder, d->token) == 0;
+    free(holder);
+    if (!mine) {
+        d->lost = 1;
+        d->halt = 1;
+        dlog(d, "lost %s to another daemon: taking no more work", d->k_lock);
+    }
+    return mine;
+}
+
 typedef struct runner {
     daemon *d;
     dse_store st;
@@ -285,7 +281,7 @@ typedef struct runner {
  * stopping (both stop this study through r->stop_study). */
 static void watch_study(runner *r, const char *phase)
 {
-    if (*r->d->stop)
+    if (r->d->halt)
         r->stop_study = 1;
     if (strcmp(phase, r->last_phase) != 0) {
         char when[32];
@@ -322,6 +318,10 @@ static void keep_report(runner *r, const char *dir)
 static void on_status(void *ctx, const dse_farm_status *s)
 {
     runner *r = ctx;
+    if (!still_ours(r->d, &r->st)) {
+        r->stop_study = 1; /* dse_optimize stops (the daemon halts) */
+        return;
+    }
     char done[32], total[32], workers[32], pend[32], run[32];
     snprintf(done, sizeof done, "%zu", s->done);
     snprintf(total, sizeof total, "%zu", s->total);
@@ -337,6 +337,8 @@ static void on_status(void *ctx, const dse_farm_status *s)
 /* Record a final status with a reason. */
 static void finish_study(runner *r, const char *status, const char *reason)
 {
+    if (!still_ours(r->d, &r->st))
+        return;
     char when[32];
     now_text(when);
     for (int tries = 0; tries < 50; tries++) {
@@ -352,6 +354,8 @@ static void finish_study(runner *r, const char *status, const char *reason)
 static void requeue(runner *r)
 {
     daemon *d = r->d;
+    if (!still_ours(d, &r->st))
+        return; /* the lock's holder resumed it already */
     hset_pairs(&r->st, r->key, NULL, "status", "queued", "reason",
                "daemon stopped while running it; resumes when a daemon "
                "starts",
@@ -373,14 +377,14 @@ static void run_study(runner *r)
         /* Redis trouble: put it back and let the loop back off */
         r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
         r->st.ops->push(r->st.self, d->k_queue, r->id, 1, NULL);
-        dse__farm_sleep(1.0, d->stop);
+        dse__farm_sleep(1.0, &d->halt);
         return;
     }
     char *yaml = NULL;
     r->stop_study = 0;
     r->cancelled = 0;
     r->last_phase[0] = '\0';
-    if (*d->stop)
+    if (d->halt)
         r->stop_study = 1;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(f[i], "cancel") == 0 && v[i][0])
@@ -405,6 +409,10 @@ static void run_study(runner *r)
     }
     char when[32], srcname[64];
     now_text(when);
+    if (!still_ours(d, &r->st)) {
+        free(yaml);
+        return;
+    }
     hset_pairs(&r->st, r->key, NULL, "status", "running", "started", when,
                "phase", "checking", NULL);
     snprintf(srcname, sizeof srcname, "study-%s.yaml", r->id);
@@ -423,8 +431,8 @@ static void run_study(runner *r)
     }
     char dir[PATH_MAX];
     if ((rc = dse_serve_check_limits(&s, &o->limits, &e)) ||
-        (rc = dse_serve_report_path(o->output_root, s.report_dir, dir,
-                                    sizeof dir, &e))) {
+        (rc = dse_serve_report_path(o->output_root, r->id, dir, sizeof dir,
+                                    &e))) {
         snprintf(reason, sizeof reason, "%s", e.msg);
         finish_study(r, "refused", reason);
         cfg_study_fini(&s);
@@ -445,11 +453,12 @@ static void run_study(runner *r)
     dse_optimize_opts oo = {0};
     oo.threads = o->threads;
     oo.quiet = 1;
-    oo.stop = &r->stop_study;
+    oo.stop = &r->stop_study; /* set on halt (on_status, watch_study, the
+                                 main loop) or by dse cancel */
     oo.executor = &ex;
     dse_run run;
     rc = dse_optimize(&s, &oo, &run, &e);
-    if (r->cancelled && !*d->stop) {
+    if (r->cancelled && !d->halt) {
         dse_run_fini(&run);
         cfg_study_fini(&s);
         dse_farm_destroy(r->farm);
@@ -457,7 +466,7 @@ static void run_study(runner *r)
         finish_study(r, "cancelled", "cancelled with dse cancel");
         goto out;
     }
-    if (rc == ERR_INTERRUPTED || (d->stop && *d->stop)) {
+    if (rc == ERR_INTERRUPTED || d->halt) {
         dse_run_fini(&run);
         cfg_study_fini(&s);
         requeue(r);
@@ -469,6 +478,11 @@ static void run_study(runner *r)
         /* this study's own failures: the ones after failed_before */
         run.job_failures = reasons + failed_before;
         run.njob_failures = failed;
+        if (!still_ours(d, &r->st)) { /* the new holder runs it */
+            dse_run_fini(&run);
+            cfg_study_fini(&s);
+            return;
+        }
         rc = dse_report_write(&run, dir, &e);
     }
     char nfail[32];
@@ -480,9 +494,11 @@ static void run_study(runner *r)
         snprintf(reason, sizeof reason, "%s%s",
                  failed ? "some jobs failed on the farm; first: " : "",
                  failed ? reasons[failed_before] : "");
-        hset_pairs(&r->st, r->key, NULL, "report", dir, "failed_jobs", nfail,
-                   NULL);
-        keep_report(r, dir);
+        if (still_ours(d, &r->st)) {
+            hset_pairs(&r->st, r->key, NULL, "report", dir, "failed_jobs",
+                       nfail, NULL);
+            keep_report(r, dir);
+        }
         finish_study(r, "done", reason);
     }
     dse_run_fini(&run);
@@ -491,7 +507,8 @@ static void run_study(runner *r)
     dse_farm_destroy(r->farm);
     r->farm = NULL;
 out:
-    r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
+    if (still_ours(d, &r->st))
+        r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
 }
 
 static void *runner_main(void *arg)
@@ -500,19 +517,28 @@ static void *runner_main(void *arg)
     daemon *d = r->d;
     dse_store_open(d->spec, &r->st);
     double backoff = 0.05;
-    while (!*d->stop) {
+    while (!d->halt) {
         char *id = NULL;
         err e;
+        if (!still_ours(d, &r->st))
+            break;
         int rc = r->st.ops->lmove(r->st.self, d->k_queue, d->k_running, 1000,
                                   &id, &e);
         if (rc) {
-            dse__farm_sleep(backoff, d->stop);
+            dse__farm_sleep(backoff, &d->halt);
             backoff = backoff * 2 < 2 ? backoff * 2 : 2;
             continue;
         }
         backoff = 0.05;
         if (!id)
             continue;
+        if (!still_ours(d, &r->st)) {
+            /* taken after losing the lock: hand it back to the holder */
+            r->st.ops->lrem(r->st.self, d->k_running, id, NULL);
+            r->st.ops->push(r->st.self, d->k_queue, id, 1, NULL);
+            free(id);
+            break;
+        }
         snprintf(r->id, sizeof r->id, "%.31s", id);
         free(id);
         run_study(r);
@@ -522,26 +548,32 @@ static void *runner_main(void *arg)
     return NULL;
 }
 
-/* Take (or refresh) the lock.  1 held, 0 someone else holds it, <0 error. */
+/* Take (or refresh) the lock.  1 held, 0 someone else holds it, <0 error.
+ * Taking it gives a new token (INCR serve:lock:gen); refreshing keeps it. */
 static int take_lock(daemon *d, dse_store *st, err *e)
 {
-    int set = 0;
-    int rc = st->ops->set(st->self, d->k_lock, d->name, LOCK_TTL_MS, 1, &set,
-                          e);
-    if (rc)
-        return rc;
-    if (set)
-        return 1;
+    int set = 0, rc;
+    if (!d->token[0]) {
+        long long gen;
+        if ((rc = st->ops->incr(st->self, d->k_gen, &gen, e)))
+            return rc;
+        snprintf(d->token, sizeof d->token, "%s %lld", d->name, gen);
+        rc = st->ops->set(st->self, d->k_lock, d->token, d->lock_ttl_ms, 1,
+                          &set, e);
+        if (rc || !set)
+            d->token[0] = '\0';
+        return rc ? rc : set;
+    }
     const char *keys[1] = {d->k_lock};
     char *holder = NULL;
     rc = st->ops->get_many(st->self, keys, 1, &holder, e);
     if (rc)
         return rc;
-    int mine = holder && strcmp(holder, d->name) == 0;
+    int mine = holder && strcmp(holder, d->token) == 0;
     free(holder);
     if (mine)
-        rc = st->ops->set(st->self, d->k_lock, d->name, LOCK_TTL_MS, 0, NULL,
-                          e);
+        rc = st->ops->set(st->self, d->k_lock, d->token, d->lock_ttl_ms, 0,
+                          NULL, e);
     return rc ? rc : mine;
 }
 
@@ -581,6 +613,7 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
         return err_set(e, ERR_CONFIG, "--output-root %s: not a directory",
                        o->output_root);
     daemon d = {.spec = spec, .o = o, .stop = stop};
+    d.lock_ttl_ms = o->lock_ttl_ms > 0 ? o->lock_ttl_ms : LOCK_TTL_MS;
     pthread_mutex_init(&d.log_lock, NULL);
     char host[64];
     if (gethostname(host, sizeof host))
@@ -590,6 +623,7 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
     key_of(&o->farm, "studies:queue", d.k_queue, sizeof d.k_queue);
     key_of(&o->farm, "studies:running", d.k_running, sizeof d.k_running);
     key_of(&o->farm, "serve:lock", d.k_lock, sizeof d.k_lock);
+    key_of(&o->farm, "serve:lock:gen", d.k_gen, sizeof d.k_gen);
 
     dse_store st;
     dse_store_open(spec, &st);
@@ -628,23 +662,40 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
         rs[i].d = &d;
         pthread_create(&th[i], NULL, runner_main, &rs[i]);
     }
-    while (!*stop) {
-        dse__farm_sleep(3.0, stop);
-        if (!*stop && take_lock(&d, &st, NULL) == 0)
-            dlog(&d, "warning: lost %s to another daemon", d.k_lock);
+    /* refresh the lock five times per TTL; stop the runners on a signal
+     * or when the lock turns out to be someone else's */
+    double refresh_s = (double)d.lock_ttl_ms / 5000.0;
+    while (!*stop && !d.lost) {
+        dse__farm_sleep(refresh_s, stop);
+        if (!*stop && !d.lost && take_lock(&d, &st, NULL) == 0) {
+            d.lost = 1;
+            dlog(&d, "lost %s to another daemon: taking no more work",
+                 d.k_lock);
+        }
     }
-    dlog(&d, "stopping: no new studies; requeueing the ones in progress");
+    d.halt = 1;
+    if (d.lost)
+        dlog(&d, "stopping: another daemon took over; leaving the studies "
+                 "in progress to it");
+    else
+        dlog(&d, "stopping: no new studies; requeueing the ones in progress");
     for (int i = 0; i < o->concurrent; i++)
         rs[i].stop_study = 1;
     for (int i = 0; i < o->concurrent; i++)
         pthread_join(th[i], NULL);
     /* release the lock if it is still ours */
-    if (take_lock(&d, &st, NULL) == 1)
+    if (!d.lost && take_lock(&d, &st, NULL) == 1)
         st.ops->del(st.self, d.k_lock, NULL);
     dse_store_close(&st);
     free(rs);
     free(th);
     dlog(&d, "stopped");
     pthread_mutex_destroy(&d.log_lock);
+    if (d.lost)
+        return err_set(e, ERR_REDIS,
+                       "lost the lock %s to another daemon (this one was "
+                       "paused or cut off past the lock's %ld ms expiry); "
+                       "stopped so that no study runs twice",
+                       d.k_lock, d.lock_ttl_ms);
     return 0;
 }

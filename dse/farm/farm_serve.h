@@ -14,13 +14,16 @@
  *                     failed, refused), submitted/started/finished (Unix
  *                     seconds), yaml, phase, done, total, workers, report,
  *                     reason, failed_jobs
- *   serve:lock        the running daemon's name (expires 15 s after its
- *                     last refresh): one daemon per prefix
+ *   serve:lock        the running daemon's token "NAME GEN" (expires 15 s
+ *                     after its last refresh): one daemon per prefix
+ *   serve:lock:gen    counter: GEN of the last token given (fencing: a
+ *                     daemon whose token is no longer in serve:lock
+ *                     changes nothing and exits)
  *
  * A submitted study is untrusted input: its YAML is parsed again by the
- * daemon, its size is checked against the daemon's limits, and its report
- * directory must be a relative path inside --output-root (no absolute
- * path, no "..", no symbolic link leading out).
+ * daemon and its size is checked against the daemon's limits.  Its report
+ * goes to OUTPUT_ROOT/ID (the study's report.directory is ignored), so a
+ * study can neither escape the root nor replace another study's report.
  */
 #ifndef DSE_FARM_SERVE_H
 #define DSE_FARM_SERVE_H
@@ -37,6 +40,8 @@
 typedef struct dse_serve_limits {
     long max_nodes;           /* 65536 */
     size_t max_designs;       /* feasible designs in the space (20000) */
+    size_t max_enumerated;    /* combinations looked at to find them,
+                                 counted before building (1000000) */
     size_t max_rates;         /* target rates (64) */
     double max_sim_messages;  /* finalists x rates x seeds x (warm-up +
                                  most measured messages) (2e9) */
@@ -48,22 +53,26 @@ typedef struct dse_serve_opts {
     int concurrent;           /* studies run at once (1) */
     dse_serve_limits limits;
     int threads;              /* local threads for the non-farm parts */
+    long lock_ttl_ms;         /* serve:lock expiry (0: 15000), refreshed
+                                 five times per expiry */
     void (*log)(void *ctx, const char *line);
     void *log_ctx;
 } dse_serve_opts;
 
 void dse_serve_opts_init(dse_serve_opts *o);
 
-/* Check a study against the limits (builds its design space to count
- * it).  0 or ERR_CONFIG with the reason. */
+/* Check a study against the limits: counts its design space's
+ * combinations first (dse_space_enumerated, no allocation) and builds the
+ * space only under max_enumerated.  0 or ERR_CONFIG with the reason. */
 int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                            err *e);
 
-/* The report directory of a study: root/rel, after refusing an empty or
- * absolute rel, any ".." component, and (creating the parent directories)
- * a parent that resolves outside root.  0 or ERR_CONFIG with the reason;
- * ERR_IO if a directory cannot be made. */
-int dse_serve_report_path(const char *root, const char *rel, char *out,
+/* The report directory of study id: root/id (one directory per study,
+ * whatever its report.directory says, so no study can name another's
+ * report or a parent of it).  ERR_CONFIG when id is not a decimal id (ids
+ * are read from Redis) or root/id exists and is not a dse report
+ * (dse_report_dir_check). */
+int dse_serve_report_path(const char *root, const char *id, char *out,
                           size_t size, err *e);
 
 /* Run the daemon until *stop: take queued studies, run them, record

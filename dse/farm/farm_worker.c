@@ -320,8 +320,10 @@ static void process(conn *c, const dse_store_entry *en)
             return;
         }
         dse_job_result res;
-        have = cached && dse_job_result_parse(cached, key, job.kind,
-                                              job.nrates, &res, NULL) == 0;
+        have = cached &&
+               dse_job_result_verify(cached, key, &fo->secret, NULL) == 0 &&
+               dse_job_result_parse(cached, key, job.kind, job.nrates, &res,
+                                    NULL) == 0;
         if (have)
             dse_job_result_fini(&res);
         free(cached);
@@ -336,7 +338,9 @@ static void process(conn *c, const dse_store_entry *en)
             dse_job_fini(&job);
             return;
         }
-        out = dse_job_result_format(&res, key);
+        char *plain = dse_job_result_format(&res, key);
+        out = dse_job_result_seal(plain, key, &fo->secret);
+        free(plain);
         dse_job_result_fini(&res);
     }
     dse_job_fini(&job);

@@ -16,6 +16,9 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -29,6 +32,8 @@ void dse_job_limits_init(dse_job_limits *l)
     l->max_messages = 50000000;
     l->max_rates = 10000;
     l->max_cycles = 100000000000L;
+    l->max_sim_bytes = 2.0 * 1024 * 1024 * 1024;
+    l->max_work = 1e12;
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -427,6 +432,23 @@ static int parse_sim(reader *r, const dse_job_limits *lim, dse_job *j)
     rc = sim_supports(&p->design, &p->workload, &local);
     if (rc)
         return err_set(r->e, rc, "job: not simulated: %s", local.msg);
+    /* estimated before anything is allocated: a job too large for this
+     * worker is refused with the reason, not run into an abort */
+    double bytes = sim_memory_estimate(p), work = sim_work_estimate(p);
+    if (bytes > lim->max_sim_bytes)
+        return err_set(r->e, ERR_INVALID,
+                       "job: the simulation needs about %.3g MB of memory "
+                       "(%ld nodes x %d VCs), over this worker's limit of "
+                       "%.3g MB (dse worker --max-memory)",
+                       bytes / 1e6, net_nodes(&p->design), p->design.vcs,
+                       lim->max_sim_bytes / 1e6);
+    if (work > lim->max_work)
+        return err_set(r->e, ERR_INVALID,
+                       "job: the simulation may take about %.3g "
+                       "router-cycles (nodes x cycles to inject its messages "
+                       "at rate %g), over this worker's limit of %.3g "
+                       "(dse worker --max-work)",
+                       work, p->rate, lim->max_work);
     return 0;
 }
 
@@ -620,6 +642,7 @@ char *dse_job_result_format(const dse_job_result *r, const char *key)
     json_t *o = json_object();
     json_object_set_new(o, "v", json_integer(DSE_JOB_VERSION));
     set_text(o, "key", key);
+    set_text(o, "engine", dse_version_string());
     set_text(o, "kind", r->kind == DSE_JOB_SCORE ? "score" : "sim");
     if (r->kind == DSE_JOB_SCORE) {
         json_object_set_new(o, "code", json_integer(r->score_rc));
@@ -692,8 +715,11 @@ int dse_job_result_parse(const char *text, const char *key, dse_job_kind kind,
     long long v = 0, x = 0;
     json_t *k = json_object_get(o, "key");
     json_t *kd = json_object_get(o, "kind");
+    json_t *en = json_object_get(o, "engine");
     if (!json_is_object(o) || res_int(o, "v", &v) || v != DSE_JOB_VERSION ||
         !json_is_string(k) || strcmp(json_string_value(k), key) != 0 ||
+        !json_is_string(en) ||
+        strcmp(json_string_value(en), dse_version_string()) != 0 ||
         !json_is_string(kd) ||
         strcmp(json_string_value(kd), kind == DSE_JOB_SCORE ? "score" : "sim"))
         bad = 1;
@@ -753,6 +779,68 @@ int dse_job_result_parse(const char *text, const char *key, dse_job_kind kind,
                                        "version",
                        key);
     }
+    return 0;
+}
+
+/* ---- sealing ---------------------------------------------------------------- */
+
+#define MAC_PREFIX "{\"mac\":\""
+#define MAC_HEX 64
+
+/* HMAC-SHA256(sec, key "\n" "{" body) as hex into out[MAC_HEX + 1]. */
+static void mac_hex(const dse_secret *sec, const char *key, const char *body,
+                    char out[MAC_HEX + 1])
+{
+    size_t kl = strlen(key), bl = strlen(body);
+    unsigned char *msg = xmalloc(kl + bl + 3);
+    memcpy(msg, key, kl);
+    msg[kl] = '\n';
+    msg[kl + 1] = '{';
+    memcpy(msg + kl + 2, body, bl);
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    HMAC(EVP_sha256(), sec->bytes, (int)sec->len, msg, kl + bl + 2, md,
+         &mdlen);
+    free(msg);
+    static const char hex[] = "0123456789abcdef";
+    for (unsigned i = 0; i < 32; i++) {
+        out[2 * i] = hex[md[i] >> 4];
+        out[2 * i + 1] = hex[md[i] & 15];
+    }
+    out[MAC_HEX] = '\0';
+}
+
+char *dse_job_result_seal(const char *text, const char *key,
+                          const dse_secret *sec)
+{
+    if (!sec || !sec->len || text[0] != '{')
+        return xstrdup(text);
+    char mac[MAC_HEX + 1];
+    mac_hex(sec, key, text + 1, mac);
+    size_t n = strlen(MAC_PREFIX) + MAC_HEX + 2 + strlen(text + 1) + 1;
+    char *out = xmalloc(n);
+    snprintf(out, n, "%s%s\",%s", MAC_PREFIX, mac, text + 1);
+    return out;
+}
+
+int dse_job_result_verify(const char *text, const char *key,
+                          const dse_secret *sec, err *e)
+{
+    if (!sec || !sec->len)
+        return 0;
+    size_t pl = strlen(MAC_PREFIX);
+    if (!text || strncmp(text, MAC_PREFIX, pl) != 0 ||
+        strlen(text) < pl + MAC_HEX + 2 || text[pl + MAC_HEX] != '"' ||
+        text[pl + MAC_HEX + 1] != ',')
+        return err_set(e, ERR_INVALID,
+                       "result %s: not sealed with the farm secret", key);
+    char want[MAC_HEX + 1];
+    mac_hex(sec, key, text + pl + MAC_HEX + 2, want);
+    if (CRYPTO_memcmp(want, text + pl, MAC_HEX) != 0)
+        return err_set(e, ERR_INVALID,
+                       "result %s: MAC mismatch (forged, altered, or sealed "
+                       "with another secret)",
+                       key);
     return 0;
 }
 

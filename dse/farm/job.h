@@ -51,6 +51,11 @@ typedef struct dse_job_limits {
     size_t max_rates;        /* target rates of one score job (10 000) */
     long max_cycles;         /* a sim job's cycle cap (0 = none) must be
                                 at most this (10^11) */
+    double max_sim_bytes;    /* a sim job's estimated memory
+                                (sim_memory_estimate; 2 GiB) */
+    double max_work;         /* a sim job's estimated router-cycles
+                                (sim_work_estimate; 10^12, about half a
+                                day at 2.5e7 router-cycles/s) */
 } dse_job_limits;
 
 void dse_job_limits_init(dse_job_limits *l);
@@ -119,9 +124,34 @@ void dse_job_result_fini(dse_job_result *r);
 /* JSON text of r for the job with this key (caller frees). */
 char *dse_job_result_format(const dse_job_result *r, const char *key);
 /* Parse a result of the given kind and key (nrates: what the job had).
- * 0, or ERR_INVALID (corrupt, other version, other key). */
+ * 0, or ERR_INVALID (corrupt, other version, other key, made by another
+ * engine than this program's). */
 int dse_job_result_parse(const char *text, const char *key, dse_job_kind kind,
                          size_t nrates, dse_job_result *r, err *e);
+
+/* ---- authenticated results (farm secret) ------------------------------
+ *
+ * With a farm secret (DSE_FARM_SECRET / DSE_FARM_SECRET_FILE) workers
+ * seal every result they store and coordinators and workers accept only
+ * sealed results whose MAC checks: HMAC-SHA256 with the secret over
+ * "KEY\n" + the result text, so a result cannot be planted, altered, or
+ * copied to another job's key by someone who can write to Redis but does
+ * not hold the secret.  The sealed text is the result's JSON with a first
+ * field "mac" (64 hex digits): {"mac":"...",<the rest of the text>}. */
+#define DSE_SECRET_MAX 256
+typedef struct dse_secret {
+    unsigned char bytes[DSE_SECRET_MAX];
+    size_t len;               /* 0: no secret, results are not sealed */
+} dse_secret;
+
+/* The sealed text of result text for key (caller frees); a copy of text
+ * when sec is NULL or empty. */
+char *dse_job_result_seal(const char *text, const char *key,
+                          const dse_secret *sec);
+/* 0 when sec is NULL or empty, or text is sealed for key with sec;
+ * ERR_INVALID ("not sealed", "MAC mismatch") otherwise. */
+int dse_job_result_verify(const char *text, const char *key,
+                          const dse_secret *sec, err *e);
 
 /* Fill candidate c from a score result, exactly as dse_score_design would
  * have (design and model are the coordinator's own). */

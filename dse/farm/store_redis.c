@@ -20,6 +20,7 @@
  * bodies may hold any byte).
  */
 #include "dse/farm/store.h"
+#include "dse/farm/farm.h"
 
 #include <errno.h>
 #include <hiredis/hiredis.h>
@@ -165,6 +166,23 @@ int dse_store_url_parse(const char *url, dse_redis_url *out, err *e)
             return err_set(e, ERR_CONFIG, "redis URL '%s': bad database number",
                            url);
         out->db = (int)v;
+    }
+    /* a password kept off the command line (ps shows argv): the
+     * environment or a file, when the URL has none */
+    if (!out->password[0]) {
+        const char *pw = getenv("DSE_REDIS_PASSWORD");
+        const char *file = getenv("DSE_REDIS_PASSWORD_FILE");
+        if (pw && pw[0]) {
+            if (strlen(pw) >= sizeof out->password)
+                return err_set(e, ERR_CONFIG, "DSE_REDIS_PASSWORD: too long");
+            snprintf(out->password, sizeof out->password, "%s", pw);
+        } else if (file && file[0]) {
+            size_t n;
+            int rc = dse__farm_read_secret(file, out->password,
+                                           sizeof out->password, &n, e);
+            if (rc)
+                return rc;
+        }
     }
     return 0;
 }

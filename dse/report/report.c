@@ -4,8 +4,9 @@
  */
 #include "dse/report/report.h"
 
-#include <errno.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -44,16 +45,25 @@ void dse_design_label(const net_design *d, char *buf, size_t size)
 void dse_report_best_by_topology(const dse_run *r, size_t ri,
                                  size_t best[NET_TOPOLOGY_COUNT])
 {
+    /* Simulated figures first: a design the simulator measured beats any
+     * design known only by its model (whose figure is a screen, not an
+     * answer); among each kind, the lowest latency. */
+    double lat[NET_TOPOLOGY_COUNT];
+    int simulated[NET_TOPOLOGY_COUNT];
     for (int t = 0; t < NET_TOPOLOGY_COUNT; t++)
         best[t] = SIZE_MAX;
     for (size_t i = 0; i < r->ncand; i++) {
-        const dse_candidate *c = &r->cand[i];
-        double lat = c->latency[ri];
-        if (!isfinite(lat))
+        int sim;
+        double l = dse_report_latency(&r->cand[i], ri, &sim);
+        if (!isfinite(l))
             continue;
-        int t = c->design.topology;
-        if (best[t] == SIZE_MAX || lat < r->cand[best[t]].latency[ri])
+        int t = r->cand[i].design.topology;
+        if (best[t] == SIZE_MAX || sim > simulated[t] ||
+            (sim == simulated[t] && l < lat[t])) {
             best[t] = i;
+            lat[t] = l;
+            simulated[t] = sim;
+        }
     }
 }
 
@@ -69,21 +79,29 @@ add_note(char ***notes, size_t *count, const char *fmt, ...)
     (*notes)[(*count)++] = xstrdup(buf);
 }
 
-/* The candidate of `topology` with n = 2 and the lowest model latency at
- * rate index ri (SIZE_MAX if none has a steady state there); *exists is
- * set when the study has any such 2-D design at all. */
+/* The candidate of `topology` with n = 2 and the lowest latency at rate
+ * index ri, simulated figures before model ones (SIZE_MAX if none has a
+ * steady state there); *exists is set when the study has any such 2-D
+ * design at all. */
 static size_t best_2d(const dse_run *r, net_topology topology, size_t ri,
                       int *exists)
 {
     size_t best = SIZE_MAX;
+    int best_sim = 0;
+    double best_lat = INFINITY;
     for (size_t i = 0; i < r->ncand; i++) {
         const dse_candidate *c = &r->cand[i];
         if (c->design.topology != topology || c->design.n != 2)
             continue;
         *exists = 1;
-        if (isfinite(c->latency[ri]) &&
-            (best == SIZE_MAX || c->latency[ri] < r->cand[best].latency[ri]))
+        int sim;
+        double l = dse_report_latency(c, ri, &sim);
+        if (isfinite(l) && (best == SIZE_MAX || sim > best_sim ||
+                            (sim == best_sim && l < best_lat))) {
             best = i;
+            best_sim = sim;
+            best_lat = l;
+        }
     }
     return best;
 }
@@ -95,13 +113,16 @@ static void compare_2d(const dse_run *r, net_topology a, net_topology b,
     const cfg_study *s = r->study;
     char wins[400] = "", losses[400] = "";
     size_t nw = 0, nl = 0;
-    int has_a = 0, has_b = 0;
+    int has_a = 0, has_b = 0, model_only = 0;
     for (size_t ri = 0; ri < s->rates.n; ri++) {
         size_t ia = best_2d(r, a, ri, &has_a), ib = best_2d(r, b, ri, &has_b);
         if (ia == SIZE_MAX && ib == SIZE_MAX)
             continue;
-        double la = ia == SIZE_MAX ? INFINITY : r->cand[ia].latency[ri];
-        double lb = ib == SIZE_MAX ? INFINITY : r->cand[ib].latency[ri];
+        int sa = 0, sb = 0;
+        double la = ia == SIZE_MAX ? INFINITY : dse_report_latency(&r->cand[ia], ri, &sa);
+        double lb = ib == SIZE_MAX ? INFINITY : dse_report_latency(&r->cand[ib], ri, &sb);
+        if (!sa || !sb)
+            model_only = 1;
         char item[64];
         snprintf(item, sizeof item, "%s%g (%s vs %s)", "", s->rates.v[ri],
                  isfinite(la) ? "" : "saturated", isfinite(lb) ? "" : "saturated");
@@ -120,10 +141,14 @@ static void compare_2d(const dse_run *r, net_topology a, net_topology b,
     if (!has_a || !has_b)
         return;
     add_note(notes, count,
-             "2-D %s vs 2-D %s at equal cost (%s): %s wins at %s; %s wins at %s.",
+             "2-D %s vs 2-D %s at equal cost (%s): %s wins at %s; %s wins at %s "
+             "(%s).",
              net_topology_name(a), net_topology_name(b), expectation,
              net_topology_name(a), nw ? wins : "no target rate",
-             net_topology_name(b), nl ? losses : "no target rate");
+             net_topology_name(b), nl ? losses : "no target rate",
+             model_only ? "some figures are the models' only: a design of "
+                          "that shape was not simulated"
+                        : "simulated figures");
 }
 
 char **dse_report_notes(const dse_run *r, size_t *count)
@@ -141,8 +166,8 @@ char **dse_report_notes(const dse_run *r, size_t *count)
             if (best[t] != SIZE_MAX)
                 order[m++] = t;
         for (int a = 1; a < m; a++) /* insertion sort by latency */
-            for (int b = a; b > 0 && r->cand[best[order[b]]].latency[ri] <
-                                         r->cand[best[order[b - 1]]].latency[ri];
+            for (int b = a; b > 0 && dse_report_latency(&r->cand[best[order[b]]], ri, NULL) <
+                                         dse_report_latency(&r->cand[best[order[b - 1]]], ri, NULL);
                  b--) {
                 int tmp = order[b];
                 order[b] = order[b - 1];
@@ -150,22 +175,25 @@ char **dse_report_notes(const dse_run *r, size_t *count)
             }
         if (m == 0) {
             add_note(&notes, count,
-                     "At rate %g no design has a steady state by its model.",
+                     "At rate %g no design has a steady state, simulated or by its "
+            "model.",
                      s->rates.v[ri]);
             continue;
         }
         char line[900];
         size_t used = (size_t)snprintf(
-            line, sizeof line, "At rate %g the best of each topology by the "
-                               "models (equal budget):",
+            line, sizeof line, "At rate %g the best of each topology "
+                               "(equal budget; simulated unless marked model):",
             s->rates.v[ri]);
         for (int q = 0; q < m && used < sizeof line; q++) {
             const dse_candidate *c = &r->cand[best[order[q]]];
             char label[160];
             dse_design_label(&c->design, label, sizeof label);
-            int w = snprintf(line + used, sizeof line - used, "%s %s %.1f cycles (%s)",
-                             q ? "," : "", net_topology_name(order[q]),
-                             c->latency[ri], label);
+            int sim;
+            double l = dse_report_latency(c, ri, &sim);
+            int w = snprintf(line + used, sizeof line - used, "%s %s %.1f cycles%s (%s)",
+                             q ? "," : "", net_topology_name(order[q]), l,
+                             sim ? "" : " model", label);
             if (w > 0)
                 used += (size_t)w;
         }
@@ -245,21 +273,120 @@ char **dse_report_notes(const dse_run *r, size_t *count)
 
 /* ---- atomic publication --------------------------------------------------- */
 
+/*
+ * Safety rules (issue 16): dse replaces only a directory it wrote itself,
+ * recognised by DSE_REPORT_MARKER, a file every report directory gets;
+ * anything else at the target (a file, a symbolic link, a directory of
+ * other things such as /etc or a home directory) is refused before any
+ * work starts and again just before publication.  Removal never follows a
+ * symbolic link: entries are unlinked relative to a directory opened with
+ * O_NOFOLLOW (unlinkat removes a link, never its target), subdirectories
+ * are left alone (reports hold plain files only), so an unexpected tree
+ * makes the final rmdir fail rather than deleting anything.
+ */
+
+static const char marker_text[] =
+    "This directory is a report written by dse (dse optimize / dse serve).\n"
+    "dse replaces it, and only it, when a new report is written here.\n";
+
 static int remove_tree(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
         return errno == ENOENT ? 0 : -1;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return -1;
+    }
     struct dirent *ent;
-    char path[4096];
     while ((ent = readdir(d))) {
         if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-        unlink(path); /* reports hold plain files only */
+        unlinkat(fd, ent->d_name, 0); /* never follows; fails on a directory */
     }
     closedir(d);
     return rmdir(dir);
+}
+
+/* dir without trailing slashes into buf; ERR_CONFIG if nothing is left. */
+static int trim_dir(const char *dir, char *buf, size_t size, err *e)
+{
+    if (!dir || !dir[0])
+        return err_set(e, ERR_CONFIG, "the report directory is empty");
+    int n = snprintf(buf, size, "%s", dir);
+    if (n < 0 || (size_t)n >= size)
+        return err_set(e, ERR_CONFIG, "report directory '%.200s...' is too long",
+                       dir);
+    while (n > 1 && buf[n - 1] == '/')
+        buf[--n] = '\0';
+    if (strcmp(buf, "/") == 0 || strcmp(buf, ".") == 0 ||
+        strcmp(buf, "..") == 0 ||
+        (n >= 2 && strcmp(buf + n - 2, "/.") == 0) ||
+        (n >= 3 && strcmp(buf + n - 3, "/..") == 0))
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' is not a directory dse may "
+                       "replace: name a new or dse-written directory",
+                       dir);
+    return 0;
+}
+
+int dse_report_dir_check(const char *dir, err *e)
+{
+    char path[4096];
+    int rc = trim_dir(dir, path, sizeof path, e);
+    if (rc)
+        return rc;
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return err_set(e, ERR_CONFIG, "report directory '%s': %s", path,
+                       strerror(errno));
+    }
+    if (S_ISLNK(st.st_mode))
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' is a symbolic link: dse never "
+                       "replaces one; give the real path of a new or "
+                       "dse-written directory",
+                       path);
+    if (!S_ISDIR(st.st_mode))
+        return err_set(e, ERR_CONFIG,
+                       "report directory '%s' exists and is not a directory; "
+                       "choose another path",
+                       path);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return err_set(e, ERR_CONFIG, "report directory '%s': %s", path,
+                       strerror(errno));
+    struct stat ms;
+    if (fstatat(fd, DSE_REPORT_MARKER, &ms, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISREG(ms.st_mode)) {
+        close(fd);
+        return 0; /* a report dse wrote */
+    }
+    DIR *d = fdopendir(fd);
+    int empty = 1;
+    if (d) {
+        struct dirent *ent;
+        while ((ent = readdir(d)))
+            if (strcmp(ent->d_name, ".") && strcmp(ent->d_name, "..")) {
+                empty = 0;
+                break;
+            }
+        closedir(d);
+    } else {
+        close(fd);
+        empty = 0;
+    }
+    if (empty)
+        return 0;
+    return err_set(e, ERR_CONFIG,
+                   "report directory '%s' exists and was not written by dse "
+                   "(no %s file in it): dse replaces only its own reports; "
+                   "choose a new directory (-o DIR or report.directory) or "
+                   "empty this one yourself",
+                   path, DSE_REPORT_MARKER);
 }
 
 static int mkdir_parents(const char *dir)
@@ -293,12 +420,23 @@ int dse_report_write(const dse_run *r, const char *dir, err *e)
         [CFG_FORMAT_CSV] = dse_report_csv,
         [CFG_FORMAT_JSON] = json_with_timings,
     };
-    char tmp[4096], old[4096], path[4200];
+    char target[4096], tmp[4200], old[4200], path[4300];
+    int rc = dse_report_dir_check(dir, e);
+    if (rc)
+        return rc;
+    trim_dir(dir, target, sizeof target, NULL);
+    dir = target;
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", dir, (long)getpid());
     snprintf(old, sizeof old, "%s.old-%ld", dir, (long)getpid());
     if (mkdir_parents(tmp) || (mkdir(tmp, 0777) && errno != EEXIST))
         return err_set(e, ERR_IO, "cannot create %s: %s", tmp, strerror(errno));
-    int rc = 0;
+    snprintf(path, sizeof path, "%s/%s", tmp, DSE_REPORT_MARKER);
+    FILE *mk = fopen(path, "w");
+    if (!mk || fputs(marker_text, mk) < 0 || fclose(mk) != 0) {
+        rc = err_set(e, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        remove_tree(tmp);
+        return rc;
+    }
     for (int f = 0; f < CFG_FORMAT_COUNT && rc == 0; f++) {
         if (!s->formats[f])
             continue;
@@ -316,7 +454,12 @@ int dse_report_write(const dse_run *r, const char *dir, err *e)
         remove_tree(tmp);
         return rc;
     }
-    /* publish: move any previous report aside, move the new one in */
+    /* publish: check again (the target may have changed during the run),
+     * move any previous report aside, move the new one in */
+    if ((rc = dse_report_dir_check(dir, e)) != 0) {
+        remove_tree(tmp);
+        return rc;
+    }
     int had_old = rename(dir, old) == 0;
     if (rename(tmp, dir) != 0) {
         int saved = errno;

@@ -35,7 +35,14 @@ int dse_report_csv(const dse_run *r, FILE *out, err *e)
           out);
     for (size_t ri = 0; ri < s->rates.n; ri++)
         fprintf(out, ",latency@%g", s->rates.v[ri]);
-    fputs(",rank,finalist,sim_rank,max_abs_error_pct\n", out);
+    fputs(",rank,finalist,sim_rank,max_abs_error_pct,bound_rate,"
+          "optimistic_saturation,sim_round,sim_saturation,sim_saturation_lo,"
+          "sim_saturation_hi",
+          out);
+    for (size_t ri = 0; ri < s->rates.n; ri++)
+        fprintf(out, ",sim_latency@%g,sim_ci95@%g", s->rates.v[ri],
+                s->rates.v[ri]);
+    fputs(",ruled_out_by\n", out);
     for (size_t i = 0; i < r->ncand; i++) {
         const dse_candidate *c = &r->cand[i];
         const net_design *d = &c->design;
@@ -68,7 +75,20 @@ int dse_report_csv(const dse_run *r, FILE *out, err *e)
             cell_num(out, c->latency[ri]);
         fprintf(out, ",%d,%d,%d", c->rank, c->finalist, c->sim_rank);
         cell_num(out, c->max_abs_error_pct);
-        fputc('\n', out);
+        cell_num(out, c->bound_rate);
+        cell_num(out, c->opt_saturation);
+        fprintf(out, ",%d", c->sim_round);
+        cell_num(out, c->sim_saturation);
+        cell_num(out, c->sim_saturation_lo);
+        cell_num(out, c->sim_saturation_hi);
+        for (size_t ri = 0; ri < s->rates.n; ri++) {
+            cell_num(out, c->sim ? c->sim[ri].latency : NAN);
+            cell_num(out, c->sim ? c->sim[ri].half_width : NAN);
+        }
+        if (c->dominated_by >= 0)
+            fprintf(out, ",%ld\n", c->dominated_by);
+        else
+            fputs(",\n", out);
     }
     return ferror(out) ? err_set(e, ERR_IO, "cannot write candidates.csv") : 0;
 }

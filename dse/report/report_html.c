@@ -258,8 +258,26 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
     html_text(out, dse_version_string());
     fputs(". Latencies in cycles, from message generation to the last flit "
           "consumed; rates in messages per node per cycle.</p>\n"
-          "<h2>Findings</h2>\n<ul>\n", out);
+          "<h2>Verdict</h2>\n<ul class=\"verdict\">\n", out);
     size_t n;
+    char **verdict = dse_report_verdict(r, &n);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i == 0 ? "<li><strong>" : "<li>", out);
+        html_text(out, verdict[i]);
+        fputs(i == 0 ? "</strong></li>\n" : "</li>\n", out);
+        free(verdict[i]);
+    }
+    free(verdict);
+    fputs("</ul>\n", out);
+    if (r->recommended != SIZE_MAX)
+        table_section(out, "Decision by target rate (simulated)",
+                      report_table_decision, r);
+    if (r->ndisagree)
+        table_section(out, "Where the models and the simulator disagree",
+                      report_table_disagreements, r);
+    fputs("<h2>How the decision is made</h2>\n<p>", out);
+    html_text(out, dse_report_method());
+    fputs("</p>\n<h2>Findings</h2>\n<ul>\n", out);
     char **notes = dse_report_notes(r, &n);
     for (size_t i = 0; i < n; i++) {
         fputs("<li>", out);
@@ -271,15 +289,17 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
     fputs("</ul>\n<h2>Pareto front</h2>\n", out);
     int serial = 0;
     pareto_charts(r, out, &serial);
-    table_section(out, "Finalists", report_table_finalists, r);
-    fputs("<p class=\"note\">Error = (model - simulation) / simulation. Sim "
-          "rank: Pareto rank among the finalists with the simulated latency in "
-          "place of the model's. DISAGREES: model and simulation differ by more "
-          "than the study's tolerance.</p>\n<h2>Latency curves</h2>\n", out);
+    table_section(out, r->recommended != SIZE_MAX ? "Simulated designs (decision order)"
+                                                  : "Finalists (models only)",
+                  report_table_finalists, r);
+    fputs("<p class=\"note\">Error = (model - simulation) / simulation. "
+          "Pareto rank: among the simulated designs, on the study's objectives "
+          "with simulated figures. DISAGREES: model and simulation differ by "
+          "more than the study's tolerance.</p>\n<h2>Latency curves</h2>\n", out);
     latency_charts(r, out, &serial);
-    table_section(out, "Finalists at each target rate",
+    table_section(out, "Each simulated design at each target rate",
                   report_table_finalist_points, r);
-    table_section(out, "Best design of each topology by target rate (models)",
+    table_section(out, "Best design of each topology by target rate",
                   report_table_best, r);
     table_section(out, "Design space and infeasibility", report_table_space, r);
     table_section(out, "Study settings", report_table_settings, r);

@@ -7,6 +7,8 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include "dse/dse.h"
 #include "dse/report/report.h"
@@ -59,8 +61,9 @@ static json_t *study_json(const cfg_study *s)
     if (s->budget.has_reference)
         json_object_set_new(o, "budget_reference", design_json(&s->budget.reference));
     json_object_set_new(o, "simulation",
-                        json_pack("{s:i, s:I, s:I, s:f, s:f}", "seeds",
-                                  s->sim.seeds, "warmup_messages",
+                        json_pack("{s:i, s:i, s:I, s:I, s:f, s:f}", "seeds",
+                                  s->sim.seeds, "max_designs",
+                                  s->sim.max_designs, "warmup_messages",
                                   (json_int_t)s->sim.warmup_messages,
                                   "measured_messages",
                                   (json_int_t)s->sim.measured_messages,
@@ -93,6 +96,20 @@ static json_t *candidate_json(const dse_run *r, size_t i)
                           "latency", lat, "rank", c->rank, "finalist",
                           c->finalist, "saturated_at_target",
                           c->saturated_at_target);
+    /* the decision's view of the design (docs/decision.md) */
+    json_object_set_new(o, "bound_rate", num(c->bound_rate));
+    json_object_set_new(o, "optimistic_saturation", num(c->opt_saturation));
+    json_object_set_new(o, "band_measured", json_boolean(c->band_measured));
+    json_object_set_new(o, "sim_round", json_integer(c->sim_round));
+    json_object_set_new(o, "sim_saturation",
+                        json_pack("{s:o, s:o, s:o}", "rate",
+                                  num(c->sim_saturation), "lo",
+                                  num(c->sim_saturation_lo), "hi",
+                                  num(c->sim_saturation_hi)));
+    json_object_set_new(o, "ruled_out_by",
+                        c->dominated_by >= 0
+                            ? json_integer((json_int_t)c->dominated_by)
+                            : json_null());
     return o;
 }
 
@@ -113,11 +130,74 @@ static json_t *finalist_json(const dse_run *r, size_t i)
                            "error_pct", num(p->error_pct), "messages",
                            (json_int_t)p->messages, "saturated", p->saturated,
                            "seeds", p->seeds));
+        json_t *last = json_array_get(pts, json_array_size(pts) - 1);
+        json_object_set_new(last, "skipped_above_saturation",
+                            json_boolean(p->skipped));
+        json_object_set_new(last, "rank", p->rank > 0 ? json_integer(p->rank)
+                                                      : json_null());
+        json_object_set_new(last, "tied_best", json_boolean(p->tied_best));
     }
     return json_pack("{s:I, s:i, s:o, s:i, s:o, s:b}", "id", (json_int_t)i,
                      "order", c->finalist, "simulation", pts, "sim_rank",
                      c->sim_rank, "max_abs_error_pct", num(c->max_abs_error_pct),
                      "disagrees", c->disagrees);
+}
+
+static json_t *id_or_null(size_t i)
+{
+    return i == SIZE_MAX ? json_null() : json_integer((json_int_t)i);
+}
+
+/* What the report opens with, as data: the recommendation, per rate the
+ * best and the ties, the regret of the models' own choice, how sure. */
+static json_t *decision_json(const dse_run *r)
+{
+    const cfg_study *s = r->study;
+    json_t *verdict = json_array(), *rates = json_array(),
+           *dis = json_array();
+    size_t n;
+    char **text = dse_report_verdict(r, &n);
+    for (size_t q = 0; q < n; q++) {
+        json_array_append_new(verdict, json_string(text[q]));
+        free(text[q]);
+    }
+    free(text);
+    for (size_t ri = 0; r->best_at_rate && ri < s->rates.n; ri++) {
+        size_t b = r->best_at_rate[ri];
+        json_t *tied = json_array();
+        for (size_t f = 0; f < r->nfinalists; f++)
+            if (r->finalists[f] != b && r->cand[r->finalists[f]].sim[ri].tied_best)
+                json_array_append_new(tied, json_integer((json_int_t)r->finalists[f]));
+        double regret = NAN;
+        if (b != SIZE_MAX && r->model_choice != SIZE_MAX &&
+            r->cand[r->model_choice].sim) {
+            double lm = dse_report_latency(&r->cand[r->model_choice], ri, NULL);
+            regret = isfinite(lm) ? 100 * (lm / r->cand[b].sim[ri].latency - 1)
+                                  : INFINITY;
+        }
+        json_array_append_new(
+            rates, json_pack("{s:f, s:o, s:o, s:o, s:b}", "rate", s->rates.v[ri],
+                             "best", id_or_null(b), "tied_with_best", tied,
+                             "model_choice_regret_pct", num(regret),
+                             "model_choice_saturates", isinf(regret)));
+    }
+    for (size_t q = 0; q < r->ndisagree; q++)
+        json_array_append_new(
+            dis, json_pack("{s:f, s:I, s:I}", "rate",
+                           s->rates.v[r->disagree[q].rate], "model_first",
+                           (json_int_t)r->disagree[q].model_better, "sim_first",
+                           (json_int_t)r->disagree[q].sim_better));
+    return json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:I, s:I, s:i, "
+                     "s:o, s:o}",
+                     "recommended", id_or_null(r->recommended), "runner_up",
+                     id_or_null(r->runner_up), "model_choice",
+                     id_or_null(r->model_choice), "verdict", verdict,
+                     "certified", r->certified, "stop_reason", r->stop_reason,
+                     "rounds", r->rounds, "simulated",
+                     (json_int_t)r->nsimulated, "uncertified",
+                     (json_int_t)r->nuncertified, "budget_designs",
+                     (json_int_t)s->sim.max_designs, "replications",
+                     r->seeds_used, "per_rate", rates, "disagreements", dis);
 }
 
 int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e)
@@ -145,10 +225,11 @@ int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e)
         free(text[q]);
     }
     free(text);
-    json_t *root = json_pack("{s:s, s:i, s:s, s:o, s:o, s:s, s:I, s:o, s:o, s:o}",
+    json_t *root = json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:s, s:I, s:o, s:o, s:o}",
                              "schema", DSE_RESULTS_SCHEMA, "version",
                              DSE_RESULTS_VERSION, "generator",
-                             dse_version_string(), "study", study_json(r->study),
+                             dse_version_string(), "decision", decision_json(r),
+                             "study", study_json(r->study),
                              "space", space, "strategy", r->strategy,
                              "evaluations", (json_int_t)r->evaluations,
                              "candidates", cands, "finalists", fins, "notes",

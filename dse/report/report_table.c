@@ -161,10 +161,13 @@ void report_table_settings(const dse_run *r, rtable *t)
     rtable_cell(t, "%s (%s used, %zu model evaluations)",
                 cfg_search_name(s->search), r->strategy, r->evaluations);
     rtable_cell(t, "simulation");
-    rtable_cell(t, "%d seed(s), warm-up %ld messages, at least %ld measured, "
-                   "CI target %g, model/sim tolerance %g%%",
-                s->sim.seeds, s->sim.warmup_messages, s->sim.measured_messages,
-                s->sim.ci_half_width, s->sim.tolerance_pct);
+    rtable_cell(t, "%d replication(s) per point, warm-up %ld messages, at "
+                   "least %ld measured, CI target %g, model/sim tolerance "
+                   "%g%%, budget %d designs",
+                r->seeds_used ? r->seeds_used : s->sim.seeds,
+                s->sim.warmup_messages, s->sim.measured_messages,
+                s->sim.ci_half_width, s->sim.tolerance_pct,
+                s->sim.max_designs);
     rtable_cell(t, "model variant");
     rtable_cell(t, "%s", model_variant_name(s->model.variant));
     rtable_cell(t, "run time");
@@ -177,18 +180,25 @@ void report_table_finalists(const dse_run *r, rtable *t)
 {
     const cfg_study *s = r->study;
     size_t nr = s->rates.n;
-    rtable_init(t, 11);
+    int decided = r->recommended != SIZE_MAX;
+    rtable_init(t, decided ? 14 : 11);
     rtable_cell(t, "#");
     rtable_cell(t, "design");
     rtable_cell(t, "model");
+    if (decided)
+        rtable_cell(t, "round");
     rtable_cell(t, "flits");
     rtable_cell(t, "bisection wires");
     rtable_cell(t, "max pins");
+    if (decided) {
+        rtable_cell(t, "saturation rate (simulated, 95%% interval)");
+        rtable_cell(t, "optimistic bound");
+    }
     rtable_cell(t, "saturation rate (model)");
     rtable_cell(t, "mean latency, model");
     rtable_cell(t, "mean latency, simulated");
     rtable_cell(t, "max |error|");
-    rtable_cell(t, "sim rank");
+    rtable_cell(t, "Pareto rank (simulated)");
     for (size_t f = 0; f < r->nfinalists; f++) {
         const dse_candidate *c = &r->cand[r->finalists[f]];
         char label[200];
@@ -205,15 +215,27 @@ void report_table_finalists(const dse_run *r, rtable *t)
         rtable_cell(t, "%d", c->finalist);
         rtable_cell(t, "%s", label);
         rtable_cell(t, "%s", c->model ? c->model->name : "-");
+        if (decided)
+            rtable_cell(t, "%d", c->sim_round);
         rtable_cell(t, "%d", c->flits);
         rtable_cell(t, "%.0f", c->cost.bisection_wires);
         rtable_cell(t, "%.0f", c->cost.max_pins);
+        if (decided) {
+            if (isfinite(c->sim_saturation))
+                rtable_cell(t, "%.5f (%.5f-%.5f)", c->sim_saturation,
+                            c->sim_saturation_lo, c->sim_saturation_hi);
+            else
+                rtable_cell(t, "not measured");
+            rtable_cell(t, "%.5f%s", c->opt_saturation,
+                        c->band_measured ? "" : " (default band)");
+        }
         rtable_cell(t, "%.5f", c->saturation_rate);
         rtable_cell(t, "%.2f", model_sum / (double)nr);
         if (sim_n == nr)
             rtable_cell(t, "%.2f", sim_sum / (double)nr);
         else if (sim_n)
-            rtable_cell(t, "%zu of %zu rates", sim_n, nr);
+            rtable_cell(t, "%.2f over %zu of %zu rates", sim_sum / (double)sim_n,
+                        sim_n, nr);
         else
             rtable_cell(t, "not simulated");
         if (isfinite(c->max_abs_error_pct))
@@ -231,11 +253,12 @@ void report_table_finalists(const dse_run *r, rtable *t)
 void report_table_finalist_points(const dse_run *r, rtable *t)
 {
     const cfg_study *s = r->study;
-    rtable_init(t, 8);
+    rtable_init(t, 9);
     rtable_cell(t, "#");
     rtable_cell(t, "rate");
     rtable_cell(t, "model latency");
     rtable_cell(t, "simulated latency (95%% CI)");
+    rtable_cell(t, "rank at this rate");
     rtable_cell(t, "error");
     rtable_cell(t, "network latency (sim)");
     rtable_cell(t, "source wait (sim)");
@@ -251,11 +274,21 @@ void report_table_finalist_points(const dse_run *r, rtable *t)
             rtable_cell(t, "%s", buf);
             if (!p || (!p->saturated && !isfinite(p->latency))) {
                 rtable_cell(t, "not simulated");
+            } else if (p->skipped) {
+                rtable_cell(t, "saturates (at %.5f)", c->sim_saturation);
             } else if (p->saturated) {
                 rtable_cell(t, "saturated");
             } else {
-                rtable_cell(t, "%.2f ± %.2f", p->latency, p->half_width);
+                double rel = p->latency > 0 ? p->half_width / p->latency : 0;
+                rtable_cell(t, "%.2f ± %.2f%s", p->latency, p->half_width,
+                            s->sim.ci_half_width > 0 && rel > s->sim.ci_half_width
+                                ? " (CI wider than target)"
+                                : "");
             }
+            if (p && p->rank > 0)
+                rtable_cell(t, "%d%s", p->rank, p->tied_best ? " (best or tied)" : "");
+            else
+                rtable_cell(t, "-");
             if (p && isfinite(p->error_pct))
                 rtable_cell(t, "%+.1f%%", p->error_pct);
             else
@@ -292,7 +325,9 @@ void report_table_best(const dse_run *r, rtable *t)
             const dse_candidate *c = &r->cand[best[q]];
             char label[200];
             dse_design_label(&c->design, label, sizeof label);
-            rtable_cell(t, "%.2f (%s)", c->latency[ri], label);
+            int sim;
+            double l = dse_report_latency(c, ri, &sim);
+            rtable_cell(t, "%.2f%s (%s)", l, sim ? "" : " model only", label);
         }
     }
 }
@@ -317,13 +352,29 @@ void report_table_space(const dse_run *r, rtable *t)
     rtable_cell(t, "feasible and scored");
     rtable_cell(t, "%zu", sp->count);
     rtable_cell(t, "%s", "");
-    rtable_cell(t, "saturated at or below the highest target rate (not ranked)");
+    rtable_cell(t, "model saturates at or below the highest target rate "
+                   "(no model rank; still judged by the simulator)");
     rtable_cell(t, "%zu", r->nsaturated_at_target);
     rtable_cell(t, "%s", "");
-    rtable_cell(t, "ranked");
+    rtable_cell(t, "ranked by the models (the screen)");
     rtable_cell(t, "%zu", r->nranked);
     rtable_cell(t, "%s", "");
-    rtable_cell(t, "finalists");
-    rtable_cell(t, "%zu", r->nfinalists);
-    rtable_cell(t, "%s", "");
+    if (r->recommended != SIZE_MAX) {
+        size_t ruled = 0;
+        for (size_t i = 0; i < r->ncand; i++)
+            ruled += r->cand[i].dominated_by >= 0;
+        rtable_cell(t, "simulated (decision rounds: %d)", r->rounds);
+        rtable_cell(t, "%zu", r->nsimulated);
+        rtable_cell(t, "%s", "");
+        rtable_cell(t, "ruled out: a simulated design beats their optimistic bound");
+        rtable_cell(t, "%zu", ruled);
+        rtable_cell(t, "%s", "");
+        rtable_cell(t, "uncertified when the rounds ended");
+        rtable_cell(t, "%zu", r->nuncertified);
+        rtable_cell(t, "%s", r->certified ? "certified" : r->stop_reason);
+    } else {
+        rtable_cell(t, "finalists (models only)");
+        rtable_cell(t, "%zu", r->nfinalists);
+        rtable_cell(t, "%s", "");
+    }
 }

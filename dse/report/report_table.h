@@ -30,6 +30,8 @@ void report_table_finalists(const dse_run *r, rtable *t);
 void report_table_finalist_points(const dse_run *r, rtable *t);
 void report_table_best(const dse_run *r, rtable *t);
 void report_table_space(const dse_run *r, rtable *t);
+void report_table_decision(const dse_run *r, rtable *t);      /* verdict.c */
+void report_table_disagreements(const dse_run *r, rtable *t); /* verdict.c */
 
 /* Escape text for HTML. */
 void html_text(FILE *out, const char *s);

@@ -1,17 +1,14 @@
 /*
  * optimize.c — see optimize.h.
  *
- * Ranking rules (the report states them too):
- *   - a design that saturates at or below the highest target rate (by its
- *     model) cannot serve the study's load; it is kept in candidates.csv
- *     but takes no part in the ranking (rank -1);
- *   - the latency objective is the mean model latency over the target rates;
- *     saturation rate is maximised (negated for the minimising sort); costs
- *     are minimised;
- *   - finalists: whole Pareto fronts in rank order, the last one cut by
- *     crowding distance (pareto_select), up to study->finalists;
- *   - after simulation, finalists are re-ranked among themselves with the
- *     simulated mean latency in place of the model's.
+ * The screen (the report states it too):
+ *   - every design is scored by its model: latency at each target rate,
+ *     saturation rate, costs; designs whose model saturates at or below
+ *     the highest target rate are not given a model rank (rank -1) but,
+ *     unlike before, they stay in the race: the decision (decide.c) judges
+ *     every design by its optimistic bound, and the simulator decides;
+ *   - the model rank and model finalists (Pareto fronts on the model
+ *     figures) are what --no-sim reports, clearly marked model-only.
  *
  * Determinism: every job writes only its own slot, and aggregation runs in
  * index order after the pool has finished, so the same study gives the same
@@ -20,11 +17,13 @@
 #include "dse/search/optimize.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dse/search/pareto.h"
 #include "dse/common/pool.h"
+#include "dse/search/decide.h"
 #include "dse/search/search.h"
 #include "net/xalloc.h"
 #include "sim/sim.h"
@@ -199,22 +198,22 @@ static void select_finalists(const cfg_study *s, dse_run *r)
     free(ranked);
 }
 
-/* ---- confirmation by simulation ---------------------------------------- */
+/* ---- simulation: the decision's oracle ----------------------------------- */
 
-typedef struct sim_ctx {
-    const sim_params *jobs;
-    sim_result *results;     /* [finalist][rate][seed] */
-    int *codes;
-    const int *supported;    /* per job */
-} sim_ctx;
+/* Replications per simulated point: at least 3, so that a 95% interval is
+ * not a t(1) = 12.7 one. */
+static int seeds_used(const cfg_study *s)
+{
+    return s->sim.seeds < 3 ? 3 : s->sim.seeds;
+}
 
-/* The simulation job of (finalist f, rate ri, replication q). */
-static void sim_job_params(const cfg_study *s, const dse_run *r, size_t f,
-                           size_t ri, size_t q, volatile sig_atomic_t *stop,
+/* The simulation of design d at target rate ri, replication q. */
+static void sim_job_params(const cfg_study *s, const net_design *d, size_t ri,
+                           size_t q, volatile sig_atomic_t *stop,
                            sim_params *p)
 {
     sim_params_init(p);
-    p->design = r->cand[r->finalists[f]].design;
+    p->design = *d;
     p->workload = s->workload;
     p->rate = s->rates.v[ri];
     p->seed = 1 + q; /* replication seeds 1, 2, ... for every design */
@@ -238,151 +237,189 @@ static void sim_job_params(const cfg_study *s, const dse_run *r, size_t f,
     p->stop_flag = stop;
 }
 
+typedef struct sim_ctx {
+    const sim_params *jobs;
+    sim_result *results;
+    int *codes;
+    sim_saturation_result *sat;  /* saturation jobs (jobs are then per design) */
+} sim_ctx;
+
 static int sim_job(void *arg, size_t job)
 {
     sim_ctx *x = arg;
-    if (!x->supported[job]) {
-        x->codes[job] = ERR_UNSUPPORTED;
-        return 0;
-    }
     err e;
-    x->codes[job] = sim_run(&x->jobs[job], &x->results[job], &e);
+    if (x->sat)
+        x->codes[job] = sim_saturation(&x->jobs[job], &x->sat[job], &e);
+    else
+        x->codes[job] = sim_run(&x->jobs[job], &x->results[job], &e);
     return 0;
 }
 
-static void aggregate_sim(const cfg_study *s, dse_run *r,
-                          const sim_result *results, const int *codes,
-                          const int *supported)
+static int local_threads(const cfg_study *s, const dse_optimize_opts *o)
 {
-    size_t seeds = (size_t)s->sim.seeds, nr = s->rates.n;
-    for (size_t f = 0; f < r->nfinalists; f++) {
-        dse_candidate *c = &r->cand[r->finalists[f]];
-        c->sim = xcalloc(nr, sizeof *c->sim);
-        double max_err = NAN, sum = 0;
-        int all_ok = supported[f * nr * seeds];
-        for (size_t ri = 0; ri < nr; ri++) {
-            dse_sim_point *pt = &c->sim[ri];
-            size_t base = (f * nr + ri) * seeds;
-            pt->rate = s->rates.v[ri];
-            pt->model_latency = c->latency[ri];
-            pt->latency = pt->half_width = pt->error_pct = NAN;
-            pt->network_latency = pt->source_wait = pt->accepted = NAN;
-            pt->mean_hops = NAN;
-            int ok = supported[base];
-            for (size_t q = 0; q < seeds && ok; q++)
-                if (codes[base + q] != 0)
-                    ok = 0;
-            if (!ok) {
-                all_ok = 0;
-                continue;
-            }
-            sim_result merged;
-            sim_result_merge(&results[base], (int)seeds, &merged);
-            pt->seeds = (int)seeds;
-            pt->messages = merged.messages;
-            pt->saturated = merged.status != SIM_OK;
-            if (pt->saturated) {
-                all_ok = 0;
-                continue;
-            }
-            pt->latency = merged.latency;
-            pt->half_width = merged.latency_ci95;
-            pt->network_latency = merged.network_latency;
-            pt->source_wait = merged.source_wait;
-            pt->accepted = merged.accepted_messages;
-            pt->mean_hops = merged.hops;
-            sum += pt->latency;
-            if (isfinite(pt->model_latency)) {
-                pt->error_pct =
-                    100.0 * (pt->model_latency - pt->latency) / pt->latency;
-                if (isnan(max_err) || fabs(pt->error_pct) > max_err)
-                    max_err = fabs(pt->error_pct);
-            }
-        }
-        c->max_abs_error_pct = max_err;
-        c->disagrees = isfinite(max_err) && max_err > dse_study_tolerance_pct(s);
-        if (all_ok)
-            fill_objectives(s, c, sum / (double)nr);
-        else
-            for (size_t j = 0; j < CFG_MAX_OBJECTIVES; j++)
-                c->objectives[j] = NAN; /* not re-ranked */
-    }
-    /* re-rank the fully simulated finalists among themselves */
-    size_t *idx = xmalloc((r->nfinalists + 1) * sizeof *idx);
-    size_t m = 0;
-    for (size_t f = 0; f < r->nfinalists; f++)
-        if (!isnan(r->cand[r->finalists[f]].objectives[0]))
-            idx[m++] = r->finalists[f];
-    rank_subset(s, r->cand, idx, m, 1);
-    free(idx);
+    return o->threads > 0 ? o->threads
+                          : (s->sim.threads > 0 ? s->sim.threads : 0);
 }
 
-static int confirm_by_simulation(const cfg_study *s,
-                                 const dse_optimize_opts *o, dse_run *r,
-                                 err *e)
+/* Fill c->sim from its replications (results[ri * seeds + q]). */
+static void aggregate_design(const cfg_study *s, dse_candidate *c,
+                             const sim_result *results, const int *codes,
+                             const unsigned char *run)
 {
-    size_t seeds = (size_t)s->sim.seeds, nr = s->rates.n;
-    size_t njobs = r->nfinalists * nr * seeds;
-    sim_params *jobs = xcalloc(njobs + 1, sizeof *jobs);
-    sim_result *results = xcalloc(njobs + 1, sizeof *results);
-    int *codes = xcalloc(njobs + 1, sizeof *codes);
-    int *supported = xcalloc(njobs + 1, sizeof *supported);
-    for (size_t f = 0; f < r->nfinalists; f++) {
-        int ok = sim_supports(&r->cand[r->finalists[f]].design, &s->workload,
-                              NULL) == 0;
-        for (size_t ri = 0; ri < nr; ri++)
-            for (size_t q = 0; q < seeds; q++) {
-                size_t job = (f * nr + ri) * seeds + q;
-                sim_job_params(s, r, f, ri, q, o->stop, &jobs[job]);
-                supported[job] = ok;
-            }
+    size_t seeds = (size_t)seeds_used(s), nr = s->rates.n;
+    double max_err = NAN;
+    for (size_t ri = 0; ri < nr; ri++) {
+        dse_sim_point *pt = &c->sim[ri];
+        size_t base = ri * seeds;
+        pt->rate = s->rates.v[ri];
+        pt->model_latency = c->latency[ri];
+        pt->latency = pt->half_width = pt->error_pct = NAN;
+        pt->network_latency = pt->source_wait = pt->accepted = NAN;
+        pt->mean_hops = NAN;
+        if (!run[ri]) {
+            /* above the simulated saturation interval: saturates there */
+            pt->saturated = pt->skipped = isfinite(c->sim_saturation);
+            continue;
+        }
+        int ok = 1;
+        for (size_t q = 0; q < seeds && ok; q++)
+            if (codes[base + q] != 0)
+                ok = 0;
+        if (!ok)
+            continue;
+        sim_result merged;
+        sim_result_merge(&results[base], (int)seeds, &merged);
+        pt->seeds = (int)seeds;
+        pt->messages = merged.messages;
+        pt->accepted = merged.accepted_messages;
+        pt->saturated = merged.status != SIM_OK;
+        if (pt->saturated)
+            continue;
+        pt->latency = merged.latency;
+        pt->half_width = merged.latency_ci95;
+        pt->network_latency = merged.network_latency;
+        pt->source_wait = merged.source_wait;
+        pt->mean_hops = merged.hops;
+        if (isfinite(pt->model_latency)) {
+            pt->error_pct =
+                100.0 * (pt->model_latency - pt->latency) / pt->latency;
+            if (isnan(max_err) || fabs(pt->error_pct) > max_err)
+                max_err = fabs(pt->error_pct);
+        }
+    }
+    c->max_abs_error_pct = max_err;
+    c->disagrees = isfinite(max_err) && max_err > dse_study_tolerance_pct(s);
+}
+
+typedef struct oracle_ctx {
+    const dse_optimize_opts *o;
+} oracle_ctx;
+
+/* Simulate designs idx[0..n): first each one's saturation rate (a fast
+ * search, sim_saturation), then its replications at every target rate up
+ * to the top of that interval (above it the design saturates: no run). */
+static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
+                            const size_t *idx, size_t n, err *e)
+{
+    const dse_optimize_opts *o = ((oracle_ctx *)self)->o;
+    size_t seeds = (size_t)seeds_used(s), nr = s->rates.n;
+    int threads = local_threads(s, o);
+
+    /* 1. saturation searches, one job per design, on the local pool */
+    sim_params *sjobs = xcalloc(n + 1, sizeof *sjobs);
+    sim_saturation_result *sat = xcalloc(n + 1, sizeof *sat);
+    int *scodes = xcalloc(n + 1, sizeof *scodes);
+    for (size_t q = 0; q < n; q++) {
+        sim_job_params(s, &r->cand[idx[q]].design, 0, 0, o->stop, &sjobs[q]);
+        sjobs[q].max_cycles = 0;   /* the search bounds itself */
     }
     if (o->progress)
-        dse_progress_begin(o->progress, "simulate", njobs);
-    int rc;
-    if (o->executor) {
-        /* unsupported designs never leave this process */
-        size_t m = 0;
-        size_t *map = xcalloc(njobs + 1, sizeof *map);
-        sim_params *sub = xcalloc(njobs + 1, sizeof *sub);
-        sim_result *sub_res = xcalloc(njobs + 1, sizeof *sub_res);
-        int *sub_codes = xcalloc(njobs + 1, sizeof *sub_codes);
-        for (size_t j = 0; j < njobs; j++) {
-            if (supported[j]) {
-                map[m] = j;
-                sub[m++] = jobs[j];
-            } else {
-                codes[j] = ERR_UNSUPPORTED;
+        dse_progress_begin(o->progress, "saturate", n);
+    sim_ctx sx = {.jobs = sjobs, .codes = scodes, .sat = sat};
+    int rc = dse_pool_run(n, threads, sim_job, &sx, o->progress, o->stop);
+    if (o->progress)
+        dse_progress_end(o->progress);
+    for (size_t q = 0; q < n && rc == 0; q++) {
+        dse_candidate *c = &r->cand[idx[q]];
+        int ok = scodes[q] == 0 && sat[q].status == SIM_OK;
+        c->sim_saturation = ok ? sat[q].rate : NAN;
+        c->sim_saturation_lo = ok ? sat[q].rate_lo : NAN;
+        c->sim_saturation_hi = ok ? sat[q].rate_hi : NAN;
+    }
+    free(sjobs);
+    free(sat);
+    free(scodes);
+    if (rc == 0 && o->stop && *o->stop)
+        rc = ERR_INTERRUPTED;
+    if (rc)
+        return rc == ERR_INTERRUPTED
+                   ? err_set(e, rc, "interrupted while simulating")
+                   : rc;
+
+    /* 2. replications at the rates each design may sustain */
+    size_t per = nr * seeds, njobs = 0;
+    unsigned char *run = xcalloc(n * nr + 1, 1);
+    for (size_t q = 0; q < n; q++) {
+        const dse_candidate *c = &r->cand[idx[q]];
+        int supported = sim_supports(&c->design, &s->workload, NULL) == 0;
+        for (size_t ri = 0; ri < nr; ri++) {
+            run[q * nr + ri] = supported &&
+                               !(s->rates.v[ri] > c->sim_saturation_hi);
+            if (run[q * nr + ri])
+                njobs += seeds;
+        }
+    }
+    sim_params *jobs = xcalloc(njobs + 1, sizeof *jobs);
+    sim_result *results = xcalloc(n * per + 1, sizeof *results);
+    int *codes = xcalloc(n * per + 1, sizeof *codes);
+    size_t *slot = xcalloc(njobs + 1, sizeof *slot);
+    size_t j = 0;
+    for (size_t q = 0; q < n; q++)
+        for (size_t ri = 0; ri < nr; ri++)
+            for (size_t k = 0; k < seeds; k++) {
+                codes[q * per + ri * seeds + k] = ERR_UNSUPPORTED;
+                if (!run[q * nr + ri])
+                    continue;
+                sim_job_params(s, &r->cand[idx[q]].design, ri, k, o->stop,
+                               &jobs[j]);
+                slot[j++] = q * per + ri * seeds + k;
             }
-        }
-        rc = o->executor->simulate(o->executor->self, sub, m, sub_res,
-                                   sub_codes, o->progress, o->stop, e);
-        for (size_t q = 0; q < m; q++) {
-            results[map[q]] = sub_res[q];
-            codes[map[q]] = sub_codes[q];
-        }
-        free(map);
-        free(sub);
-        free(sub_res);
-        free(sub_codes);
+    sim_result *res = xcalloc(njobs + 1, sizeof *res);
+    int *rcodes = xcalloc(njobs + 1, sizeof *rcodes);
+    if (o->progress)
+        dse_progress_begin(o->progress, "simulate", njobs);
+    if (o->executor) {
+        rc = o->executor->simulate(o->executor->self, jobs, njobs, res, rcodes,
+                                   o->progress, o->stop, e);
     } else {
-        sim_ctx x = {.jobs = jobs, .results = results, .codes = codes,
-                     .supported = supported};
-        int threads = o->threads > 0
-                          ? o->threads
-                          : (s->sim.threads > 0 ? s->sim.threads : 0);
+        sim_ctx x = {.jobs = jobs, .results = res, .codes = rcodes};
         rc = dse_pool_run(njobs, threads, sim_job, &x, o->progress, o->stop);
     }
     if (o->progress)
         dse_progress_end(o->progress);
     if (rc == 0 && o->stop && *o->stop)
         rc = ERR_INTERRUPTED;
-    if (rc == 0)
-        aggregate_sim(s, r, results, codes, supported);
+    if (rc == 0) {
+        for (size_t k = 0; k < njobs; k++) {
+            results[slot[k]] = res[k];
+            codes[slot[k]] = rcodes[k];
+        }
+        for (size_t q = 0; q < n; q++) {
+            dse_candidate *c = &r->cand[idx[q]];
+            c->sim = xcalloc(nr, sizeof *c->sim);
+            aggregate_design(s, c, &results[q * per], &codes[q * per],
+                             &run[q * nr]);
+        }
+    } else if (rc == ERR_INTERRUPTED) {
+        err_set(e, rc, "interrupted while simulating");
+    }
+    free(run);
     free(jobs);
     free(results);
     free(codes);
-    free(supported);
+    free(slot);
+    free(res);
+    free(rcodes);
     return rc;
 }
 
@@ -520,11 +557,24 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
     if (rc)
         return rc;
 
+    /* the decision's fields stay undefined until it runs (--no-sim) */
+    for (size_t i = 0; i < r->ncand; i++) {
+        dse_candidate *c = &r->cand[i];
+        c->bound_rate = c->exact_zero_load = c->opt_saturation = NAN;
+        c->sim_saturation = c->sim_saturation_lo = c->sim_saturation_hi = NAN;
+        c->dominated_by = -1;
+    }
     select_finalists(s, r);
+    r->recommended = r->runner_up = SIZE_MAX;
+    r->model_choice = r->nfinalists ? r->finalists[0] : SIZE_MAX;
 
     double t2 = dse_now_s();
-    if (!o->skip_sim && r->nfinalists > 0) {
-        rc = confirm_by_simulation(s, o, r, e);
+    if (!o->skip_sim) {
+        r->seeds_used = seeds_used(s);
+        oracle_ctx ox = {o};
+        dse_sim_oracle oracle = {simulate_designs, &ox};
+        rc = dse_decide(s, r, &oracle, local_threads(s, o), o->simulate_all,
+                        o->progress, o->stop, e);
         if (rc == ERR_INTERRUPTED) {
             r->interrupted = 1;
             return err_set(e, ERR_INTERRUPTED, "interrupted while simulating");
@@ -547,6 +597,8 @@ void dse_run_fini(dse_run *r)
     }
     free(r->cand);
     free(r->finalists);
+    free(r->best_at_rate);
+    free(r->disagree);
     dse_space_fini(&r->space);
     memset(r, 0, sizeof *r);
 }

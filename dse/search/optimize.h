@@ -1,13 +1,17 @@
 /*
- * optimize.h — the main job: score a study's design space with the
- * analytic models, rank it, confirm the finalists by simulation, re-rank.
+ * optimize.h — the main job: screen a study's design space with the
+ * analytic models, let the simulator decide (docs/decision.md).
  *
  * Data flow (ARCHITECTURE.md "Data flow of dse optimize"):
- *   space (dse/study/space.c) -> score every design (pool of threads; one job per
- *   design: model at each target rate, saturation rate, costs) -> Pareto
- *   rank on the study's objectives -> finalists -> simulate each finalist
- *   at each target rate with each seed (one job per (finalist, rate, seed))
- *   -> aggregate, model-vs-simulation error, re-rank on simulated latency.
+ *   space (dse/study/space.c) -> score every design (pool of threads; one
+ *   job per design: model at each target rate, saturation rate, costs, the
+ *   physical bound) -> model Pareto rank (the screen; excludes nothing) ->
+ *   decision rounds (dse/search/decide.c): simulate the best design of each
+ *   shape at each rate, then every design whose optimistic bound (model
+ *   widened by its measured error band) could still reach the simulated
+ *   front, each with its simulated saturation rate; stop when none can
+ *   (certified) or the budget is spent -> rank per target rate on
+ *   simulated figures (CI overlaps are ties) -> the recommendation.
  * The run's results live in a dse_run, which the report writers read.
  */
 #ifndef DSE_OPTIMIZE_H
@@ -37,6 +41,12 @@ typedef struct dse_sim_point {
     double model_latency;    /* the model at the same rate; NAN if saturated */
     double error_pct;        /* (model - sim) / sim x 100; NAN if either
                                 saturated */
+    int skipped;             /* not run: the rate is above the design's
+                                simulated saturation interval (saturated
+                                is set too) */
+    int rank;                /* 1-based among the simulated designs that
+                                sustain this rate (0: saturated) */
+    int tied_best;           /* its CI overlaps the best design's here */
 } dse_sim_point;
 
 typedef struct dse_candidate {
@@ -61,7 +71,33 @@ typedef struct dse_candidate {
     double max_abs_error_pct;/* over rates where both are finite; NAN if none */
     int disagrees;           /* max_abs_error_pct > study tolerance */
     int score_rc;            /* 0, or the ERR_* scoring hit */
+    /* The decision (dse/search/decide.c). */
+    double bound_rate;       /* channel-load bound (models/bound.c); NAN
+                                when it could not be computed */
+    double exact_zero_load;  /* exact zero-load latency (a lower bound of
+                                the simulated mean latency); NAN likewise */
+    double opt_saturation;   /* optimistic saturation rate: the model's
+                                widened by its band, at most the bound */
+    int band_measured;       /* the model's band was measured (else the
+                                default band was used) */
+    int sim_round;           /* decision round it was simulated in, 0:
+                                not simulated */
+    double sim_saturation;   /* simulated saturation rate, NAN if not
+                                simulated; ..._lo/_hi its interval */
+    double sim_saturation_lo, sim_saturation_hi;
+    long dominated_by;       /* index of the simulated design whose figures
+                                beat even this design's optimistic bound;
+                                -1: none (simulated, or never ruled out) */
 } dse_candidate;
+
+/* A place where the models and the simulator order two designs
+ * differently at one target rate (neither order a tie on the simulated
+ * side). */
+typedef struct dse_disagreement {
+    size_t rate;             /* index into the study's rates */
+    size_t model_better;     /* cand index the model puts first */
+    size_t sim_better;       /* cand index the simulator puts first */
+} dse_disagreement;
 
 typedef struct dse_run {
     const cfg_study *study;  /* borrowed */
@@ -77,6 +113,20 @@ typedef struct dse_run {
     const char *strategy;    /* "exhaustive" or "nlopt" */
     double seconds_space, seconds_score, seconds_sim, seconds_total;
     int interrupted;
+    /* The decision (NULL/SIZE_MAX/0 with --no-sim). */
+    size_t recommended;      /* cand index; SIZE_MAX: nothing simulated */
+    size_t runner_up;        /* next best simulated design; SIZE_MAX */
+    size_t model_choice;     /* what the models alone would have picked */
+    size_t *best_at_rate;    /* [nrates] cand index, SIZE_MAX: none */
+    int rounds;              /* decision rounds run */
+    size_t nsimulated;       /* designs simulated */
+    size_t nuncertified;     /* unsimulated designs whose optimistic bound
+                                could still reach the front at the end */
+    int certified;           /* 1: the rounds ended because none could */
+    char stop_reason[160];   /* why the rounds ended, for a human */
+    int seeds_used;          /* replications per simulated point */
+    dse_disagreement *disagree;
+    size_t ndisagree;
     /* Jobs the executor gave up on (the farm's dead-letter stream): set by
      * the caller after the run, borrowed; reported, never hidden. */
     const char *const *job_failures;
@@ -111,6 +161,8 @@ typedef struct dse_optimize_opts {
     int threads;             /* <= 0: all cores */
     int quiet;
     int skip_sim;            /* rank on models only (--no-sim) */
+    int simulate_all;        /* check mode: simulate every feasible design
+                                (--simulate-all; bench/decide.c) */
     volatile sig_atomic_t *stop;  /* set by SIGINT; may be NULL */
     dse_progress *progress;  /* may be NULL */
     const dse_executor *executor; /* NULL: local thread pool */

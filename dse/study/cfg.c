@@ -24,10 +24,13 @@
 #include "dse/study/cfg_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "net/xalloc.h"
 
@@ -194,8 +197,10 @@ void cfg_study_init(cfg_study *s)
     s->objectives[0] = (cfg_objective){CFG_OBJ_LATENCY, CFG_COST_BISECTION, 0};
     s->objectives[1] = (cfg_objective){CFG_OBJ_SATURATION, CFG_COST_BISECTION,
                                        1};
-    s->objectives[2] = (cfg_objective){CFG_OBJ_COST, CFG_COST_BISECTION, 0};
-    s->nobjectives = 3;
+    /* Equal cost is a constraint (the budget gives every design the widest
+     * channel it allows), not an objective: as an objective it rewarded
+     * designs that leave budget unused.  `cost` stays available. */
+    s->nobjectives = 2;
     s->finalists = 5;
     s->search = CFG_SEARCH_AUTO;
     s->sim.seeds = 3;
@@ -205,6 +210,7 @@ void cfg_study_init(cfg_study *s)
     s->sim.max_cycles = 10000000;
     s->sim.threads = 0;
     s->sim.tolerance_pct = 10;
+    s->sim.max_designs = 32;
     model_opts_init(&s->model);
     for (int f = 0; f < CFG_FORMAT_COUNT; f++)
         s->formats[f] = 1;
@@ -830,7 +836,7 @@ static int read_simulation(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     static const char *const keys[] = {
         "seeds",         "warmup_messages", "measured_messages",
         "ci_half_width", "max_cycles",      "threads",
-        "tolerance_pct", NULL};
+        "tolerance_pct", "max_designs",     NULL};
     yaml_node_t *m = cfg__map_get(c, root, "simulation");
     cfg_sim *q = &s->sim;
     if (!m)
@@ -844,6 +850,8 @@ static int read_simulation(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     TRY(opt_long(c, m, "simulation", "max_cycles", 1, 1000000000000000L,
                  &q->max_cycles));
     TRY(opt_int(c, m, "simulation", "threads", 0, 4096, &q->threads));
+    TRY(opt_int(c, m, "simulation", "max_designs", 1, 100000,
+                &q->max_designs));
     yaml_node_t *v = cfg__map_get(c, m, "ci_half_width");
     if (v)
         TRY(cfg__get_real(c, v, "simulation.ci_half_width",
@@ -966,24 +974,51 @@ int cfg_study_load_string(const char *text, const char *name, cfg_study *s,
 int cfg_study_load(const char *path, cfg_study *s, err *e)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO with no writer must not block; anything
+     * but a regular file (a FIFO, /dev/zero, a directory) is refused, and
+     * at most CFG_TEXT_MAX + 1 bytes are read (issue 16) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return err_set_at(e, ERR_IO, path, 0, 0, NULL, "cannot open: %s",
                           strerror(errno));
-    size_t size = 0, cap = 4096;
-    char *text = xmalloc(cap);
-    size_t got;
-    while ((got = fread(text + size, 1, cap - size - 1, f)) > 0) {
-        size += got;
-        if (cap - size - 1 == 0)
-            text = xrealloc(text, cap *= 2);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return err_set_at(e, ERR_CONFIG, path, 0, 0, NULL,
+                          "not a regular file: give a study file (YAML)");
     }
-    int failed = ferror(f);
-    fclose(f);
+    if (st.st_size > CFG_TEXT_MAX) {
+        close(fd);
+        return err_set_at(e, ERR_CONFIG, path, 0, 0, NULL,
+                          "%lld bytes: a study file may have at most %d",
+                          (long long)st.st_size, CFG_TEXT_MAX);
+    }
+    size_t cap = (size_t)CFG_TEXT_MAX + 2, size = 0;
+    char *text = xmalloc(cap);
+    int failed = 0;
+    while (size < cap - 1) {
+        ssize_t got = read(fd, text + size, cap - 1 - size);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            failed = errno;
+            break;
+        }
+        if (got == 0)
+            break;
+        size += (size_t)got;
+    }
+    close(fd);
     if (failed) {
         free(text);
         return err_set_at(e, ERR_IO, path, 0, 0, NULL, "cannot read: %s",
-                          strerror(errno));
+                          strerror(failed));
+    }
+    if (size > CFG_TEXT_MAX) { /* grew while we read it */
+        free(text);
+        return err_set_at(e, ERR_CONFIG, path, 0, 0, NULL,
+                          "over %d bytes: a study file may have at most that",
+                          CFG_TEXT_MAX);
     }
     text[size] = '\0';
     if (strlen(text) != size) {

@@ -143,6 +143,8 @@ typedef struct cfg_sim {
     double tolerance_pct;    /* model-vs-simulation disagreement (max
                                 |error| over the target rates, percent)
                                 above which a finalist is flagged */
+    int max_designs;         /* the simulation budget: designs the
+                                decision may simulate (32) */
 } cfg_sim;
 
 #define CFG_NAME_MAX 128

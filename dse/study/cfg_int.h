@@ -31,6 +31,12 @@ typedef struct cfg_doc {
 #define CFG_NO_MAX 0x7fffffffffffffffL
 /* Values one range may expand to. */
 #define CFG_RANGE_MAX_VALUES 100000
+/* Values one whole list (items and ranges together) may give. */
+#define CFG_LIST_MAX_VALUES 100000
+/* Bytes of study text (1 MiB; shipped studies are about 2 KiB). */
+#define CFG_TEXT_MAX (1024 * 1024)
+/* Nesting of lists and mappings a study may have (the schema needs 3). */
+#define CFG_MAX_DEPTH 64
 
 /* Parse text (len bytes) into c.  0 and *root set (NULL for an empty
  * document), or ERR_CONFIG for a syntax error or a stream of several

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,49 @@ static int syntax_error(cfg_doc *c, yaml_parser_t *p, const char *text,
                       p->problem ? p->problem : "invalid YAML");
 }
 
+/* Refuse nesting deeper than CFG_MAX_DEPTH before building the tree: an
+ * event pass that stops at the first too-deep collection, so 100,000
+ * nested '[' cost microseconds instead of the loader's tens of seconds
+ * (libyaml's scanner is quadratic in the flow depth).  A syntax error
+ * found here is left to the loader, which reports it. */
+static int depth_check(cfg_doc *c, const char *text, size_t len)
+{
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p))
+        return 0;
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    int depth = 0, rc = 0, done = 0;
+    while (!done && !rc) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&p, &ev))
+            break;
+        switch (ev.type) {
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+            if (++depth > CFG_MAX_DEPTH)
+                rc = err_set_at(c->e, ERR_CONFIG, c->file,
+                                (int)ev.start_mark.line + 1,
+                                (int)ev.start_mark.column + 1, NULL,
+                                "lists and mappings nested more than %d "
+                                "deep: not a study file",
+                                CFG_MAX_DEPTH);
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            depth--;
+            break;
+        case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&p);
+    return rc;
+}
+
 int cfg__doc_load(cfg_doc *c, const char *text, size_t len, const char *file,
                   err *e, yaml_node_t **root)
 {
@@ -216,6 +260,13 @@ int cfg__doc_load(cfg_doc *c, const char *text, size_t len, const char *file,
     c->file = file;
     c->e = e;
     *root = NULL;
+    if (len > CFG_TEXT_MAX)
+        return err_set_at(e, ERR_CONFIG, file, 0, 0, NULL,
+                          "%zu bytes: a study file may have at most %d",
+                          len, CFG_TEXT_MAX);
+    int drc = depth_check(c, text, len);
+    if (drc)
+        return drc;
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return err_set_at(e, ERR_CONFIG, file, 0, 0, NULL,
@@ -505,46 +556,105 @@ int cfg__get_name(cfg_doc *c, yaml_node_t *node, const char *path,
 
 static const char *const range_keys[] = {"from", "to", "step", NULL};
 
-static void ints_push(cfg_ints *l, int v)
+/*
+ * Lists are collected into a growing buffer (capacity doubling) with, for
+ * each value, the node and path index it came from; duplicates are found
+ * once the whole list is read, by sorting (value, position) pairs, so a
+ * list of n values costs O(n log n), not the O(n^2) of a check per item.
+ * The duplicate reported is the first one in document order, as before.
+ */
+typedef struct origin {
+    yaml_node_t *node;
+    size_t index;            /* path index in the list; SIZE_MAX: the node
+                                is the list's own value (a scalar, a range) */
+} origin;
+
+typedef struct vals {
+    double *v;
+    origin *from;
+    size_t n, cap;
+} vals;
+
+static void vals_push(vals *l, double v, yaml_node_t *node, size_t index)
 {
-    l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
-    l->v[l->n++] = v;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 16;
+        l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+        l->from = xrealloc(l->from, l->cap * sizeof *l->from);
+    }
+    l->v[l->n] = v;
+    l->from[l->n++] = (origin){node, index};
 }
 
-static void reals_push(cfg_reals *l, double v)
+static void vals_fini(vals *l)
 {
-    l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
-    l->v[l->n++] = v;
+    free(l->v);
+    free(l->from);
 }
 
-/* Reject a value already in l->v[0..first_new-1] or repeated among the new
- * ones (ranges never repeat themselves, lists may). */
-static int ints_unique(cfg_doc *c, const cfg_ints *l, size_t first_new,
-                       yaml_node_t *node, const char *path)
+typedef struct keyed {
+    double v;
+    size_t pos;
+} keyed;
+
+static int keyed_cmp(const void *pa, const void *pb)
 {
-    for (size_t i = first_new; i < l->n; i++)
-        for (size_t j = 0; j < i; j++)
-            if (l->v[j] == l->v[i])
-                return cfg__fail(c, node, path,
-                                 "duplicate value %d (already in the list)",
-                                 l->v[i]);
-    return 0;
+    const keyed *a = pa, *b = pb;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-static int reals_unique(cfg_doc *c, const cfg_reals *l, size_t first_new,
-                        yaml_node_t *node, const char *path)
+/* Position of the first value (in list order) equal to an earlier one, or
+ * SIZE_MAX.  O(n log n). */
+static size_t first_duplicate(const double *v, size_t n)
 {
-    for (size_t i = first_new; i < l->n; i++)
-        for (size_t j = 0; j < i; j++)
-            if (l->v[j] == l->v[i])
-                return cfg__fail(c, node, path,
-                                 "duplicate value %g (already in the list)",
-                                 l->v[i]);
-    return 0;
+    if (n < 2)
+        return SIZE_MAX;
+    keyed *k = xmalloc(n * sizeof *k);
+    for (size_t i = 0; i < n; i++)
+        k[i] = (keyed){v[i], i};
+    qsort(k, n, sizeof *k, keyed_cmp);
+    size_t best = SIZE_MAX;
+    for (size_t i = 1; i < n; i++)
+        if (k[i].v == k[i - 1].v && (i < 2 || k[i - 1].v != k[i - 2].v) &&
+            k[i].pos < best)
+            best = k[i].pos; /* the second of each run of equal values */
+    free(k);
+    return best;
+}
+
+/* Refuse a duplicate among l (new values) and the existing[0..nold-1]
+ * (which come first), pointing at the duplicate's own item. */
+static int vals_unique(cfg_doc *c, const vals *l, const double *existing,
+                       size_t nold, const char *path, int integer)
+{
+    size_t n = nold + l->n;
+    double *all = xmalloc((n ? n : 1) * sizeof *all);
+    for (size_t i = 0; i < nold; i++)
+        all[i] = existing[i];
+    for (size_t i = 0; i < l->n; i++)
+        all[nold + i] = l->v[i];
+    size_t d = first_duplicate(all, n);
+    free(all);
+    if (d == SIZE_MAX)
+        return 0;
+    d -= nold; /* the existing values are distinct: d is a new one */
+    char sub[ERR_PATH_MAX];
+    if (l->from[d].index == SIZE_MAX)
+        snprintf(sub, sizeof sub, "%s", path);
+    else
+        cfg__path_index(sub, path, l->from[d].index);
+    if (integer)
+        return cfg__fail(c, l->from[d].node, sub,
+                         "duplicate value %d (already in the list)",
+                         (int)l->v[d]);
+    return cfg__fail(c, l->from[d].node, sub,
+                     "duplicate value %g (already in the list)", l->v[d]);
 }
 
 static int int_range(cfg_doc *c, yaml_node_t *node, const char *path,
-                     long lo, long hi, cfg_ints *out)
+                     long lo, long hi, vals *out, size_t index)
 {
     char sub[ERR_PATH_MAX];
     int rc = cfg__map_check(c, node, path, range_keys);
@@ -575,13 +685,16 @@ static int int_range(cfg_doc *c, yaml_node_t *node, const char *path,
         return cfg__fail(c, nt, sub, "range end %ld is below its start %ld",
                          to, from);
     }
-    if ((to - from) / step + 1 > CFG_RANGE_MAX_VALUES)
+    /* from and to lie in [lo, hi] (int-sized bounds), so to - from cannot
+     * overflow; stepping by index keeps from + i * step <= to, where the
+     * old `v += step` overflowed for a huge step (issue 16) */
+    long count = (to - from) / step + 1;
+    if (count > CFG_RANGE_MAX_VALUES)
         return cfg__fail(c, node, path, "range gives more than %d values",
                          CFG_RANGE_MAX_VALUES);
-    size_t first = out->n;
-    for (long v = from; v <= to; v += step)
-        ints_push(out, (int)v);
-    return ints_unique(c, out, first, node, path);
+    for (long i = 0; i < count; i++)
+        vals_push(out, (double)(from + i * step), node, index);
+    return 0;
 }
 
 /* Round to 12 significant digits: from + i*step without binary noise
@@ -595,7 +708,7 @@ static double round12(double x)
 
 static int real_range(cfg_doc *c, yaml_node_t *node, const char *path,
                       const char *what, double lo, double hi, int lo_open,
-                      cfg_reals *out)
+                      vals *out, size_t index)
 {
     char sub[ERR_PATH_MAX];
     int rc = cfg__map_check(c, node, path, range_keys);
@@ -630,14 +743,13 @@ static int real_range(cfg_doc *c, yaml_node_t *node, const char *path,
     if (steps + 1 > CFG_RANGE_MAX_VALUES)
         return cfg__fail(c, node, path, "range gives more than %d values",
                          CFG_RANGE_MAX_VALUES);
-    size_t first = out->n;
     for (long i = 0; i <= (long)steps; i++) {
         double v = round12(from + (double)i * step);
         if (v > to)
             v = to;
-        reals_push(out, v);
+        vals_push(out, v, node, index);
     }
-    return reals_unique(c, out, first, node, path);
+    return 0;
 }
 
 static int list_shape(cfg_doc *c, yaml_node_t *node, const char *path)
@@ -652,38 +764,69 @@ static int list_shape(cfg_doc *c, yaml_node_t *node, const char *path)
     return 0;
 }
 
+/* Append the collected values to out and check them for duplicates. */
+static int ints_finish(cfg_doc *c, vals *l, const char *path, cfg_ints *out)
+{
+    double *old = xmalloc((out->n ? out->n : 1) * sizeof *old);
+    for (size_t i = 0; i < out->n; i++)
+        old[i] = out->v[i];
+    int rc = vals_unique(c, l, old, out->n, path, 1);
+    free(old);
+    if (!rc && l->n) {
+        out->v = xrealloc(out->v, (out->n + l->n) * sizeof *out->v);
+        for (size_t i = 0; i < l->n; i++)
+            out->v[out->n++] = (int)l->v[i];
+    }
+    vals_fini(l);
+    return rc;
+}
+
+static int reals_finish(cfg_doc *c, vals *l, const char *path, cfg_reals *out)
+{
+    int rc = vals_unique(c, l, out->v, out->n, path, 0);
+    if (!rc && l->n) {
+        out->v = xrealloc(out->v, (out->n + l->n) * sizeof *out->v);
+        memcpy(out->v + out->n, l->v, l->n * sizeof *l->v);
+        out->n += l->n;
+    }
+    vals_fini(l);
+    return rc;
+}
+
 int cfg__get_ints(cfg_doc *c, yaml_node_t *node, const char *path, long lo,
                   long hi, cfg_ints *out)
 {
     int rc = list_shape(c, node, path);
     if (rc)
         return rc;
-    if (node->type == YAML_MAPPING_NODE)
-        return int_range(c, node, path, lo, hi, out);
-    if (node->type == YAML_SCALAR_NODE) {
+    vals l = {0};
+    if (node->type == YAML_MAPPING_NODE) {
+        rc = int_range(c, node, path, lo, hi, &l, SIZE_MAX);
+    } else if (node->type == YAML_SCALAR_NODE) {
         long v;
-        if ((rc = cfg__get_int(c, node, path, lo, hi, &v)))
-            return rc;
-        ints_push(out, (int)v);
-        return 0;
-    }
-    char sub[ERR_PATH_MAX];
-    for (size_t i = 0; i < cfg__seq_len(node); i++) {
-        yaml_node_t *item = cfg__seq_item(c, node, i);
-        cfg__path_index(sub, path, i);
-        if (item->type == YAML_MAPPING_NODE) {
-            if ((rc = int_range(c, item, sub, lo, hi, out)))
-                return rc;
-            continue;
+        if (!(rc = cfg__get_int(c, node, path, lo, hi, &v)))
+            vals_push(&l, (double)v, node, SIZE_MAX);
+    } else {
+        char sub[ERR_PATH_MAX];
+        size_t len = cfg__seq_len(node);
+        for (size_t i = 0; i < len && !rc; i++) {
+            yaml_node_t *item = cfg__seq_item(c, node, i);
+            cfg__path_index(sub, path, i);
+            long v;
+            if (item->type == YAML_MAPPING_NODE)
+                rc = int_range(c, item, sub, lo, hi, &l, i);
+            else if (!(rc = cfg__get_int(c, item, sub, lo, hi, &v)))
+                vals_push(&l, (double)v, item, i);
+            if (!rc && l.n > CFG_LIST_MAX_VALUES)
+                rc = cfg__fail(c, item, sub, "list gives more than %d values",
+                               CFG_LIST_MAX_VALUES);
         }
-        long v;
-        if ((rc = cfg__get_int(c, item, sub, lo, hi, &v)))
-            return rc;
-        ints_push(out, (int)v);
-        if ((rc = ints_unique(c, out, out->n - 1, item, sub)))
-            return rc;
     }
-    return 0;
+    if (rc) {
+        vals_fini(&l);
+        return rc;
+    }
+    return ints_finish(c, &l, path, out);
 }
 
 int cfg__get_reals(cfg_doc *c, yaml_node_t *node, const char *path,
@@ -693,30 +836,33 @@ int cfg__get_reals(cfg_doc *c, yaml_node_t *node, const char *path,
     int rc = list_shape(c, node, path);
     if (rc)
         return rc;
-    if (node->type == YAML_MAPPING_NODE)
-        return real_range(c, node, path, what, lo, hi, lo_open, out);
-    if (node->type == YAML_SCALAR_NODE) {
+    vals l = {0};
+    if (node->type == YAML_MAPPING_NODE) {
+        rc = real_range(c, node, path, what, lo, hi, lo_open, &l, SIZE_MAX);
+    } else if (node->type == YAML_SCALAR_NODE) {
         double v;
-        if ((rc = cfg__get_real(c, node, path, what, lo, hi, lo_open, &v)))
-            return rc;
-        reals_push(out, v);
-        return 0;
-    }
-    char sub[ERR_PATH_MAX];
-    for (size_t i = 0; i < cfg__seq_len(node); i++) {
-        yaml_node_t *item = cfg__seq_item(c, node, i);
-        cfg__path_index(sub, path, i);
-        if (item->type == YAML_MAPPING_NODE) {
-            if ((rc = real_range(c, item, sub, what, lo, hi, lo_open, out)))
-                return rc;
-            continue;
+        if (!(rc = cfg__get_real(c, node, path, what, lo, hi, lo_open, &v)))
+            vals_push(&l, v, node, SIZE_MAX);
+    } else {
+        char sub[ERR_PATH_MAX];
+        size_t len = cfg__seq_len(node);
+        for (size_t i = 0; i < len && !rc; i++) {
+            yaml_node_t *item = cfg__seq_item(c, node, i);
+            cfg__path_index(sub, path, i);
+            double v;
+            if (item->type == YAML_MAPPING_NODE)
+                rc = real_range(c, item, sub, what, lo, hi, lo_open, &l, i);
+            else if (!(rc = cfg__get_real(c, item, sub, what, lo, hi, lo_open,
+                                          &v)))
+                vals_push(&l, v, item, i);
+            if (!rc && l.n > CFG_LIST_MAX_VALUES)
+                rc = cfg__fail(c, item, sub, "list gives more than %d values",
+                               CFG_LIST_MAX_VALUES);
         }
-        double v;
-        if ((rc = cfg__get_real(c, item, sub, what, lo, hi, lo_open, &v)))
-            return rc;
-        reals_push(out, v);
-        if ((rc = reals_unique(c, out, out->n - 1, item, sub)))
-            return rc;
     }
-    return 0;
+    if (rc) {
+        vals_fini(&l);
+        return rc;
+    }
+    return reals_finish(c, &l, path, out);
 }

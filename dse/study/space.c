@@ -326,6 +326,47 @@ int dse_space_build(const cfg_study *s, dse_space *out, err *e)
     return 0;
 }
 
+/* Combinations of one (topology, n) radix option: what walk_rest visits. */
+static double combos_rest(const cfg_study *s, net_topology t, int n)
+{
+    const cfg_space *q = &s->space;
+    double routings = 0;
+    for (size_t ri = 0; ri < q->nroutings; ri++)
+        if (!q->routings_all || cfg_routing_applies(q->routings[ri], t, n))
+            routings++;
+    double c = routings * (double)q->vcs.n * (double)q->buffer_flits.n;
+    if (t == NET_EXPRESS)
+        c *= (double)q->express_m.n * (double)q->express_kn.n;
+    return c;
+}
+
+/* Radix options of (topology, n) as walk_dimension has them. */
+static double radix_options(const cfg_study *s, net_topology t, int n)
+{
+    if (t == NET_HYPERCUBE || !s->space.mixed_radices)
+        return 1;
+    size_t count = dse_space_factorisations(s->nodes, n, NULL, 0);
+    return count ? (double)count : 1;
+}
+
+double dse_space_enumerated(const cfg_study *s)
+{
+    double total = 0;
+    for (size_t ti = 0; ti < s->space.ntopologies; ti++) {
+        net_topology t = s->space.topologies[ti];
+        if (t == NET_HYPERCUBE) {
+            int n = log2_floor(s->nodes);
+            total += radix_options(s, t, n) * combos_rest(s, t, n);
+            continue;
+        }
+        for (size_t di = 0; di < s->space.dimensions.n; di++) {
+            int n = s->space.dimensions.v[di];
+            total += radix_options(s, t, n) * combos_rest(s, t, n);
+        }
+    }
+    return total;
+}
+
 void dse_space_fini(dse_space *sp)
 {
     if (!sp)

@@ -76,6 +76,12 @@ const char *dse_drop_text(dse_drop r);
 int dse_space_build(const cfg_study *s, dse_space *out, err *e);
 void dse_space_fini(dse_space *sp);
 
+/* How many combinations dse_space_build would enumerate (its `enumerated`),
+ * computed without enumerating them or allocating per design: what a
+ * daemon checks before it builds an untrusted study's space.  A double, so
+ * a product of long axes cannot overflow. */
+double dse_space_enumerated(const cfg_study *s);
+
 /* Non-increasing factorisations of nodes into n radices >= 2, largest first
  * radix first (the order above): writes up to max of them, n ints each, into
  * radices (may be NULL when max is 0) and returns how many exist. */

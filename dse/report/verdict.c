@@ -1,0 +1,335 @@
+/*
+ * verdict.c — what the report opens with: the recommendation and why, per
+ * target rate and overall, how sure the decision is (certified or budget
+ * spent), the regret of following the models alone, and where the models
+ * and the simulator disagree (docs/decision.md).  Sentences and tables
+ * built once here, rendered by report_md.c and report_html.c; results.json
+ * carries the same facts as data.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse/report/report_table.h"
+#include "net/xalloc.h"
+
+double dse_report_latency(const dse_candidate *c, size_t ri, int *simulated)
+{
+    if (c->sim && (c->sim[ri].saturated || isfinite(c->sim[ri].latency))) {
+        if (simulated)
+            *simulated = 1;
+        return c->sim[ri].saturated ? INFINITY : c->sim[ri].latency;
+    }
+    if (simulated)
+        *simulated = 0;
+    return isfinite(c->latency[ri]) ? c->latency[ri] : INFINITY;
+}
+
+__attribute__((format(printf, 3, 4))) static void
+say(char ***lines, size_t *count, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    *lines = xrealloc(*lines, (*count + 1) * sizeof **lines);
+    (*lines)[(*count)++] = xstrdup(buf);
+}
+
+static const char *label_of(const dse_run *r, size_t i, char *buf, size_t size)
+{
+    dse_design_label(&r->cand[i].design, buf, size);
+    return buf;
+}
+
+/* "0.001, 0.002 and 0.003" into buf, from the rates where pick[ri]. */
+static void rate_list(const cfg_study *s, const int *pick, char *buf,
+                      size_t size)
+{
+    size_t used = 0, n = 0, total = 0;
+    buf[0] = 0;
+    for (size_t ri = 0; ri < s->rates.n; ri++)
+        total += pick[ri] != 0;
+    for (size_t ri = 0; ri < s->rates.n && used < size; ri++) {
+        if (!pick[ri])
+            continue;
+        n++;
+        int w = snprintf(buf + used, size - used, "%s%g",
+                         n == 1 ? "" : n == total ? " and " : ", ",
+                         s->rates.v[ri]);
+        if (w > 0)
+            used += (size_t)w;
+    }
+}
+
+/* Mean of lat_b / lat_a - 1 over the rates both sustain (NAN: none). */
+static double mean_slower(const dse_run *r, size_t a, size_t b)
+{
+    double sum = 0;
+    size_t n = 0;
+    for (size_t ri = 0; ri < r->study->rates.n; ri++) {
+        double la = dse_report_latency(&r->cand[a], ri, NULL);
+        double lb = dse_report_latency(&r->cand[b], ri, NULL);
+        if (isfinite(la) && isfinite(lb)) {
+            sum += lb / la - 1;
+            n++;
+        }
+    }
+    return n ? sum / (double)n : NAN;
+}
+
+static void model_only_verdict(const dse_run *r, char ***lines, size_t *n)
+{
+    char label[200];
+    if (r->nfinalists == 0) {
+        say(lines, n, "Model-only run (--no-sim): no design has a steady "
+                      "state by its model at every target rate; nothing "
+                      "to recommend without simulation.");
+        return;
+    }
+    say(lines, n,
+        "Model-only run (--no-sim): nothing here is confirmed by "
+        "simulation. The models' first choice is %s; the analytic models' "
+        "saturation rates are off by up to 0.3x-1.9x (docs/validation.md), "
+        "so run without --no-sim before building anything.",
+        label_of(r, r->finalists[0], label, sizeof label));
+}
+
+char **dse_report_verdict(const dse_run *r, size_t *count)
+{
+    const cfg_study *s = r->study;
+    size_t nr = s->rates.n;
+    char **lines = NULL;
+    *count = 0;
+    char label[200], other[200], rates[400];
+    if (r->recommended == SIZE_MAX) {
+        model_only_verdict(r, &lines, count);
+        return lines;
+    }
+    const dse_candidate *rec = &r->cand[r->recommended];
+    int *pick = xcalloc(nr + 1, sizeof *pick);
+    int *lost = xcalloc(nr + 1, sizeof *lost);
+    int *sat = xcalloc(nr + 1, sizeof *sat);
+    for (size_t ri = 0; ri < nr; ri++) {
+        pick[ri] = rec->sim[ri].tied_best;
+        sat[ri] = rec->sim[ri].saturated || !isfinite(rec->sim[ri].latency);
+        lost[ri] = !pick[ri] && !sat[ri];
+    }
+    char why[1200];
+    rate_list(s, pick, rates, sizeof rates);
+    size_t used = (size_t)(rates[0]
+        ? snprintf(why, sizeof why, "at %s it is the best or tied with the "
+                   "best", rates)
+        : snprintf(why, sizeof why, "it is not the best at any target rate"));
+    for (size_t ri = 0; ri < nr && used < sizeof why; ri++) {
+        size_t b = r->best_at_rate[ri];
+        if (lost[ri] && b != SIZE_MAX)
+            used += (size_t)snprintf(
+                why + used, sizeof why - used, "; at %g it is %.0f%% slower than %s",
+                s->rates.v[ri],
+                100 * (rec->sim[ri].latency / r->cand[b].sim[ri].latency - 1),
+                label_of(r, b, other, sizeof other));
+        else if (sat[ri] && used < sizeof why)
+            used += (size_t)snprintf(why + used, sizeof why - used,
+                                     "; it saturates below %g", s->rates.v[ri]);
+    }
+    char satbuf[160] = "not measured";
+    if (isfinite(rec->sim_saturation))
+        snprintf(satbuf, sizeof satbuf, "%.5f messages/node/cycle (95%% "
+                 "interval %.5f-%.5f)", rec->sim_saturation,
+                 rec->sim_saturation_lo, rec->sim_saturation_hi);
+    char next[400] = "";
+    if (r->runner_up != SIZE_MAX) {
+        double slower = mean_slower(r, r->recommended, r->runner_up);
+        if (isfinite(slower))
+            snprintf(next, sizeof next, " The next best is %s, %.0f%% %s on "
+                     "average over the rates both sustain.",
+                     label_of(r, r->runner_up, other, sizeof other),
+                     fabs(100 * slower), slower >= 0 ? "slower" : "faster");
+        else
+            snprintf(next, sizeof next, " The next best is %s.",
+                     label_of(r, r->runner_up, other, sizeof other));
+    }
+    say(&lines, count, "Build %s: %s (simulated, %d replications, 95%% "
+        "intervals; overlapping intervals count as ties). Its simulated "
+        "saturation rate is %s.%s",
+        label_of(r, r->recommended, label, sizeof label), why, r->seeds_used,
+        satbuf, next);
+
+    /* per target rate */
+    for (size_t ri = 0; ri < nr; ri++) {
+        size_t b = r->best_at_rate[ri], sustain = 0, ties = 0;
+        for (size_t f = 0; f < r->nfinalists; f++) {
+            const dse_sim_point *p = &r->cand[r->finalists[f]].sim[ri];
+            sustain += !p->saturated && isfinite(p->latency);
+            ties += p->tied_best && r->finalists[f] != b;
+        }
+        if (b == SIZE_MAX) {
+            say(&lines, count, "At rate %g none of the %zu simulated designs "
+                "sustains the load.", s->rates.v[ri], r->nfinalists);
+            continue;
+        }
+        const dse_sim_point *p = &r->cand[b].sim[ri];
+        say(&lines, count, "At rate %g: best %s, %.1f ± %.1f cycles; %zu "
+            "other design(s) tied with it; %zu of %zu simulated designs "
+            "sustain the rate.",
+            s->rates.v[ri], label_of(r, b, label, sizeof label), p->latency,
+            p->half_width, ties, sustain, r->nfinalists);
+    }
+
+    /* the models' own choice */
+    if (r->model_choice != SIZE_MAX && r->model_choice == r->recommended) {
+        say(&lines, count, "The models alone would have picked the same "
+            "design.");
+    } else if (r->model_choice != SIZE_MAX && r->cand[r->model_choice].sim) {
+        const dse_candidate *m = &r->cand[r->model_choice];
+        char regret[800] = "";
+        size_t u = 0;
+        for (size_t ri = 0; ri < nr && u < sizeof regret; ri++) {
+            double lm = dse_report_latency(m, ri, NULL);
+            double lb = r->best_at_rate[ri] == SIZE_MAX
+                            ? INFINITY
+                            : dse_report_latency(&r->cand[r->best_at_rate[ri]],
+                                                 ri, NULL);
+            int w;
+            if (!isfinite(lm))
+                w = snprintf(regret + u, sizeof regret - u,
+                             "%sat %g it saturates", u ? ", " : "",
+                             s->rates.v[ri]);
+            else
+                w = snprintf(regret + u, sizeof regret - u,
+                             "%sat %g %+.0f%% against the best", u ? ", " : "",
+                             s->rates.v[ri], 100 * (lm / lb - 1));
+            if (w > 0)
+                u += (size_t)w;
+        }
+        say(&lines, count, "Regret of the model-only choice: the models "
+            "alone would have picked %s; simulated, %s.",
+            label_of(r, r->model_choice, label, sizeof label), regret);
+    }
+
+    /* how sure */
+    size_t ruled = 0, guessed = 0;
+    for (size_t i = 0; i < r->ncand; i++) {
+        ruled += r->cand[i].dominated_by >= 0;
+        guessed += !r->cand[i].band_measured;
+    }
+    say(&lines, count, "%s %zu of %zu feasible designs simulated in %d "
+        "round(s); %zu ruled out because a simulated design beats even their "
+        "optimistic bound (model widened by its measured error, "
+        "docs/decision.md).",
+        r->certified ? "Certified:" : "NOT certified:", r->nsimulated,
+        r->ncand, r->rounds, ruled);
+    if (!r->certified)
+        say(&lines, count, "The rounds ended because the %s. Raise "
+            "simulation.max_designs to settle it.", r->stop_reason);
+    if (guessed)
+        say(&lines, count, "%zu design(s) have a model without a measured "
+            "error band; their optimistic bounds use the default band.",
+            guessed);
+    if (r->ndisagree)
+        say(&lines, count, "The models and the simulator order %zu pair(s) "
+            "of simulated designs the other way round at some target rate "
+            "(table \"Where the models and the simulator disagree\").",
+            r->ndisagree);
+    free(pick);
+    free(lost);
+    free(sat);
+    return lines;
+}
+
+void report_table_decision(const dse_run *r, rtable *t)
+{
+    const cfg_study *s = r->study;
+    rtable_init(t, 5);
+    rtable_cell(t, "rate");
+    rtable_cell(t, "best (simulated)");
+    rtable_cell(t, "tied with it");
+    rtable_cell(t, "recommended");
+    rtable_cell(t, "models' choice");
+    char label[200];
+    for (size_t ri = 0; ri < s->rates.n; ri++) {
+        size_t b = r->best_at_rate ? r->best_at_rate[ri] : SIZE_MAX;
+        rtable_cell(t, "%g", s->rates.v[ri]);
+        if (b == SIZE_MAX) {
+            rtable_cell(t, "none sustains it");
+        } else {
+            const dse_sim_point *p = &r->cand[b].sim[ri];
+            rtable_cell(t, "%s: %.1f ± %.1f", label_of(r, b, label, sizeof label),
+                        p->latency, p->half_width);
+        }
+        char ties[1000] = "";
+        size_t u = 0;
+        for (size_t f = 0; f < r->nfinalists && u < sizeof ties; f++) {
+            size_t i = r->finalists[f];
+            if (i == b || !r->cand[i].sim[ri].tied_best)
+                continue;
+            int w = snprintf(ties + u, sizeof ties - u, "%s%s", u ? "; " : "",
+                             label_of(r, i, label, sizeof label));
+            if (w > 0)
+                u += (size_t)w;
+        }
+        rtable_cell(t, "%s", u ? ties : "-");
+        size_t who[2] = {r->recommended, r->model_choice};
+        for (int k = 0; k < 2; k++) {
+            if (who[k] == SIZE_MAX || !r->cand[who[k]].sim) {
+                rtable_cell(t, "-");
+                continue;
+            }
+            const dse_sim_point *p = &r->cand[who[k]].sim[ri];
+            if (p->saturated || !isfinite(p->latency))
+                rtable_cell(t, "saturates (%.5f)", r->cand[who[k]].sim_saturation);
+            else
+                rtable_cell(t, "%.1f ± %.1f (#%d)", p->latency, p->half_width,
+                            p->rank);
+        }
+    }
+}
+
+void report_table_disagreements(const dse_run *r, rtable *t)
+{
+    rtable_init(t, 4);
+    rtable_cell(t, "rate");
+    rtable_cell(t, "the models put first");
+    rtable_cell(t, "the simulator puts first");
+    rtable_cell(t, "simulated latencies");
+    char a[200], b[200];
+    for (size_t q = 0; q < r->ndisagree; q++) {
+        const dse_disagreement *d = &r->disagree[q];
+        const dse_candidate *m = &r->cand[d->model_better];
+        const dse_candidate *sb = &r->cand[d->sim_better];
+        rtable_cell(t, "%g", r->study->rates.v[d->rate]);
+        rtable_cell(t, "%s", label_of(r, d->model_better, a, sizeof a));
+        rtable_cell(t, "%s", label_of(r, d->sim_better, b, sizeof b));
+        double lm = dse_report_latency(m, d->rate, NULL);
+        double ls = dse_report_latency(sb, d->rate, NULL);
+        if (isfinite(lm))
+            rtable_cell(t, "%.1f vs %.1f", lm, ls);
+        else
+            rtable_cell(t, "saturated vs %.1f", ls);
+    }
+}
+
+const char *dse_report_method(void)
+{
+    return "Every design gets the widest channel its budget allows (equal "
+           "cost is a constraint). The analytic models screen: each design's "
+           "model latency and saturation rate, widened by the model's "
+           "measured error band and bounded by physics (zero-load latency, "
+           "channel-load bound), give it an optimistic bound. The simulator "
+           "decides: round 1 simulates the best design of each shape at each "
+           "target rate and the models' own choice; later rounds simulate "
+           "every design whose optimistic bound could still reach the "
+           "simulated front, until none can (certified) or the simulation "
+           "budget is spent. Each simulated design gets its simulated "
+           "saturation rate and at least 3 replications at each target rate "
+           "it sustains. Designs are ranked per rate on simulated latency "
+           "(overlapping 95% intervals are ties) and Pareto-ranked on the "
+           "study's objectives with simulated figures; the recommendation is "
+           "the front design best or tied at the most rates. docs/decision.md "
+           "explains the method.";
+}

@@ -1,0 +1,566 @@
+/*
+ * decide.c — see decide.h.
+ *
+ * Conservative in one direction only: a design leaves the race when a
+ * simulated design is at least as good as the *best* this design could
+ * possibly be (its model widened by the model's worst measured error,
+ * bounded by physics), compared with the *worst* end of the simulated
+ * design's confidence interval.  So a wrong model can delay the decision
+ * (more simulation) but, within its measured error, cannot hide a better
+ * design.  A design whose model has no measured band gets the default band
+ * (bands.h: wider than any model measured), and the report says so.
+ *
+ * Determinism: every choice is made from figures in index order, with ties
+ * broken by index; the oracle's results depend only on the designs and the
+ * study, so a run is the same on any thread count and on the farm.
+ */
+#include "dse/search/decide.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse/common/bands.h"
+#include "dse/search/pareto.h"
+#include "models/model.h"
+#include "net/xalloc.h"
+
+#define MAX_DISAGREEMENTS 200
+
+static int has_objective(const cfg_study *s, cfg_objective_kind k)
+{
+    for (size_t j = 0; j < s->nobjectives; j++)
+        if (s->objectives[j].kind == k)
+            return 1;
+    return 0;
+}
+
+static double cost_of(const dse_candidate *c, cfg_cost_metric m)
+{
+    switch (m) {
+    case CFG_COST_BISECTION: return c->cost.bisection_wires;
+    case CFG_COST_PINS: return c->cost.max_pins;
+    case CFG_COST_WIRES: return c->cost.total_wires;
+    case CFG_COST_BUFFER_BITS: return c->cost.buffer_bits;
+    default: return NAN;
+    }
+}
+
+void dse_decide_bounds(const cfg_study *s, dse_candidate *c)
+{
+    model_bound b;
+    c->bound_rate = c->exact_zero_load = NAN;
+    if (model_bound_compute(&c->design, &s->workload, &b, NULL) == 0) {
+        c->bound_rate = b.rate;
+        c->exact_zero_load = b.zero_load;
+    }
+    const dse_band *band =
+        dse_band_for(c->model ? c->model->name : NULL,
+                     model_variant_name(s->model.variant));
+    c->band_measured = band->setups > 0;
+    double opt = INFINITY;
+    if (isfinite(c->saturation_rate) && band->sat_ratio_lo > 0)
+        opt = c->saturation_rate / band->sat_ratio_lo;
+    if (isfinite(c->bound_rate))
+        opt = fmin(opt, c->bound_rate);
+    c->opt_saturation = opt;
+    c->dominated_by = -1;
+    if (!c->sim)
+        c->sim_saturation = c->sim_saturation_lo = c->sim_saturation_hi = NAN;
+}
+
+double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,
+                              size_t ri)
+{
+    double rate = s->rates.v[ri];
+    if (!(rate < c->opt_saturation))
+        return INFINITY;
+    double floor_latency = isfinite(c->exact_zero_load) ? c->exact_zero_load
+                           : isfinite(c->zero_load)     ? c->zero_load
+                                                        : 0;
+    if (!isfinite(c->latency[ri]))
+        return floor_latency;   /* the model gave up; physics did not */
+    const dse_band *band =
+        dse_band_for(c->model ? c->model->name : NULL,
+                     model_variant_name(s->model.variant));
+    return fmax(floor_latency, c->latency[ri] * band->lat_ratio_lo);
+}
+
+/* The simulated latency at rate ri, at the pessimistic end of its CI;
+ * INFINITY when the design saturated there or was not measured. */
+static double sim_worst(const dse_candidate *y, size_t ri)
+{
+    const dse_sim_point *p = &y->sim[ri];
+    if (!y->sim || p->saturated || !isfinite(p->latency))
+        return INFINITY;
+    return p->latency + (isfinite(p->half_width) ? p->half_width : 0);
+}
+
+int dse_rules_out(const cfg_study *s, const dse_candidate *y,
+                  const dse_candidate *x)
+{
+    if (!y->sim)
+        return 0;
+    if (has_objective(s, CFG_OBJ_LATENCY))
+        for (size_t ri = 0; ri < s->rates.n; ri++)
+            if (sim_worst(y, ri) > dse_optimistic_latency(s, x, ri))
+                return 0;
+    if (has_objective(s, CFG_OBJ_SATURATION)) {
+        double y_sat = isfinite(y->sim_saturation_lo) ? y->sim_saturation_lo
+                                                      : y->sim_saturation;
+        if (!(y_sat >= x->opt_saturation))
+            return 0;
+    }
+    for (size_t j = 0; j < s->nobjectives; j++)
+        if (s->objectives[j].kind == CFG_OBJ_COST &&
+            cost_of(y, s->objectives[j].cost) > cost_of(x, s->objectives[j].cost))
+            return 0;
+    return 1;
+}
+
+/* ---- choosing what to simulate ------------------------------------------ */
+
+/* Designs of one shape differ only in VCs, buffers and routing. */
+static int same_shape(const net_design *a, const net_design *b)
+{
+    if (a->topology != b->topology || a->n != b->n || a->width != b->width ||
+        a->express_m != b->express_m || a->express_kn != b->express_kn ||
+        a->switching != b->switching)
+        return 0;
+    for (int i = 0; i < a->n && i < NET_MAX_DIMS; i++)
+        if (a->k[i] != b->k[i])
+            return 0;
+    return 1;
+}
+
+/* A figure set to order designs by: latency and half-width at each rate
+ * (INFINITY: does not sustain it), and a saturation rate. */
+typedef struct figures {
+    const double *lat, *hw;  /* [nrates]; hw may be NULL (no ties) */
+    double sat;
+} figures;
+
+/* How a design fares against the best at each rate: rates where it is
+ * best or tied, rates it sustains, geometric mean of latency / best over
+ * those. */
+typedef struct standing {
+    int best_or_tied, sustained;
+    double rel;
+} standing;
+
+static standing stand(const figures *f, size_t i, size_t count, size_t nr)
+{
+    standing st = {0, 0, 0};
+    double logsum = 0;
+    for (size_t ri = 0; ri < nr; ri++) {
+        double li = f[i].lat[ri];
+        if (!isfinite(li))
+            continue;
+        double best = INFINITY, best_hw = 0;
+        for (size_t j = 0; j < count; j++)
+            if (f[j].lat[ri] < best) {
+                best = f[j].lat[ri];
+                best_hw = f[j].hw ? f[j].hw[ri] : 0;
+            }
+        double hw = f[i].hw ? f[i].hw[ri] : 0;
+        if (li - hw <= best + best_hw)
+            st.best_or_tied++;
+        st.sustained++;
+        logsum += log(li / best);
+    }
+    st.rel = st.sustained ? exp(logsum / st.sustained) : INFINITY;
+    return st;
+}
+
+/* 1 when design a comes before design b in the recommendation order. */
+static int before(const standing *sa, double sat_a, size_t a,
+                  const standing *sb, double sat_b, size_t b)
+{
+    if (sa->best_or_tied != sb->best_or_tied)
+        return sa->best_or_tied > sb->best_or_tied;
+    if (sa->sustained != sb->sustained)
+        return sa->sustained > sb->sustained;
+    if (sa->rel != sb->rel)
+        return sa->rel < sb->rel;
+    if (sat_a != sat_b && !isnan(sat_a) && !isnan(sat_b))
+        return sat_a > sat_b;
+    return a < b;
+}
+
+/* order[0..count) = the indices of f in the recommendation order.
+ * Insertion sort: counts here are at most the budget or the space. */
+static void order_by_standing(const figures *f, size_t count, size_t nr,
+                              size_t *order)
+{
+    standing *st = xmalloc((count + 1) * sizeof *st);
+    for (size_t i = 0; i < count; i++) {
+        st[i] = stand(f, i, count, nr);
+        order[i] = i;
+    }
+    for (size_t i = 1; i < count; i++) {
+        size_t v = order[i], j = i;
+        while (j > 0 && before(&st[v], f[v].sat, v, &st[order[j - 1]],
+                               f[order[j - 1]].sat, order[j - 1])) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = v;
+    }
+    free(st);
+}
+
+/* What the models alone would pick: the recommendation rule on model
+ * figures over every scored design. */
+static size_t model_choice(const cfg_study *s, const dse_run *r)
+{
+    size_t nr = s->rates.n;
+    figures *f = xcalloc(r->ncand + 1, sizeof *f);
+    double *lat = xmalloc((r->ncand * nr + 1) * sizeof *lat);
+    for (size_t i = 0; i < r->ncand; i++) {
+        for (size_t ri = 0; ri < nr; ri++) {
+            double l = r->cand[i].latency[ri];
+            lat[i * nr + ri] = isfinite(l) ? l : INFINITY;
+        }
+        f[i].lat = &lat[i * nr];
+        f[i].sat = r->cand[i].saturation_rate;
+    }
+    size_t *order = xmalloc((r->ncand + 1) * sizeof *order);
+    order_by_standing(f, r->ncand, nr, order);
+    size_t pick = r->ncand ? order[0] : SIZE_MAX;
+    free(order);
+    free(lat);
+    free(f);
+    return pick;
+}
+
+static void mark(unsigned char *want, size_t i, size_t *n)
+{
+    if (i != SIZE_MAX && !want[i]) {
+        want[i] = 1;
+        (*n)++;
+    }
+}
+
+/* Round 1: the best of each shape at each rate by its model (the lowest
+ * model latency where the model sustains the rate, else the latest model
+ * saturation), and the models' own pick. */
+static size_t first_round(const cfg_study *s, const dse_run *r,
+                          unsigned char *want)
+{
+    size_t n = 0;
+    size_t *shape_of = xmalloc((r->ncand + 1) * sizeof *shape_of);
+    size_t nshapes = 0;
+    size_t *rep = xmalloc((r->ncand + 1) * sizeof *rep);
+    for (size_t i = 0; i < r->ncand; i++) {
+        size_t sh = 0;
+        while (sh < nshapes &&
+               !same_shape(&r->cand[rep[sh]].design, &r->cand[i].design))
+            sh++;
+        if (sh == nshapes)
+            rep[nshapes++] = i;
+        shape_of[i] = sh;
+    }
+    for (size_t sh = 0; sh < nshapes; sh++)
+        for (size_t ri = 0; ri < s->rates.n; ri++) {
+            size_t best = SIZE_MAX;
+            for (size_t i = 0; i < r->ncand; i++) {
+                const dse_candidate *c = &r->cand[i];
+                if (shape_of[i] != sh)
+                    continue;
+                if (best == SIZE_MAX) {
+                    best = i;
+                    continue;
+                }
+                const dse_candidate *b = &r->cand[best];
+                double lc = c->latency[ri], lb = b->latency[ri];
+                if (isfinite(lc) != isfinite(lb) ? isfinite(lc)
+                    : isfinite(lc)             ? lc < lb
+                                               : c->saturation_rate > b->saturation_rate)
+                    best = i;
+            }
+            mark(want, best, &n);
+        }
+    mark(want, r->model_choice, &n);
+    free(rep);
+    free(shape_of);
+    return n;
+}
+
+/* How much better than the simulated front x could be (> 1: could win
+ * somewhere), to simulate the most promising first. */
+static double promise(const cfg_study *s, const dse_run *r,
+                      const dse_candidate *x)
+{
+    double p = 0;
+    for (size_t ri = 0; ri < s->rates.n; ri++) {
+        double opt = dse_optimistic_latency(s, x, ri);
+        if (!isfinite(opt))
+            continue;
+        double front = INFINITY;
+        for (size_t i = 0; i < r->ncand; i++)
+            if (r->cand[i].sim)
+                front = fmin(front, sim_worst(&r->cand[i], ri));
+        p = fmax(p, isfinite(front) ? front / opt : 1e9);
+    }
+    double best_sat = 0;
+    for (size_t i = 0; i < r->ncand; i++)
+        if (r->cand[i].sim && isfinite(r->cand[i].sim_saturation))
+            best_sat = fmax(best_sat, r->cand[i].sim_saturation);
+    if (best_sat > 0 && isfinite(x->opt_saturation))
+        p = fmax(p, x->opt_saturation / best_sat);
+    return p;
+}
+
+/* Unsimulated designs not ruled out by any simulated one: their count, and
+ * dominated_by set on the others. */
+static size_t uncertified(const cfg_study *s, dse_run *r, unsigned char *open)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncand; i++) {
+        dse_candidate *x = &r->cand[i];
+        open[i] = 0;
+        if (x->sim)
+            continue;
+        x->dominated_by = -1;
+        for (size_t j = 0; j < r->ncand && x->dominated_by < 0; j++)
+            if (r->cand[j].sim && dse_rules_out(s, &r->cand[j], x))
+                x->dominated_by = (long)j;
+        if (x->dominated_by < 0) {
+            open[i] = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* ---- the verdict ---------------------------------------------------------- */
+
+static void rank_simulated(const cfg_study *s, dse_run *r, const size_t *sim,
+                           size_t nsim)
+{
+    size_t nr = s->rates.n;
+    figures *f = xcalloc(nsim + 1, sizeof *f);
+    double *lat = xmalloc((nsim * nr + 1) * sizeof *lat);
+    double *hw = xmalloc((nsim * nr + 1) * sizeof *hw);
+    for (size_t q = 0; q < nsim; q++) {
+        const dse_candidate *c = &r->cand[sim[q]];
+        for (size_t ri = 0; ri < nr; ri++) {
+            const dse_sim_point *p = &c->sim[ri];
+            int ok = !p->saturated && isfinite(p->latency);
+            lat[q * nr + ri] = ok ? p->latency : INFINITY;
+            hw[q * nr + ri] = ok && isfinite(p->half_width) ? p->half_width : 0;
+        }
+        f[q].lat = &lat[q * nr];
+        f[q].hw = &hw[q * nr];
+        f[q].sat = c->sim_saturation;
+    }
+    /* per rate: rank, best, ties */
+    for (size_t ri = 0; ri < nr; ri++) {
+        size_t best = SIZE_MAX;
+        for (size_t q = 0; q < nsim; q++)
+            if (isfinite(f[q].lat[ri]) &&
+                (best == SIZE_MAX || f[q].lat[ri] < f[best].lat[ri]))
+                best = q;
+        r->best_at_rate[ri] = best == SIZE_MAX ? SIZE_MAX : sim[best];
+        for (size_t q = 0; q < nsim; q++) {
+            dse_sim_point *p = &r->cand[sim[q]].sim[ri];
+            p->rank = 0;
+            p->tied_best = 0;
+            if (!isfinite(f[q].lat[ri]))
+                continue;
+            int rank = 1;
+            for (size_t o = 0; o < nsim; o++)
+                if (f[o].lat[ri] < f[q].lat[ri] ||
+                    (f[o].lat[ri] == f[q].lat[ri] && o < q))
+                    rank++;
+            p->rank = rank;
+            p->tied_best = f[q].lat[ri] - f[q].hw[ri] <=
+                           f[best].lat[ri] + f[best].hw[ri];
+        }
+    }
+    /* Pareto rank on the study's objectives, simulated figures */
+    int nobj = 0;
+    for (size_t j = 0; j < s->nobjectives; j++)
+        nobj += s->objectives[j].kind == CFG_OBJ_LATENCY ? (int)nr : 1;
+    double *pts = xmalloc((nsim + 1) * (size_t)(nobj ? nobj : 1) * sizeof *pts);
+    int *prank = xmalloc((nsim + 1) * sizeof *prank);
+    for (size_t q = 0; q < nsim; q++) {
+        const dse_candidate *c = &r->cand[sim[q]];
+        double *row = pts + q * (size_t)nobj;
+        int k = 0;
+        for (size_t j = 0; j < s->nobjectives; j++) {
+            const cfg_objective *o = &s->objectives[j];
+            if (o->kind == CFG_OBJ_LATENCY)
+                for (size_t ri = 0; ri < nr; ri++)
+                    row[k++] = f[q].lat[ri];
+            else if (o->kind == CFG_OBJ_SATURATION)
+                row[k++] = isfinite(c->sim_saturation) ? -c->sim_saturation : 0;
+            else
+                row[k++] = cost_of(c, o->cost);
+        }
+    }
+    pareto_rank(pts, nsim, nobj, prank);
+    for (size_t q = 0; q < nsim; q++)
+        r->cand[sim[q]].sim_rank = prank[q];
+    /* the order: front first, then by standing */
+    size_t *order = xmalloc((nsim + 1) * sizeof *order);
+    order_by_standing(f, nsim, nr, order);
+    size_t *ordered = xmalloc((nsim + 1) * sizeof *ordered);
+    size_t m = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t q = 0; q < nsim; q++)
+            if ((prank[order[q]] == 0) == (pass == 0))
+                ordered[m++] = sim[order[q]];
+    free(r->finalists);
+    for (size_t i = 0; i < r->ncand; i++)
+        r->cand[i].finalist = 0;
+    r->finalists = ordered;
+    r->nfinalists = m;
+    for (size_t q = 0; q < m; q++)
+        r->cand[ordered[q]].finalist = (int)q + 1;
+    r->recommended = m ? ordered[0] : SIZE_MAX;
+    r->runner_up = m > 1 ? ordered[1] : SIZE_MAX;
+    free(order);
+    free(pts);
+    free(prank);
+    free(lat);
+    free(hw);
+    free(f);
+}
+
+/* Pairs the models order one way and the simulator, beyond its CIs, the
+ * other. */
+static void find_disagreements(const cfg_study *s, dse_run *r,
+                               const size_t *sim, size_t nsim)
+{
+    free(r->disagree);
+    r->disagree = NULL;
+    r->ndisagree = 0;
+    for (size_t ri = 0; ri < s->rates.n; ri++)
+        for (size_t a = 0; a < nsim; a++)
+            for (size_t b = 0; b < nsim; b++) {
+                const dse_candidate *ca = &r->cand[sim[a]], *cb = &r->cand[sim[b]];
+                double ma = ca->latency[ri], mb = cb->latency[ri];
+                double sa = sim_worst(ca, ri), sb = sim_worst(cb, ri);
+                if (a == b || !isfinite(mb) || !isfinite(sa))
+                    continue;
+                /* models: b first (a saturated, or slower); simulator: a
+                 * first beyond both CIs (b saturated, or slower) */
+                int model_b_first = !isfinite(ma) || mb < ma;
+                double b_best = isfinite(sb) ? cb->sim[ri].latency -
+                                               cb->sim[ri].half_width
+                                             : INFINITY;
+                if (!model_b_first || !(sa < b_best))
+                    continue;
+                if (r->ndisagree >= MAX_DISAGREEMENTS)
+                    return;
+                r->disagree = xrealloc(r->disagree,
+                                       (r->ndisagree + 1) * sizeof *r->disagree);
+                r->disagree[r->ndisagree++] =
+                    (dse_disagreement){ri, sim[b], sim[a]};
+            }
+}
+
+int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
+               int threads, int simulate_all, dse_progress *progress,
+               volatile sig_atomic_t *stop, err *e)
+{
+    size_t nr = s->rates.n, budget = (size_t)s->sim.max_designs;
+    if (simulate_all)
+        budget = r->ncand;
+    r->best_at_rate = xrealloc(r->best_at_rate, (nr + 1) * sizeof *r->best_at_rate);
+    for (size_t ri = 0; ri < nr; ri++)
+        r->best_at_rate[ri] = SIZE_MAX;
+    r->recommended = r->runner_up = SIZE_MAX;
+    for (size_t i = 0; i < r->ncand; i++)
+        dse_decide_bounds(s, &r->cand[i]);
+    r->model_choice = model_choice(s, r);
+
+    unsigned char *want = xcalloc(r->ncand + 1, 1);
+    unsigned char *open = xcalloc(r->ncand + 1, 1);
+    size_t *batch = xmalloc((r->ncand + 1) * sizeof *batch);
+    double *score = xmalloc((r->ncand + 1) * sizeof *score);
+    size_t per_round = (size_t)(threads > 0 ? 2 * threads : 4);
+    if (per_round < 4)
+        per_round = 4;
+    int rc = 0;
+    if (simulate_all)
+        memset(want, 1, r->ncand);
+    else
+        first_round(s, r, want);
+    for (;;) {
+        size_t n = 0;
+        for (size_t i = 0; i < r->ncand && r->nsimulated + n < budget; i++)
+            if (want[i] && !r->cand[i].sim)
+                batch[n++] = i;
+        if (n == 0)
+            break;
+        r->rounds++;
+        char note[96];
+        snprintf(note, sizeof note, "round %d: %zu designs", r->rounds, n);
+        if (progress)
+            dse_progress_note(progress, note);
+        rc = oracle->simulate(oracle->self, s, r, batch, n, e);
+        if (rc)
+            break;
+        for (size_t q = 0; q < n; q++)
+            r->cand[batch[q]].sim_round = r->rounds;
+        r->nsimulated += n;
+        if (stop && *stop) {
+            rc = err_set(e, ERR_INTERRUPTED, "interrupted while simulating");
+            break;
+        }
+        /* next round: the most promising of those still open */
+        size_t left = uncertified(s, r, open);
+        if (progress && !progress->quiet)
+            fprintf(progress->out,
+                    "decide  round %d done: %zu designs simulated, %zu "
+                    "uncertified\n",
+                    r->rounds, r->nsimulated, left);
+        memset(want, 0, r->ncand);
+        size_t m = 0;
+        for (size_t i = 0; i < r->ncand; i++)
+            if (open[i]) {
+                batch[m] = i;
+                score[i] = promise(s, r, &r->cand[i]);
+                m++;
+            }
+        for (size_t a = 1; a < m; a++) {
+            size_t v = batch[a], j = a;
+            while (j > 0 && score[batch[j - 1]] < score[v]) {
+                batch[j] = batch[j - 1];
+                j--;
+            }
+            batch[j] = v;
+        }
+        for (size_t q = 0; q < m && q < per_round; q++)
+            want[batch[q]] = 1;
+    }
+    if (rc == 0) {
+        r->nuncertified = uncertified(s, r, open);
+        r->certified = r->nuncertified == 0;
+        if (r->certified)
+            snprintf(r->stop_reason, sizeof r->stop_reason,
+                     "certified: no unsimulated design's optimistic bound "
+                     "reaches the simulated front");
+        else
+            snprintf(r->stop_reason, sizeof r->stop_reason,
+                     "simulation budget spent (%zu designs, "
+                     "simulation.max_designs): %zu designs could still "
+                     "reach the front",
+                     budget, r->nuncertified);
+        size_t nsim = 0;
+        for (size_t i = 0; i < r->ncand; i++)
+            if (r->cand[i].sim)
+                batch[nsim++] = i;
+        rank_simulated(s, r, batch, nsim);
+        find_disagreements(s, r, batch, nsim);
+    }
+    free(want);
+    free(open);
+    free(batch);
+    free(score);
+    return rc;
+}

@@ -1,0 +1,568 @@
+/*
+ * bound.c — the physical screen every model is checked against: the exact
+ * zero-load latency and the channel-load bound on the saturation rate of a
+ * (design, workload) that the models or the simulator support.
+ *
+ * The bound.  Every channel carries at most one flit per cycle, and every
+ * message of Lm flits that crosses a channel occupies it for Lm flit
+ * cycles.  If gamma_c is the mean number of messages per cycle crossing
+ * channel c when every node injects at rate 1 (messages/node/cycle), no
+ * network with those channels can carry a rate above
+ *     rate_bound = 1 / (max_c gamma_c  x  Lm)
+ * in a steady state (Dally and Towles, "Principles and Practices of
+ * Interconnection Networks", section 3.3.1: the channel-load bound).  The
+ * channel classes: the network channels of every dimension and direction
+ * (express-cube local channels by position in the group, the channels
+ * down from an interchange and the bundles of m express channels; DCSH
+ * buses and input multiplexers), the injection channel of a node (one per
+ * node, MODELS.md section 3 item 7; broadcast copies have their own
+ * per-port injection channels, sim/bcast.c) and the ejection channels
+ * (design.ejection_channels per node, each one message at a time; 0 means
+ * immediate consumption, no bound).
+ *
+ * How the loads are computed (exact for uniform traffic, then a valid
+ * lower bound on the busiest channel wherever the routing can choose):
+ *   - Uniform.  A message's leg in dimension i goes from coordinate a to b
+ *     on one "ring" of that dimension (the nodes that differ only in
+ *     coordinate i).  Under destination-uniform traffic every ordered pair
+ *     (a, b), a != b, of one ring carries (N / k_i) / (N - 1) per unit rate
+ *     whatever the ring (count the sources and destinations whose leg it
+ *     is), so the load of a ring channel is that times the number of pairs
+ *     whose leg uses it.  The legs follow the routing's direction rule:
+ *     the shorter way round, + at the tie k/2 for dimension order (sim/
+ *     route_dor.c) and the express-cube (sim/route_express.c), the tie
+ *     split half and half for the adaptive routings — the smallest busiest
+ *     load any choice can give, so still a bound.  Adaptive routings order
+ *     the dimensions freely, but by translation symmetry (torus, hypercube,
+ *     DCSH) every channel of a class carries the same load whatever the
+ *     order; on the mesh the loads are those of the cut (every message
+ *     between the two sides crosses one of its N/k channels), whose mean is
+ *     a bound for any routing.
+ *   - Hotspot (fraction theta of each other node's messages to node h).
+ *     The ejection channels of h carry (1 - theta) + theta (N - 1) per unit
+ *     rate; with immediate consumption the channels into h do: every
+ *     hot-spot message enters h through one of them, so their mean load,
+ *     uniform part included, bounds the busiest (any routing).
+ *   - Permutations (transpose, bit_reversal, shuffle).  Injection and
+ *     ejection 1 per unit rate (a node is the destination of at most one
+ *     source); network channels exact per channel for the deterministic
+ *     routings (the leg of each source walked ring by ring), the mean per
+ *     class (dimension, both directions pooled) for the adaptive ones.
+ *   - Broadcast (torus and DCSH, the simulator's spanning trees, sim/
+ *     bcast.c): a broadcast puts one copy on each tree edge; a tree has
+ *     prod_{l<i} k_l x ceil((k_i - 1)/2) edges in dimension i direction +
+ *     (floor(...) in -) on the torus, prod_{l<i} k_l buses of dimension i
+ *     on the DCSH; by translation every channel of the class carries
+ *     beta x that per unit rate on top of (1 - beta) x the uniform load.
+ *     Torus copies are consumed through the ejection channels ((1 - beta)
+ *     + beta (N - 1) messages per node); DCSH copies are not (topo_dcsh.c).
+ * A bound, not a prediction: wormhole blocking, one-flit buffers, VC
+ * classes and the ejection channel's drain make every real network
+ * saturate below it.  It is what no model may exceed.
+ *
+ * Zero-load latency (sim/sim.h): hops (1 + Dr) + Lm for wormhole, hops
+ * (3 + Dr) + Lm for PCS, with hops the exact mean over the messages the
+ * traffic sends (uniform: net_avg_distance; hotspot: the mix of the hot
+ * node's distances and the uniform mean; permutations: the mean over the
+ * sources that send).
+ *
+ * Cost: O(n k^2) per dimension for the uniform loads (express: O(kn k
+ * path)), O(N n) for a permutation or a hot spot's distances; the exact
+ * per-channel permutation loads need (N / k_i) x 2 k_i doubles per
+ * dimension at a time, done up to 2^22 nodes (the simulator's own limit for
+ * DCSHs and express-cubes); above that the class means are used.
+ * Thread safety: no state; allocations freed before returning.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_int.h"
+#include "net/xalloc.h"
+
+#define BOUND_EXACT_MAX_NODES (1L << 22)
+
+/* One dimension's "ring" (the nodes differing only in that coordinate) and
+ * the numbering of its channels:
+ *   torus, mesh, hypercube: + channel leaving position p = p, - = k + p
+ *     (nch = 2k; the hypercube is the ring of 2, + only);
+ *   dcsh: bus of position p = p, input multiplexer of p = k + p (nch = 2k);
+ *   express (G = k/kn interchanges, I_g before position g kn): + channel
+ *     leaving node p = p, + channel down from I_g = k + g, + bundle of m
+ *     express channels I_g -> I_{g+1} = k + G + g; the - direction is the +
+ *     direction of the mirrored ring (position p -> k - 1 - p, which maps
+ *     the interchange layout onto itself), numbered from k + 2G. */
+typedef struct ring {
+    net_topology topo;
+    int k, kn, G, m;
+    int nch;
+    int split_tie;    /* adaptive routing: a tie k/2 goes half each way */
+} ring;
+
+typedef struct leg {
+    int n;
+    int *ch;
+    double *wt;
+} leg;
+
+static void ring_init(ring *r, const net_design *d, int dim)
+{
+    memset(r, 0, sizeof *r);
+    r->topo = d->topology;
+    r->k = d->k[dim];
+    r->split_tie = d->routing != NET_ROUTE_DETERMINISTIC && r->k > 2;
+    r->nch = 2 * r->k;
+    if (r->topo == NET_EXPRESS) {
+        r->kn = d->express_kn;
+        r->G = r->k / r->kn;
+        r->m = d->express_m;
+        r->nch = 2 * (r->k + 2 * r->G);
+        r->split_tie = 0;
+    }
+}
+
+/* Capacity of a ring channel in channels (the express bundles hold m). */
+static double ring_cap(const ring *r, int c)
+{
+    if (r->topo != NET_EXPRESS)
+        return 1;
+    int half = r->k + 2 * r->G;
+    int x = c % half;
+    return x >= r->k + r->G ? r->m : 1;
+}
+
+static void leg_add(leg *l, int c, double w)
+{
+    l->ch[l->n] = c;
+    l->wt[l->n] = w;
+    l->n++;
+}
+
+/* The express-cube's + walk from position a by x > 0 positions (the hops
+ * net_distance counts, the path sim/route_express.c takes), channel
+ * numbers offset by base. */
+static void express_walk(const ring *r, int a, int x, double w, int base,
+                         leg *l)
+{
+    int k = r->k, kn = r->kn, G = r->G;
+    int pa = a % kn, c = (pa + x) / kn;
+    if (c == 0) {
+        for (int j = 0; j < x; j++)
+            leg_add(l, base + (a + j) % k, w);
+        return;
+    }
+    for (int j = 0; j < kn - pa; j++)
+        leg_add(l, base + (a + j) % k, w);
+    int g1 = (a / kn + 1) % G;
+    for (int j = 0; j < c - 1; j++)
+        leg_add(l, base + k + G + (g1 + j) % G, w);
+    int gd = (g1 + c - 1) % G;
+    leg_add(l, base + k + gd, w);
+    int pb = (pa + x) % kn;
+    for (int j = 0; j < pb; j++)
+        leg_add(l, base + (gd * kn + j) % k, w);
+}
+
+/* The channels (with weights) of the leg from position a to b != a. */
+static void ring_leg(const ring *r, int a, int b, leg *l)
+{
+    int k = r->k;
+    int x = ((b - a) % k + k) % k;
+    l->n = 0;
+    switch (r->topo) {
+    case NET_DCSH:
+        leg_add(l, a, 1);
+        leg_add(l, k + b, 1);
+        return;
+    case NET_MESH:
+        if (b > a)
+            for (int p = a; p < b; p++)
+                leg_add(l, p, 1);
+        else
+            for (int p = a; p > b; p--)
+                leg_add(l, k + p, 1);
+        return;
+    case NET_EXPRESS:
+        if (x <= k - x)
+            express_walk(r, a, x, 1, 0, l);
+        else
+            express_walk(r, k - 1 - a, k - x, 1, k + 2 * r->G, l);
+        return;
+    default: { /* torus, hypercube */
+        double wp = 0, wm = 0;
+        if (x < k - x || (x == k - x && !r->split_tie))
+            wp = 1;
+        else if (x > k - x)
+            wm = 1;
+        else
+            wp = wm = 0.5;
+        if (wp > 0)
+            for (int j = 0; j < x; j++)
+                leg_add(l, (a + j) % k, wp);
+        if (wm > 0)
+            for (int j = 0; j < k - x; j++)
+                leg_add(l, k + ((a - j) % k + k) % k, wm);
+        return;
+    }
+    }
+}
+
+/* The channels of the ring that lead into position h. *n set. */
+static void ring_into(const ring *r, int h, int *ch, int *n)
+{
+    int k = r->k;
+    *n = 0;
+    switch (r->topo) {
+    case NET_DCSH:
+        ch[(*n)++] = k + h;
+        return;
+    case NET_MESH:
+        if (h >= 1)
+            ch[(*n)++] = h - 1;
+        if (h <= k - 2)
+            ch[(*n)++] = k + h + 1;
+        return;
+    case NET_EXPRESS: {
+        int half = k + 2 * r->G;
+        for (int s = 0; s < 2; s++) {
+            int p = s ? k - 1 - h : h, base = s ? half : 0;
+            ch[(*n)++] = base + (p % r->kn == 0 ? k + p / r->kn : p - 1);
+        }
+        return;
+    }
+    default:
+        ch[(*n)++] = (h - 1 + k) % k;
+        if (k > 2)
+            ch[(*n)++] = k + (h + 1) % k;
+        return;
+    }
+}
+
+/* Class of a ring channel under translation symmetry: channels of one class
+ * carry the same uniform load.  Torus, hypercube, DCSH: the channel's
+ * kind; express: its kind and position in the group; mesh: itself. */
+static int ring_class(const ring *r, int c)
+{
+    int k = r->k;
+    switch (r->topo) {
+    case NET_MESH:
+        return c;
+    case NET_EXPRESS: {
+        int half = k + 2 * r->G, s = c / half, x = c % half;
+        int cls = x < k ? x % r->kn : (x < k + r->G ? r->kn : r->kn + 1);
+        return s * (r->kn + 2) + cls;
+    }
+    default:
+        return c / k;
+    }
+}
+
+/* Sources whose legs, summed, give every class its per-channel load. */
+static int ring_period(const ring *r)
+{
+    switch (r->topo) {
+    case NET_MESH: return r->k;
+    case NET_EXPRESS: return r->kn;
+    default: return 1;
+    }
+}
+
+/* Uniform per-channel loads (messages/cycle per unit rate, capacity
+ * included) of every channel of the ring: u[0..nch-1]. */
+static void ring_uniform(const ring *r, double pair, leg *l, double *u)
+{
+    int nch = r->nch;
+    double *cls = xcalloc((size_t)nch, sizeof *cls);
+    for (int a = 0; a < ring_period(r); a++)
+        for (int b = 0; b < r->k; b++) {
+            if (b == a)
+                continue;
+            ring_leg(r, a, b, l);
+            for (int j = 0; j < l->n; j++)
+                cls[ring_class(r, l->ch[j])] += l->wt[j];
+        }
+    for (int c = 0; c < nch; c++)
+        u[c] = cls[ring_class(r, c)] * pair / ring_cap(r, c);
+    free(cls);
+}
+
+static const char *dir_name(const ring *r, int c)
+{
+    switch (r->topo) {
+    case NET_DCSH:
+        return c < r->k ? "bus" : "input multiplexer";
+    case NET_EXPRESS: {
+        int half = r->k + 2 * r->G, x = c % half;
+        if (x < r->k)
+            return c < half ? "local +" : "local -";
+        if (x < r->k + r->G)
+            return c < half ? "interchange exit +" : "interchange exit -";
+        return c < half ? "express +" : "express -";
+    }
+    case NET_HYPERCUBE:
+        return "";
+    default:
+        return c < r->k ? "+" : "-";
+    }
+}
+
+typedef struct acc {
+    double load;
+    char name[64];
+} acc;
+
+static void acc_take(acc *a, double load, const char *fmt, int dim,
+                     const char *what)
+{
+    if (load > a->load) {
+        a->load = load;
+        snprintf(a->name, sizeof a->name, fmt, dim, what);
+    }
+}
+
+static double min_dist_hops(const ring *r, int a, int b, leg *l)
+{
+    if (a == b)
+        return 0;
+    ring_leg(r, a, b, l);
+    double h = 0;
+    for (int j = 0; j < l->n; j++)
+        h += l->wt[j];
+    return h;
+}
+
+/* Exact permutation loads, deterministic routing: the leg of each source
+ * in dimension i lies on the ring with the destination's coordinates below
+ * i and the source's above (dimension order). */
+static void perm_exact(const net_design *d, const net_workload *w,
+                       const ring *rings, leg *l, acc *best)
+{
+    long nodes = net_nodes(d);
+    long stride = 1;
+    for (int i = 0; i < d->n; i++) {
+        const ring *r = &rings[i];
+        long rings_n = nodes / r->k;
+        double *load = xcalloc((size_t)(rings_n * r->nch), sizeof *load);
+        for (long s = 0; s < nodes; s++) {
+            long t = net_permutation_dest(d, w->traffic, s);
+            if (t < 0 || t == s)
+                continue;
+            int a = (int)(s / stride % r->k), b = (int)(t / stride % r->k);
+            if (a == b)
+                continue;
+            long hi = s / (stride * r->k), lo = t % stride;
+            long id = hi * stride + lo;
+            ring_leg(r, a, b, l);
+            for (int j = 0; j < l->n; j++)
+                load[id * r->nch + l->ch[j]] += l->wt[j];
+        }
+        for (long x = 0; x < rings_n * r->nch; x++) {
+            int c = (int)(x % r->nch);
+            acc_take(best, load[x] / ring_cap(r, c), "dim %d %s", i,
+                     dir_name(r, c));
+        }
+        free(load);
+        stride *= r->k;
+    }
+}
+
+/* Class means of the permutation loads, any routing: per dimension, the
+ * total hops over every channel of the dimension (both directions, and the
+ * express cube's local and express channels apart). */
+static void perm_pooled(const net_design *d, const net_workload *w,
+                        const ring *rings, leg *l, acc *best)
+{
+    long nodes = net_nodes(d);
+    long stride = 1;
+    for (int i = 0; i < d->n; i++) {
+        const ring *r = &rings[i];
+        double local = 0, expr = 0;
+        for (long s = 0; s < nodes; s++) {
+            long t = net_permutation_dest(d, w->traffic, s);
+            if (t < 0 || t == s)
+                continue;
+            int a = (int)(s / stride % r->k), b = (int)(t / stride % r->k);
+            if (a == b)
+                continue;
+            ring_leg(r, a, b, l);
+            for (int j = 0; j < l->n; j++) {
+                if (ring_cap(r, l->ch[j]) > 1)
+                    expr += l->wt[j];
+                else
+                    local += l->wt[j];
+            }
+        }
+        long rings_n = nodes / r->k;
+        double nlocal = 0, nexpr = 0;
+        for (int c = 0; c < r->nch; c++) {
+            if (r->topo == NET_MESH && (c == r->k - 1 || c == r->k))
+                continue;   /* no wrap-around channel */
+            if (r->topo == NET_HYPERCUBE && c >= r->k)
+                continue;   /* one channel each way */
+            if (ring_cap(r, c) > 1)
+                nexpr += ring_cap(r, c);
+            else
+                nlocal += 1;
+        }
+        acc_take(best, local / (rings_n * nlocal), "dim %d%s", i,
+                 r->topo == NET_EXPRESS ? " local (mean)" : " (mean)");
+        if (nexpr > 0)
+            acc_take(best, expr / (rings_n * nexpr), "dim %d%s", i,
+                     " express (mean)");
+        stride *= r->k;
+    }
+}
+
+int model_bound_compute(const net_design *d, const net_workload *w,
+                        model_bound *b, err *e)
+{
+    memset(b, 0, sizeof *b);
+    int rc = net_check(d, e);
+    if (rc)
+        return rc;
+    if ((rc = net_workload_check(d, w, e)))
+        return rc;
+    if (w->traffic == NET_TRAFFIC_BROADCAST && d->topology != NET_TORUS &&
+        d->topology != NET_DCSH)
+        return err_set(e, ERR_UNSUPPORTED,
+                       "broadcast traffic on a %s: the trees are defined on "
+                       "the torus and the DCSH",
+                       net_topology_name(d->topology));
+    const long nodes = net_nodes(d);
+    const double N = (double)nodes;
+    const double lm = net_message_flits(d, w);
+    const int n = d->n;
+    ring rings[NET_MAX_DIMS];
+    int kmax = 2;
+    for (int i = 0; i < n; i++) {
+        ring_init(&rings[i], d, i);
+        if (rings[i].nch > kmax)
+            kmax = rings[i].nch;
+    }
+    leg l;
+    l.ch = xmalloc(sizeof *l.ch * (size_t)kmax);
+    l.wt = xmalloc(sizeof *l.wt * (size_t)kmax);
+    double *u[NET_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        u[i] = xcalloc((size_t)rings[i].nch, sizeof *u[i]);
+        ring_uniform(&rings[i], (N / rings[i].k) / (N - 1), &l, u[i]);
+    }
+
+    acc best = {0, ""};
+    double inject = 1, eject = 1;   /* messages per node per unit rate */
+    double hops = net_avg_distance(d);
+    const net_traffic tr = w->traffic;
+    if (tr == NET_TRAFFIC_UNIFORM) {
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < rings[i].nch; c++)
+                acc_take(&best, u[i][c], "dim %d %s", i,
+                         dir_name(&rings[i], c));
+    } else if (tr == NET_TRAFFIC_HOTSPOT) {
+        double th = w->hotspot_fraction;
+        long h = w->hotspot_node < 0 ? nodes - 1 : w->hotspot_node;
+        int hc[NET_MAX_DIMS];
+        net_coords(d, h, hc);
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < rings[i].nch; c++)
+                acc_take(&best, (1 - th) * u[i][c], "dim %d %s", i,
+                         dir_name(&rings[i], c));
+        /* the channels into h: their uniform part plus every hot message */
+        double sum = th * (N - 1);
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            int ch[4], m;
+            ring_into(&rings[i], hc[i], ch, &m);
+            for (int j = 0; j < m; j++) {
+                sum += (1 - th) * u[i][ch[j]] * ring_cap(&rings[i], ch[j]);
+                count += (int)ring_cap(&rings[i], ch[j]);
+            }
+        }
+        if (count > 0 && sum / count > best.load) {
+            best.load = sum / count;
+            snprintf(best.name, sizeof best.name,
+                     "channels into the hot spot (mean)");
+        }
+        eject = (1 - th) + th * (N - 1);
+        /* mean hops: sources other than h send theta to h, 1 - theta
+         * uniform; h sends uniform.  From(h) and to(h) per dimension. */
+        double to_h = 0, from_h = 0;
+        for (int i = 0; i < n; i++) {
+            double per = N / rings[i].k;
+            for (int a = 0; a < rings[i].k; a++) {
+                to_h += per * min_dist_hops(&rings[i], a, hc[i], &l);
+                from_h += per * min_dist_hops(&rings[i], hc[i], a, &l);
+            }
+        }
+        to_h /= N - 1;
+        from_h /= N - 1;
+        hops = (th * (N - 1) * to_h +
+                (1 - th) * (N * net_avg_distance(d) - from_h) + from_h) / N;
+    } else if (tr == NET_TRAFFIC_BROADCAST) {
+        double beta = w->broadcast_fraction, before = 1;
+        for (int i = 0; i < n; i++) {
+            const ring *r = &rings[i];
+            for (int c = 0; c < r->nch; c++) {
+                double tree = 0;
+                if (d->topology == NET_DCSH)
+                    tree = c < r->k ? before : 0;
+                else
+                    tree = before * (double)(c < r->k ? r->k / 2
+                                                      : (r->k - 1) / 2);
+                acc_take(&best, (1 - beta) * u[i][c] + beta * tree,
+                         "dim %d %s", i, dir_name(r, c));
+            }
+            before *= r->k;
+        }
+        inject = 1 - beta;
+        eject = d->topology == NET_DCSH ? 1 - beta
+                                        : (1 - beta) + beta * (N - 1);
+    } else { /* permutations */
+        double sum = 0;
+        long senders = 0;
+        for (long s = 0; s < nodes; s++) {
+            long t = net_permutation_dest(d, tr, s);
+            if (t < 0 || t == s)
+                continue;
+            senders++;
+            sum += net_distance(d, s, t);
+        }
+        hops = senders ? sum / senders : 0;
+        if (d->routing == NET_ROUTE_DETERMINISTIC &&
+            nodes <= BOUND_EXACT_MAX_NODES)
+            perm_exact(d, w, rings, &l, &best);
+        else
+            perm_pooled(d, w, rings, &l, &best);
+        if (senders == 0)
+            inject = eject = 0;
+    }
+    for (int i = 0; i < n; i++)
+        free(u[i]);
+    free(l.ch);
+    free(l.wt);
+
+    if (inject > best.load) {
+        best.load = inject;
+        snprintf(best.name, sizeof best.name, "injection");
+    }
+    if (d->ejection_channels > 0 && eject / d->ejection_channels > best.load) {
+        best.load = eject / d->ejection_channels;
+        snprintf(best.name, sizeof best.name, "ejection");
+    }
+    b->load = best.load;
+    b->flits = lm;
+    b->rate = best.load > 0 ? 1.0 / (best.load * lm) : INFINITY;
+    b->hops = hops;
+    double per_hop = d->switching == NET_SWITCH_PCS ? 3.0 : 1.0;
+    b->zero_load = hops * (per_hop + d->router_delay) + lm;
+    snprintf(b->channel, sizeof b->channel, "%s", best.name);
+    return 0;
+}
+
+int model__screen(const net_design *d, const net_workload *w, double rate)
+{
+    model_bound b;
+    if (model_bound_compute(d, w, &b, NULL) != 0)
+        return 0;
+    return rate >= b.rate;
+}

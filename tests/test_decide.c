@@ -1,0 +1,260 @@
+/*
+ * test_decide.c — the decision rounds (dse/search/decide.c) against a
+ * synthetic truth: the oracle "simulates" a design by reading its true
+ * latency and saturation from a table, so each test knows the right answer
+ * and can set the models as wrong as it likes.
+ *
+ * Covered: a design excluded by a wrong model is recovered by the
+ * simulator; certification stops early when the models are exact; an
+ * exhausted budget is reported as such; designs whose CIs overlap the
+ * best's are ties; the optimistic bound never exceeds the physical one.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dse/search/decide.h"
+#include "net/xalloc.h"
+
+#define NR 2
+#define MAXD 16
+
+/* The truth of a design: latency at each rate (INFINITY: saturates),
+ * half-width, saturation rate. */
+typedef struct truth {
+    double lat[NR], hw[NR], sat;
+} truth;
+
+typedef struct world {
+    cfg_study s;
+    dse_run r;
+    truth t[MAXD];
+    int calls;
+    size_t simulated;
+} world;
+
+static int oracle_sim(void *self, const cfg_study *s, dse_run *r,
+                      const size_t *idx, size_t n, err *e)
+{
+    (void)e;
+    world *w = self;
+    w->calls++;
+    for (size_t q = 0; q < n; q++) {
+        dse_candidate *c = &r->cand[idx[q]];
+        const truth *t = &w->t[idx[q]];
+        assert_null(c->sim);              /* never simulated twice */
+        c->sim = xcalloc(s->rates.n, sizeof *c->sim);
+        for (size_t ri = 0; ri < s->rates.n; ri++) {
+            dse_sim_point *p = &c->sim[ri];
+            p->rate = s->rates.v[ri];
+            p->saturated = !isfinite(t->lat[ri]);
+            p->latency = p->saturated ? NAN : t->lat[ri];
+            p->half_width = p->saturated ? NAN : t->hw[ri];
+            p->seeds = 3;
+        }
+        c->sim_saturation = t->sat;
+        c->sim_saturation_lo = 0.99 * t->sat;
+        c->sim_saturation_hi = 1.01 * t->sat;
+        w->simulated++;
+    }
+    return 0;
+}
+
+/* A world of n designs of one shape (8x8 tori, 16-flit messages) or of
+ * distinct shapes (widths 1..n), whose models are exact unless a test
+ * changes them. */
+static void world_init(world *w, size_t n, int distinct_shapes)
+{
+    memset(w, 0, sizeof *w);
+    cfg_study_init(&w->s);
+    w->s.rates.n = NR;
+    w->s.rates.v = xrealloc(w->s.rates.v, NR * sizeof *w->s.rates.v);
+    w->s.rates.v[0] = 0.001;
+    w->s.rates.v[1] = 0.002;
+    w->s.workload.message_bits = 16;
+    w->s.sim.max_designs = 100;
+    w->r.study = &w->s;
+    w->r.ncand = n;
+    w->r.cand = xcalloc(n, sizeof *w->r.cand);
+    for (size_t i = 0; i < n; i++) {
+        dse_candidate *c = &w->r.cand[i];
+        net_design_init(&c->design);
+        c->design.topology = NET_TORUS;
+        c->design.n = 2;
+        c->design.k[0] = c->design.k[1] = 8;
+        c->design.vcs = 2 + (int)(i % 4);
+        c->design.width = distinct_shapes ? 1 + (int)i : 1;
+        c->latency = xcalloc(NR, sizeof *c->latency);
+        c->sim_rank = -1;
+        c->dominated_by = -1;
+    }
+}
+
+static void world_fini(world *w)
+{
+    for (size_t i = 0; i < w->r.ncand; i++) {
+        free(w->r.cand[i].latency);
+        free(w->r.cand[i].sim);
+    }
+    free(w->r.cand);
+    free(w->r.finalists);
+    free(w->r.best_at_rate);
+    free(w->r.disagree);
+    cfg_study_fini(&w->s);
+}
+
+/* Design i's truth, and a model that reports it exactly. */
+static void set(world *w, size_t i, double l0, double l1, double sat)
+{
+    truth *t = &w->t[i];
+    t->lat[0] = l0;
+    t->lat[1] = l1;
+    t->hw[0] = t->hw[1] = 0.01 * l0;
+    t->sat = sat;
+    dse_candidate *c = &w->r.cand[i];
+    c->latency[0] = l0;
+    c->latency[1] = l1;
+    c->saturation_rate = sat;
+    c->zero_load = 0.9 * l0;
+}
+
+static int decide(world *w)
+{
+    dse_sim_oracle o = {oracle_sim, w};
+    err e;
+    return dse_decide(&w->s, &w->r, &o, 2, 0, NULL, NULL, &e);
+}
+
+/* Exact models, one clearly best design: round 1 (the models' pick and the
+ * best of the one shape) settles it, every other design is ruled out. */
+static void test_certifies_early_when_models_exact(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 10, 0);
+    set(&w, 0, 20, 22, 0.03);
+    for (size_t i = 1; i < 10; i++)
+        set(&w, i, 100 + 10 * (double)i, 150 + 10 * (double)i,
+            0.003 + 0.0001 * (double)i);
+    assert_int_equal(decide(&w), 0);
+    assert_true(w.r.certified);
+    assert_int_equal(w.r.nuncertified, 0);
+    assert_int_equal(w.r.recommended, 0);
+    assert_true(w.simulated < 10);        /* stopped early */
+    assert_int_equal(w.r.rounds, 1);
+    for (size_t i = 1; i < 10; i++)
+        if (!w.r.cand[i].sim)
+            assert_int_equal(w.r.cand[i].dominated_by, 0);
+    assert_non_null(strstr(w.r.stop_reason, "certified"));
+    world_fini(&w);
+}
+
+/* The model of design 5 says it saturates below both target rates (the
+ * old optimizer dropped it); in truth it is the best.  Its optimistic
+ * bound keeps it in the race and the simulator recovers it. */
+static void test_wrong_model_recovered(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 8, 0);
+    for (size_t i = 0; i < 8; i++)
+        set(&w, i, 200 + (double)i, 260 + (double)i, 0.0030);
+    set(&w, 5, 60, 64, 0.0040);
+    dse_candidate *c5 = &w.r.cand[5];
+    c5->latency[0] = c5->latency[1] = NAN;   /* the model: saturated */
+    c5->saturation_rate = 0.0009;
+    c5->zero_load = 55;
+    assert_int_equal(decide(&w), 0);
+    assert_non_null(c5->sim);                /* simulated after all */
+    assert_true(c5->sim_round > 1);          /* not in round 1: recovered */
+    assert_int_equal(w.r.recommended, 5);
+    assert_int_equal(w.r.best_at_rate[0], 5);
+    assert_int_equal(w.r.best_at_rate[1], 5);
+    assert_true(w.r.model_choice != 5);
+    /* the models ordered design 5 behind the others: disagreements */
+    assert_true(w.r.ndisagree > 0);
+    world_fini(&w);
+}
+
+/* A trade-off front (each design faster at light load but saturating
+ * earlier) cannot be certified in 3 simulations: the budget ends the
+ * rounds and the run says so. */
+static void test_budget_exhaustion_reported(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 12, 0);
+    for (size_t i = 0; i < 12; i++)
+        set(&w, i, 50 + 10 * (double)i, 70 + 10 * (double)i,
+            0.0025 + 0.0005 * (double)i);
+    w.s.sim.max_designs = 3;
+    assert_int_equal(decide(&w), 0);
+    assert_int_equal(w.r.nsimulated, 3);
+    assert_int_equal(w.simulated, 3);
+    assert_false(w.r.certified);
+    assert_true(w.r.nuncertified > 0);
+    assert_non_null(strstr(w.r.stop_reason, "budget"));
+    world_fini(&w);
+}
+
+/* Two designs whose intervals overlap are tied at that rate; a third,
+ * clearly slower, is not. */
+static void test_ties_by_ci(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 3, 1);
+    set(&w, 0, 100, 120, 0.004);
+    set(&w, 1, 103, 200, 0.004);
+    set(&w, 2, 150, 220, 0.004);
+    w.t[0].hw[0] = w.t[1].hw[0] = 5;      /* 100 +- 5 and 103 +- 5 overlap */
+    assert_int_equal(decide(&w), 0);
+    const dse_candidate *c = w.r.cand;
+    assert_true(c[0].sim && c[1].sim && c[2].sim); /* three shapes: round 1 */
+    assert_true(c[0].sim[0].tied_best);
+    assert_true(c[1].sim[0].tied_best);
+    assert_false(c[2].sim[0].tied_best);
+    assert_int_equal(c[0].sim[0].rank, 1);
+    assert_int_equal(c[1].sim[0].rank, 2);
+    assert_false(c[1].sim[1].tied_best);    /* 200 vs 120 at the next rate */
+    assert_int_equal(w.r.recommended, 0);
+    assert_int_equal(w.r.runner_up, 1);
+    world_fini(&w);
+}
+
+/* However wrong a model's saturation rate, the optimistic bound stays
+ * below the channel-load bound; the optimistic latency at or past it is
+ * infinite. */
+static void test_bound_caps_optimism(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 1, 0);
+    set(&w, 0, 40, 50, 10.0);                /* absurd model saturation */
+    dse_candidate *c = &w.r.cand[0];
+    dse_decide_bounds(&w.s, c);
+    assert_true(isfinite(c->bound_rate) && c->bound_rate > 0);
+    assert_true(c->opt_saturation <= c->bound_rate);
+    w.s.rates.v[1] = 2 * c->bound_rate;
+    assert_true(isinf(dse_optimistic_latency(&w.s, c, 1)));
+    assert_true(dse_optimistic_latency(&w.s, c, 0) >= c->exact_zero_load);
+    world_fini(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_certifies_early_when_models_exact),
+        cmocka_unit_test(test_wrong_model_recovered),
+        cmocka_unit_test(test_budget_exhaustion_reported),
+        cmocka_unit_test(test_ties_by_ci),
+        cmocka_unit_test(test_bound_caps_optimism),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

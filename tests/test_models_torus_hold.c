@@ -1,0 +1,202 @@
+/*
+ * test_models_torus_hold.c — the worm's VC holding time of the corrected
+ * torus models (model__torus_hold, model__torus_hold_any; docs/models.md
+ * "The worm's holding time"), against a brute force over every (source,
+ * destination) pair of small tori:
+ *
+ *   every channel visit of every dimension-order path (+ at a tie), with r
+ *   hops left after the channel: the hops the worm still spans (the first
+ *   min(r, span) after it, each credited to its dimension), the flits that
+ *   drain after the header arrives (len - b r)+ and whether the worm waits
+ *   for the ejection channel (len > b r), averaged over the visits of one
+ *   dimension (hold) or of all (hold_any); for fixed lengths directly, for
+ *   geometric ones weighting hop t by P(len >= b(t-1) + 1) = q^(b(t-1)).
+ *
+ * Plus the limits that tie it to the seeds' remaining latency: at r = 0
+ * (a ring of 3) the holding time is 1 + Lm + W_qd, as before; for a worm
+ * much longer than the path every hop counts.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/torus_common.h"
+
+typedef struct brute_hold {
+    double coef[NET_MAX_DIMS], drain, out, visits;
+} brute_hold;
+
+/* P(len > m), E[(len - m)+] */
+static void tail(double lm, int geo, double m, double *over, double *excess)
+{
+    if (geo) {
+        double q = 1 - 1 / lm;
+        *over = pow(q, m);
+        *excess = lm * *over;
+    } else {
+        *over = lm > m;
+        *excess = lm > m ? lm - m : 0;
+    }
+}
+
+/* One visit: the dimensions of the hops after the channel in path order
+ * (dims[0..r-1]). */
+static void visit(brute_hold *h, const int *dims, int r, double lm, int geo,
+                  int b)
+{
+    for (int t = 1; t <= r; t++) {
+        double over, excess;
+        tail(lm, geo, (double)b * (t - 1), &over, &excess);
+        h->coef[dims[t - 1]] += over;
+    }
+    double over, excess;
+    tail(lm, geo, (double)b * r, &over, &excess);
+    h->drain += excess;
+    h->out += over;
+    h->visits += 1;
+}
+
+/* Dimension-order path s -> t: dims of its hops in order; returns the
+ * count. */
+static int path_dims(const net_design *d, long s, long t, int *dims)
+{
+    int cs[NET_MAX_DIMS], ct[NET_MAX_DIMS], n = 0;
+    net_coords(d, s, cs);
+    net_coords(d, t, ct);
+    for (int i = 0; i < d->n; i++) {
+        int k = d->k[i], x = ((ct[i] - cs[i]) % k + k) % k;
+        int hops = x <= k - x ? x : k - x;
+        for (int j = 0; j < hops; j++)
+            dims[n++] = i;
+    }
+    return n;
+}
+
+static void brute(const net_design *d, double lm, int geo, int dim,
+                  brute_hold *h)
+{
+    memset(h, 0, sizeof *h);
+    long nodes = net_nodes(d);
+    int dims[256];
+    for (long s = 0; s < nodes; s++)
+        for (long t = 0; t < nodes; t++) {
+            if (s == t)
+                continue;
+            int n = path_dims(d, s, t, dims);
+            for (int p = 0; p < n; p++)
+                if (dim < 0 || dims[p] == dim)
+                    visit(h, dims + p + 1, n - p - 1, lm, geo,
+                          d->buffer_flits);
+        }
+    for (int j = 0; j < NET_MAX_DIMS; j++)
+        h->coef[j] /= h->visits;
+    h->drain /= h->visits;
+    h->out /= h->visits;
+}
+
+static void check(const net_design *d, int bits, net_length_dist len)
+{
+    net_workload w;
+    net_workload_init(&w);
+    w.message_bits = bits;
+    w.length = len;
+    double lm = net_message_flits(d, &w);
+    int geo = len == NET_LENGTH_EXPONENTIAL;
+    for (int i = 0; i < d->n; i++) {
+        brute_hold b;
+        brute(d, lm, geo, i, &b);
+        model_hold h;
+        model__torus_hold(d, &w, i, &h);
+        for (int j = 0; j < d->n; j++)
+            if (fabs(h.coef[j] - b.coef[j]) > 1e-9 * fmax(1, b.coef[j]))
+                fail_msg("dim %d: coef[%d] %.12g, brute %.12g (Lm %g %s)", i,
+                         j, h.coef[j], b.coef[j], lm, geo ? "geo" : "fixed");
+        assert_true(fabs(h.drain - b.drain) < 1e-9 * fmax(1, b.drain));
+        assert_true(fabs(h.out - b.out) < 1e-9);
+    }
+    brute_hold b;
+    brute(d, lm, geo, -1, &b);
+    model_hold h;
+    model__torus_hold_any(d, &w, &h);
+    double all = 0;
+    for (int j = 0; j < d->n; j++)
+        all += b.coef[j];
+    if (fabs(h.coef[0] - all) > 1e-9 * fmax(1, all))
+        fail_msg("any: coef %.12g, brute %.12g", h.coef[0], all);
+    assert_true(fabs(h.drain - b.drain) < 1e-9 * fmax(1, b.drain));
+    assert_true(fabs(h.out - b.out) < 1e-9);
+}
+
+static net_design torus(int n, const int *k, int buffer)
+{
+    net_design d;
+    net_design_init(&d);
+    d.topology = NET_TORUS;
+    d.n = n;
+    for (int i = 0; i < n; i++)
+        d.k[i] = k[i];
+    d.buffer_flits = buffer;
+    return d;
+}
+
+static void test_hold_brute(void **state)
+{
+    (void)state;
+    const int k1[] = {9}, k2[] = {6, 5}, k3[] = {4, 5, 3}, k4[] = {8, 8};
+    const int bits[] = {1, 3, 4, 7, 16, 40};
+    for (int b = 0; b < 6; b++)
+        for (int g = 0; g < 2; g++) {
+            net_length_dist len = g ? NET_LENGTH_EXPONENTIAL : NET_LENGTH_FIXED;
+            net_design d = torus(1, k1, 1);
+            check(&d, bits[b], len);
+            d = torus(2, k2, 1);
+            check(&d, bits[b], len);
+            d = torus(3, k3, 1);
+            check(&d, bits[b], len);
+            d = torus(2, k4, 2);   /* 2-flit buffers: half the span */
+            check(&d, bits[b], len);
+        }
+}
+
+/* r = 0 always (a ring of 3: one hop): the holding time is 1 + Lm + W_qd,
+ * the seeds' last-channel value; a worm far longer than any path counts
+ * every hop after the channel, g_i of the ring in its own dimension. */
+static void test_hold_limits(void **state)
+{
+    (void)state;
+    const int k3[] = {3}, k16[] = {16, 16};
+    net_design d = torus(1, k3, 1);
+    net_workload w;
+    net_workload_init(&w);
+    w.message_bits = 20;
+    w.length = NET_LENGTH_FIXED;
+    model_hold h;
+    model__torus_hold(&d, &w, 0, &h);
+    assert_float_equal(h.coef[0], 0, 1e-12);
+    assert_float_equal(h.drain, 20, 1e-12);
+    assert_float_equal(h.out, 1, 1e-12);
+    d = torus(2, k16, 1);
+    w.message_bits = 1000;
+    model__torus_hold(&d, &w, 0, &h);
+    double crossed, remaining;
+    model__ring_moments(16, &crossed, &remaining);
+    assert_float_equal(h.coef[0], remaining, 1e-9);
+    /* dimension 1 after dimension 0: crossed with probability 15/16 */
+    assert_float_equal(h.coef[1], 15.0 / 16 * crossed, 1e-9);
+    assert_float_equal(h.out, 1, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hold_brute),
+        cmocka_unit_test(test_hold_limits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,120 @@
+/*
+ * test_sim_saturation.c — sim_saturation(): agreement with a manual sim_run
+ * sweep, the plateau case, determinism, and the bounds (stop flag, cycle
+ * cap, bad input).
+ *
+ * The reference for the 8x8 torus (dimension order, V = 2, B = 4, 16-flit
+ * messages, seed 1) is a manual sweep with dse sim (sim_run's default
+ * protocol: 20000 warm-up and 200000 measured messages): "ok" at 0.0150,
+ * "saturated" at 0.0155 messages/node/cycle (and accepted 0.2206 flits at
+ * one flit/node/cycle offered: the rate falls past saturation).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "net/net.h"
+#include "sim/sim.h"
+
+static sim_params make(const char *design, const char *workload)
+{
+    sim_params p;
+    err e;
+    sim_params_init(&p);
+    err_clear(&e);
+    assert_int_equal(net_design_parse(&p.design, design, &e), 0);
+    assert_int_equal(net_workload_parse(&p.workload, workload, &e), 0);
+    return p;
+}
+
+static void saturation(const sim_params *p, sim_saturation_result *r)
+{
+    err e;
+    err_clear(&e);
+    if (sim_saturation(p, r, &e))
+        fail_msg("%s", e.msg);
+}
+
+static void test_torus_against_sweep(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=torus k=8 n=2 vcs=2 buffer=4",
+                        "message_bits=16");
+    sim_saturation_result r;
+    saturation(&p, &r);
+    if (r.status != SIM_OK || r.rate < 0.95 * 0.0150 ||
+        r.rate > 1.05 * 0.0155)
+        fail_msg("8x8 torus: %s, rate %.5f [%.5f, %.5f] (%d probes) %s",
+                 sim_status_name(r.status), r.rate, r.rate_lo, r.rate_hi,
+                 r.probes, r.detail);
+    assert_true(r.rate_lo <= r.rate && r.rate <= r.rate_hi);
+    assert_true(fabs(r.flits - 16 * r.rate) < 1e-12);
+    /* the overload throughput understates it (the fall past saturation) */
+    assert_true(r.throughput < 0.95 * 16 * r.rate);
+    assert_true(r.probes >= 2 && r.probes <= 6);
+    assert_true(r.cycles <= 6 * (r.warm_cycles + r.span_cycles));
+
+    sim_saturation_result again;
+    saturation(&p, &again);
+    assert_true(again.rate == r.rate && again.rate_lo == r.rate_lo &&
+                again.cycles == r.cycles);
+}
+
+/* A Duato torus keeps a flat plateau past saturation: the overload
+ * throughput is the answer, within the search's own tolerance. */
+static void test_plateau(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=torus k=8 n=2 vcs=4 buffer=2 "
+                        "routing=duato",
+                        "message_bits=16");
+    sim_saturation_result r;
+    saturation(&p, &r);
+    assert_int_equal(r.status, SIM_OK);
+    if (fabs(r.flits / r.throughput - 1) > 0.05)
+        fail_msg("duato torus: saturation %.4f flits, overload %.4f",
+                 r.flits, r.throughput);
+}
+
+static void test_bounds(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=torus k=8 n=2 vcs=2 buffer=4",
+                        "message_bits=16");
+    sim_saturation_result r;
+
+    volatile sig_atomic_t stop = 1;
+    p.stop_flag = &stop;
+    saturation(&p, &r);
+    assert_int_equal(r.status, SIM_STOPPED);
+    assert_true(r.cycles <= 64);
+
+    p.stop_flag = NULL;
+    p.max_cycles = 5000;
+    saturation(&p, &r);
+    assert_int_equal(r.status, SIM_CYCLE_LIMIT);
+    assert_true(r.cycles <= 5000);
+
+    err e;
+    err_clear(&e);
+    p = make("topology=torus k=4 n=2 vcs=1", "message_bits=16");
+    assert_true(sim_saturation(&p, &r, &e) < 0);
+    assert_true(strlen(e.msg) > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_torus_against_sweep),
+        cmocka_unit_test(test_plateau),
+        cmocka_unit_test(test_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
