@@ -5,7 +5,8 @@
 set -eu
 PKGS="build-essential cmake pkg-config git libyaml-dev libnlopt-dev \
 libhiredis-dev libcmocka-dev libjansson-dev libxxhash-dev libplplot-dev \
-libssl-dev zlib1g-dev redis-server clang chromium fonts-dejavu-core"
+libssl-dev libmicrohttpd-dev zlib1g-dev redis-server clang curl chromium \
+fonts-dejavu-core"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -6,6 +6,11 @@
  * SIGINT/SIGTERM: the first signal sets a flag that the executors and the
  * simulator poll; the run stops, no report is written (an older one is left
  * untouched) and the exit status is 130.  A second signal kills at once.
+ *
+ * Result cache (dse/farm/cache.h): the executor (local pool or farm) is
+ * wrapped by a file cache of finished simulations, $XDG_CACHE_HOME/dse/
+ * results by default, so a run interrupted by Ctrl-C resumes without
+ * redoing them; --cache DIR elsewhere, --no-cache off.
  */
 #include <getopt.h>
 #include <math.h>
@@ -17,7 +22,9 @@
 
 #include "dse/cli/cli.h"
 #include "dse/cli/commands.h"
+#include "dse/farm/cache.h"
 #include "dse/farm/farm.h"
+#include "dse/search/exec_local.h"
 #include "dse/search/optimize.h"
 #include "dse/report/report.h"
 
@@ -52,6 +59,10 @@ static void usage(FILE *out)
             "      --prefix P     farm key prefix (default dse:)\n"
             "      --redis-timeout S   give up when Redis is unreachable this long (30)\n"
             "      --worker-timeout S  give up when no worker is alive this long (60)\n"
+            "      --cache DIR    keep finished simulations here, so a rerun after an\n"
+            "                     interruption does not redo them (default\n"
+            "                     $XDG_CACHE_HOME/dse/results or ~/.cache/dse/results)\n"
+            "      --no-cache     neither read nor write the result cache\n"
             "  -h, --help         this text\n\n"
             "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
             "  (the password when the URL has none: keeps it out of ps);\n"
@@ -117,11 +128,14 @@ int dse_cmd_optimize(int argc, char **argv)
         {"prefix", required_argument, NULL, 'P'},
         {"redis-timeout", required_argument, NULL, 'T'},
         {"worker-timeout", required_argument, NULL, 'W'},
+        {"cache", required_argument, NULL, 'C'},
+        {"no-cache", no_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     dse_optimize_opts o = {0};
-    const char *output = NULL, *redis = NULL;
+    const char *output = NULL, *redis = NULL, *cache_dir = NULL;
+    int no_cache = 0;
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
     int opt;
@@ -146,6 +160,8 @@ int dse_cmd_optimize(int argc, char **argv)
         case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
         case 'T': fo.redis_timeout_s = atof(optarg); break;
         case 'W': fo.no_worker_timeout_s = atof(optarg); break;
+        case 'C': cache_dir = optarg; break;
+        case 'N': no_cache = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -184,6 +200,30 @@ int dse_cmd_optimize(int argc, char **argv)
         dse_farm_executor(farm, &farm_exec);
         o.executor = &farm_exec;
     }
+    /* the result cache wraps whichever executor runs the jobs */
+    dse_exec_local local;
+    dse_executor local_exec, cache_exec;
+    dse_cache *cache = NULL;
+    char default_dir[4096];
+    if (!no_cache && !cache_dir && dse_cache_default_dir(default_dir,
+                                                         sizeof default_dir) == 0)
+        cache_dir = default_dir;
+    if (!no_cache && cache_dir) {
+        if (!o.executor) {
+            int sim_threads = o.threads > 0 ? o.threads : study.sim.threads;
+            dse_exec_local_init(&local, o.threads, sim_threads, &local_exec);
+            o.executor = &local_exec;
+        }
+        if (dse_cache_create(cache_dir, o.executor, &cache, &e)) {
+            fprintf(stderr, "dse optimize: result cache: %s (use --no-cache "
+                            "to run without it)\n", e.msg);
+            dse_farm_destroy(farm);
+            cfg_study_fini(&study);
+            return 1;
+        }
+        dse_cache_executor(cache, &cache_exec);
+        o.executor = &cache_exec;
+    }
 
     dse_cli_catch_stop_signals(on_signal);
     stop_requested = 0;
@@ -210,6 +250,17 @@ int dse_cmd_optimize(int argc, char **argv)
         print_summary(&run, dir);
     }
     dse_farm_print_failures(farm, stderr);
+    if (cache && !o.quiet) {
+        size_t hits, stored, wfail;
+        const char *why;
+        dse_cache_counts(cache, &hits, &stored, &wfail, &why);
+        fprintf(stderr, "cache %s: %zu simulation(s) reused, %zu stored\n",
+                cache_dir, hits, stored);
+        if (wfail)
+            fprintf(stderr, "cache: %zu result(s) not stored; first: %s\n",
+                    wfail, why);
+    }
+    dse_cache_destroy(cache);
     dse_farm_destroy(farm);
     dse_run_fini(&run);
     dse_progress_fini(&progress);

@@ -6,6 +6,10 @@
  * SIGTERM/SIGINT: stop taking studies, interrupt the one in progress and
  * put it back at the head of the queue (its finished jobs stay cached),
  * exit 0.  A second signal kills at once; a restarted daemon resumes.
+ *
+ * --http ADDR:PORT: the read-only web page of the studies and their
+ * reports (dse/farm/farm_http.h), on 127.0.0.1 unless ADDR says otherwise;
+ * it starts before the daemon takes studies and stops with it.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -16,6 +20,7 @@
 
 #include "dse/cli/cli.h"
 #include "dse/cli/commands.h"
+#include "dse/farm/farm_http.h"
 #include "dse/farm/farm_serve.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -42,6 +47,8 @@ static void usage(FILE *out)
             "      --redis URL             redis://[user:password@]host[:port][/db] (required)\n"
             "      --output-root DIR       where reports go (required; must exist)\n"
             "      --prefix P              key prefix (default dse:)\n"
+            "      --http [ADDR:]PORT      serve a read-only web page of the studies and\n"
+            "                              their reports (ADDR 127.0.0.1 by default)\n"
             "      --concurrent N          studies run at once (default 1)\n"
             "      --lock-ttl S            expiry of the daemon's lock, refreshed 5 times\n"
             "                              as often (15); a daemon that finds another's\n"
@@ -79,6 +86,7 @@ int dse_cmd_serve(int argc, char **argv)
         {"redis", required_argument, NULL, 'R'},
         {"output-root", required_argument, NULL, 'O'},
         {"prefix", required_argument, NULL, 'P'},
+        {"http", required_argument, NULL, 'H'},
         {"concurrent", required_argument, NULL, 'c'},
         {"max-designs", required_argument, NULL, 'D'},
         {"max-enumerated", required_argument, NULL, 'E'},
@@ -97,7 +105,7 @@ int dse_cmd_serve(int argc, char **argv)
     dse_serve_opts_init(&o);
     o.log = dse_cli_log_line;
     o.log_ctx = (void *)"dse serve";
-    const char *url = NULL, *root = NULL;
+    const char *url = NULL, *root = NULL, *http = NULL;
     double v;
     int opt;
     optind = 1;
@@ -105,6 +113,7 @@ int dse_cmd_serve(int argc, char **argv)
         switch (opt) {
         case 'R': url = optarg; break;
         case 'O': root = optarg; break;
+        case 'H': http = optarg; break;
         case 'P':
             snprintf(o.farm.prefix, sizeof o.farm.prefix, "%s", optarg);
             break;
@@ -177,10 +186,25 @@ int dse_cmd_serve(int argc, char **argv)
         fprintf(stderr, "dse serve: %s\n", e.msg);
         return 2;
     }
+    dse_http *web = NULL;
+    if (http) {
+        char addr[64];
+        int port;
+        if (dse_http_addr_parse(http, addr, &port, &e)) {
+            fprintf(stderr, "dse serve: %s\n", e.msg);
+            return 2;
+        }
+        if (dse_http_start(&spec, &o.farm, http, root, o.log, o.log_ctx, &web,
+                           &e)) {
+            fprintf(stderr, "dse serve: %s\n", e.msg);
+            return 1;
+        }
+    }
     dse_cli_catch_stop_signals(on_signal);
     signal(SIGPIPE, SIG_IGN);
     stop_requested = 0;
     int rc = dse_serve_run(&spec, &o, &stop_requested, &e);
+    dse_http_stop(web);
     if (rc) {
         fprintf(stderr, "dse serve: %s\n", e.msg);
         return rc == ERR_CONFIG ? 2 : 1;

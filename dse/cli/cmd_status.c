@@ -3,7 +3,9 @@
  * the daemon are doing.  Without an id: workers alive, jobs queued and in
  * progress, dead letters, and one line per recent study.  With an id: that
  * study's status (queued; running with its phase and progress; done with
- * its report directory; failed or refused with the reason).
+ * its report directory; failed, refused or cancelled with the reason),
+ * with elapsed time and the current phase's ETA; --json: the same as JSON
+ * (dse/farm/studies.h's fields).
  *
  * Read-only: a few hash and list reads, no keyspace scan.
  */
@@ -15,93 +17,93 @@
 
 #include "dse/cli/commands.h"
 #include "dse/farm/farm_serve.h"
+#include "dse/farm/studies.h"
 
 #define RECENT 50
 
-typedef struct fields {
-    size_t n;
-    char **f, **v;
-} fields;
-
-static const char *get(const fields *x, const char *name)
+static void when(long long unix_s, char *buf, size_t size)
 {
-    for (size_t i = 0; i < x->n; i++)
-        if (strcmp(x->f[i], name) == 0)
-            return x->v[i];
-    return "";
-}
-
-static void fields_free(fields *x)
-{
-    for (size_t i = 0; i < x->n; i++) {
-        free(x->f[i]);
-        free(x->v[i]);
-    }
-    free(x->f);
-    free(x->v);
-}
-
-static void when(const char *unix_s, char *buf, size_t size)
-{
-    if (!unix_s[0]) {
+    if (unix_s <= 0) {
         snprintf(buf, size, "-");
         return;
     }
-    time_t t = (time_t)atoll(unix_s);
+    time_t t = (time_t)unix_s;
     struct tm tm;
     localtime_r(&t, &tm);
     strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
-/* One line of what a study is doing. */
-static void detail(const fields *x, char *buf, size_t size)
+/* "1:02:03" / "2:03" / "-" */
+static void duration(double s, char *buf, size_t size)
 {
-    const char *status = get(x, "status");
-    if (strcmp(status, "running") == 0)
-        snprintf(buf, size, "%s %s/%s jobs, %s workers", get(x, "phase"),
-                 get(x, "done")[0] ? get(x, "done") : "0",
-                 get(x, "total")[0] ? get(x, "total") : "?",
-                 get(x, "workers")[0] ? get(x, "workers") : "?");
-    else if (strcmp(status, "done") == 0)
-        snprintf(buf, size, "report %s%s%s", get(x, "report"),
-                 get(x, "reason")[0] ? "; " : "", get(x, "reason"));
+    if (s < 0) {
+        snprintf(buf, size, "-");
+        return;
+    }
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, size, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
     else
-        snprintf(buf, size, "%s", get(x, "reason"));
+        snprintf(buf, size, "%ld:%02ld", t / 60, t % 60);
 }
 
-static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id)
+/* One line of what a study is doing. */
+static void detail(const dse_study_info *x, char *buf, size_t size)
 {
-    char name[64], key[160];
-    snprintf(name, sizeof name, "study:%s", id);
-    dse_farm_key(fo, name, key, sizeof key);
-    fields x = {0};
-    err e;
-    if (st->ops->hgetall(st->self, key, &x.n, &x.f, &x.v, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+    char el[32], eta[32];
+    duration(x->elapsed_s, el, sizeof el);
+    duration(x->eta_s, eta, sizeof eta);
+    if (strcmp(x->status, "running") == 0)
+        snprintf(buf, size, "%s %lld/%lld jobs, %lld workers, elapsed %s, "
+                            "ETA %s%s",
+                 x->phase, x->done, x->total, x->workers, el, eta,
+                 x->cancel_requested ? " (cancelling)" : "");
+    else if (strcmp(x->status, "done") == 0)
+        snprintf(buf, size, "report %s (took %s)%s%s", x->report, el,
+                 x->reason[0] ? "; " : "", x->reason);
+    else
+        snprintf(buf, size, "%s", x->reason);
+}
+
+static int print_json(json_t *o)
+{
+    char *t = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (!t)
         return 1;
-    }
-    if (x.n == 0) {
-        fprintf(stderr, "dse status: no study %s under prefix '%s'\n", id,
-                fo->prefix);
-        return 1;
-    }
-    char a[32], b[32], c[32], line[1500];
-    when(get(&x, "submitted"), a, sizeof a);
-    when(get(&x, "started"), b, sizeof b);
-    when(get(&x, "finished"), c, sizeof c);
-    detail(&x, line, sizeof line);
-    printf("study %s (%s): %s\n", id, get(&x, "name"), get(&x, "status"));
-    printf("  submitted %s, started %s, finished %s\n", a, b, c);
-    if (line[0])
-        printf("  %s\n", line);
-    if (get(&x, "failed_jobs")[0] && strcmp(get(&x, "failed_jobs"), "0"))
-        printf("  %s job(s) failed on the farm (see %sdead)\n",
-               get(&x, "failed_jobs"), fo->prefix);
-    fields_free(&x);
+    printf("%s\n", t);
+    free(t);
     return 0;
 }
 
-static int show_all(dse_store *st, const dse_farm_opts *fo)
+static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id,
+                    int as_json)
+{
+    dse_study_info x;
+    err e;
+    int rc = dse_study_get(st, fo, id, 0, &x, &e);
+    if (rc) {
+        fprintf(stderr, "dse status: %s\n", e.msg);
+        return 1;
+    }
+    if (as_json)
+        return print_json(dse_study_json(&x));
+    char a[32], b[32], c[32], line[1500];
+    when(x.submitted, a, sizeof a);
+    when(x.started, b, sizeof b);
+    when(x.finished, c, sizeof c);
+    detail(&x, line, sizeof line);
+    printf("study %s (%s): %s\n", id, x.name, x.status);
+    printf("  submitted %s, started %s, finished %s\n", a, b, c);
+    if (line[0])
+        printf("  %s\n", line);
+    if (x.failed_jobs)
+        printf("  %lld job(s) failed on the farm (see %sdead)\n",
+               x.failed_jobs, fo->prefix);
+    return 0;
+}
+
+static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
 {
     char k[160];
     err e;
@@ -123,6 +125,34 @@ static int show_all(dse_store *st, const dse_farm_opts *fo)
     st->ops->xpending_count(st->self, k, DSE_FARM_GROUP, &inflight, NULL);
     dse_farm_key(fo, "dead", k, sizeof k);
     st->ops->xlen(st->self, k, &dead, NULL);
+    dse_study_info *xs;
+    size_t n;
+    if (dse_study_list(st, fo, RECENT, 0, &xs, &n, &e)) {
+        fprintf(stderr, "dse status: %s\n", e.msg);
+        for (size_t i = 0; i < nw; i++)
+            free(workers[i]);
+        free(workers);
+        return 1;
+    }
+    if (as_json) {
+        json_t *o = json_object(), *farm = json_object(), *w = json_array(),
+               *arr = json_array();
+        for (size_t i = 0; i < nw; i++)
+            json_array_append_new(w, json_string(workers[i]));
+        json_object_set_new(farm, "workers", w);
+        json_object_set_new(farm, "jobs_waiting", json_integer(queued - inflight));
+        json_object_set_new(farm, "jobs_running", json_integer(inflight));
+        json_object_set_new(farm, "dead_letters", json_integer(dead));
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(arr, dse_study_json(&xs[i]));
+        json_object_set_new(o, "farm", farm);
+        json_object_set_new(o, "studies", arr);
+        for (size_t i = 0; i < nw; i++)
+            free(workers[i]);
+        free(workers);
+        free(xs);
+        return print_json(o);
+    }
     printf("farm: %zu worker(s) alive", nw);
     for (size_t i = 0; i < nw; i++) {
         printf("%s%s", i ? ", " : " (", workers[i]);
@@ -131,40 +161,27 @@ static int show_all(dse_store *st, const dse_farm_opts *fo)
     free(workers);
     printf("%s; jobs: %lld waiting, %lld running; %lld dead letter(s)\n",
            nw ? ")" : "", queued - inflight, inflight, dead);
-    char **ids;
-    size_t n;
-    dse_farm_key(fo, "studies", k, sizeof k);
-    if (st->ops->lrange(st->self, k, -RECENT, -1, &ids, &n, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
-        return 1;
-    }
     if (n == 0)
         printf("no studies submitted\n");
     for (size_t i = 0; i < n; i++) {
-        char name[64], key[160], line[1500];
-        snprintf(name, sizeof name, "study:%s", ids[i]);
-        dse_farm_key(fo, name, key, sizeof key);
-        fields x = {0};
-        if (st->ops->hgetall(st->self, key, &x.n, &x.f, &x.v, NULL) == 0) {
-            detail(&x, line, sizeof line);
-            printf("%-6s %-8s %-24s %s\n", ids[i], get(&x, "status"),
-                   get(&x, "name"), line);
-            fields_free(&x);
-        }
-        free(ids[i]);
+        char line[1500];
+        detail(&xs[i], line, sizeof line);
+        printf("%-6s %-9s %-24s %s\n", xs[i].id, xs[i].status, xs[i].name,
+               line);
     }
-    free(ids);
+    free(xs);
     return 0;
 }
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dse status [STUDY-ID] --redis URL [--prefix P]\n\n"
+            "usage: dse status [STUDY-ID] --redis URL [--prefix P] [--json]\n\n"
             "Without an id: workers alive, jobs waiting and running, dead letters,\n"
             "and the last %d studies.  With an id: that study's status (queued,\n"
-            "running with progress, done with its report, failed or refused with\n"
-            "the reason).\n\n"
+            "running with progress, elapsed time and ETA, done with its report,\n"
+            "failed, refused or cancelled with the reason).  --json: the same as\n"
+            "JSON (elapsed_s, eta_s in seconds; null when unknown).\n\n"
             "Exit status: 0 shown, 1 no such study or Redis unreachable, 2 bad usage.\n",
             RECENT);
 }
@@ -174,18 +191,20 @@ int dse_cmd_status(int argc, char **argv)
     static const struct option longopts[] = {
         {"redis", required_argument, NULL, 'R'},
         {"prefix", required_argument, NULL, 'P'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
     const char *url = NULL;
-    int opt;
+    int opt, as_json = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'R': url = optarg; break;
         case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
+        case 'J': as_json = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -204,8 +223,8 @@ int dse_cmd_status(int argc, char **argv)
     }
     dse_store st;
     dse_store_open(&spec, &st);
-    int rc = optind == argc - 1 ? show_one(&st, &fo, argv[optind])
-                                : show_all(&st, &fo);
+    int rc = optind == argc - 1 ? show_one(&st, &fo, argv[optind], as_json)
+                                : show_all(&st, &fo, as_json);
     dse_store_close(&st);
     return rc;
 }

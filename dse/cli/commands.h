@@ -16,6 +16,8 @@ int dse_cmd_worker(int argc, char **argv);   /* dse/cli/cmd_worker.c */
 int dse_cmd_serve(int argc, char **argv);    /* dse/cli/cmd_serve.c */
 int dse_cmd_submit(int argc, char **argv);   /* dse/cli/cmd_submit.c */
 int dse_cmd_status(int argc, char **argv);   /* dse/cli/cmd_status.c */
+int dse_cmd_cancel(int argc, char **argv);   /* dse/cli/cmd_cancel.c */
+int dse_cmd_results(int argc, char **argv);  /* dse/cli/cmd_results.c */
 int dse_cmd_validate(int argc, char **argv); /* dse/cli/cmd_validate.c */
 
 #endif

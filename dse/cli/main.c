@@ -28,6 +28,8 @@ static const command commands[] = {
     {"serve", "the daemon: run submitted studies on the farm", dse_cmd_serve},
     {"submit", "submit a study to the daemon", dse_cmd_submit},
     {"status", "show the status of submitted studies", dse_cmd_status},
+    {"cancel", "cancel a submitted study", dse_cmd_cancel},
+    {"results", "fetch a finished study's report through Redis", dse_cmd_results},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "net/xalloc.h"
+#include "dse/farm/studies.h"
 #include "dse/report/report.h"
 #include "dse/study/space.h"
 
@@ -269,14 +270,58 @@ typedef struct runner {
     char id[DSE_STUDY_ID_MAX];
     char key[192];
     double last_hook;
+    /* the study's own stop flag: the daemon stopping, or dse cancel */
+    volatile sig_atomic_t stop_study;
+    int cancelled;
+    char last_phase[32];
 } runner;
+
+/* Called with every progress update: start the phase's clock when the
+ * phase changes (for the ETA) and notice a cancel request or the daemon
+ * stopping (both stop this study through r->stop_study). */
+static void watch_study(runner *r, const char *phase)
+{
+    if (r->d->halt)
+        r->stop_study = 1;
+    if (strcmp(phase, r->last_phase) != 0) {
+        char when[32];
+        snprintf(when, sizeof when, "%lld", (long long)time(NULL));
+        const char *f[] = {"phase_started"}, *v[] = {when};
+        if (r->st.ops->hset(r->st.self, r->key, 1, f, v, NULL) == 0)
+            snprintf(r->last_phase, sizeof r->last_phase, "%s", phase);
+    }
+    char name[64], key[192];
+    snprintf(name, sizeof name, "cancel:%s", r->id);
+    dse_farm_key(&r->d->o->farm, name, key, sizeof key);
+    const char *keys[1] = {key};
+    char *val = NULL;
+    if (r->st.ops->get_many(r->st.self, keys, 1, &val, NULL) == 0 && val) {
+        r->cancelled = 1;
+        r->stop_study = 1;
+    }
+    free(val);
+}
+
+/* After a report is written: its files into report:ID for dse results. */
+static void keep_report(runner *r, const char *dir)
+{
+    err e;
+    int rc = dse_study_store_report(&r->st, &r->d->o->farm, r->id, dir, &e);
+    const char *f[] = {"report_stored", "report_not_stored"};
+    const char *v[] = {rc ? "no" : "yes", rc ? e.msg : ""};
+    r->st.ops->hset(r->st.self, r->key, 2, f, v, NULL);
+    if (rc)
+        dlog(r->d, "study %s: report not stored in Redis: %s", r->id, e.msg);
+}
 
 /* The farm's progress, into study:ID (also called at a batch's end). */
 static void on_status(void *ctx, const dse_farm_status *s)
 {
     runner *r = ctx;
-    if (!still_ours(r->d, &r->st))
-        return; /* dse_optimize sees halt and stops */
+    if (!still_ours(r->d, &r->st)) {
+        r->stop_study = 1; /* dse_optimize stops (the daemon halts) */
+        return;
+    }
     char done[32], total[32], workers[32], pend[32], run[32];
     snprintf(done, sizeof done, "%zu", s->done);
     snprintf(total, sizeof total, "%zu", s->total);
@@ -286,6 +331,7 @@ static void on_status(void *ctx, const dse_farm_status *s)
     hset_pairs(&r->st, r->key, NULL, "phase", s->phase, "done", done, "total",
                total, "workers", workers, "pending", pend, "jobs_running", run,
                NULL);
+    watch_study(r, s->phase);
 }
 
 /* Record a final status with a reason. */
@@ -335,7 +381,14 @@ static void run_study(runner *r)
         return;
     }
     char *yaml = NULL;
+    r->stop_study = 0;
+    r->cancelled = 0;
+    r->last_phase[0] = '\0';
+    if (d->halt)
+        r->stop_study = 1;
     for (size_t i = 0; i < n; i++) {
+        if (strcmp(f[i], "cancel") == 0 && v[i][0])
+            r->cancelled = 1;
         if (strcmp(f[i], "yaml") == 0)
             yaml = v[i], v[i] = NULL;
         free(f[i]);
@@ -346,6 +399,12 @@ static void run_study(runner *r)
     if (!yaml) {
         r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
         dlog(d, "study %s: no such study, dropped from the queue", r->id);
+        return;
+    }
+    if (r->cancelled) { /* cancelled while dse serve was taking it */
+        free(yaml);
+        finish_study(r, "cancelled", "cancelled with dse cancel");
+        r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
         return;
     }
     char when[32], srcname[64];
@@ -394,10 +453,19 @@ static void run_study(runner *r)
     dse_optimize_opts oo = {0};
     oo.threads = o->threads;
     oo.quiet = 1;
-    oo.stop = &d->halt;
+    oo.stop = &r->stop_study; /* set on halt (on_status, watch_study, the
+                                 main loop) or by dse cancel */
     oo.executor = &ex;
     dse_run run;
     rc = dse_optimize(&s, &oo, &run, &e);
+    if (r->cancelled && !d->halt) {
+        dse_run_fini(&run);
+        cfg_study_fini(&s);
+        dse_farm_destroy(r->farm);
+        r->farm = NULL;
+        finish_study(r, "cancelled", "cancelled with dse cancel");
+        goto out;
+    }
     if (rc == ERR_INTERRUPTED || d->halt) {
         dse_run_fini(&run);
         cfg_study_fini(&s);
@@ -426,9 +494,11 @@ static void run_study(runner *r)
         snprintf(reason, sizeof reason, "%s%s",
                  failed ? "some jobs failed on the farm; first: " : "",
                  failed ? reasons[failed_before] : "");
-        if (still_ours(d, &r->st))
+        if (still_ours(d, &r->st)) {
             hset_pairs(&r->st, r->key, NULL, "report", dir, "failed_jobs",
                        nfail, NULL);
+            keep_report(r, dir);
+        }
         finish_study(r, "done", reason);
     }
     dse_run_fini(&run);
@@ -609,6 +679,8 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
                  "in progress to it");
     else
         dlog(&d, "stopping: no new studies; requeueing the ones in progress");
+    for (int i = 0; i < o->concurrent; i++)
+        rs[i].stop_study = 1;
     for (int i = 0; i < o->concurrent; i++)
         pthread_join(th[i], NULL);
     /* release the lock if it is still ours */
