@@ -16,6 +16,14 @@
  *     linked, notes quoted, the unsupported set-up listed; both variants'
  *     columns and curves (dashed secondary) when they differ, one merged
  *     column and "same" when they do not (both forced on the tiny run);
+ *   - the accuracy targets and the error bands (validate_bands.c): by
+ *     hand on synthetic cases of two set-ups, the CSV round-tripped
+ *     through dse_bands_parse; on the tiny run, the CSV the page writer
+ *     put beside the plots parsed back and checked against the run's own
+ *     per-set-up figures; the targets column and count on the page;
+ *   - a short sweep (the shipped studies' designs) beside a full one;
+ *   - the built-in --quick subset end to end with CI-sized run lengths
+ *     (every set-up compared, the 1024-node study design among them);
  *   - the command line: --help, bad options (--variant too), unknown
  *     model, --list, and the real --quick subset of one model (hcube-duato,
  *     ~10 s in ASan) with both variants on the page.
@@ -877,6 +885,92 @@ static void test_short_sweep(void **state)
     dse_validate_run_destroy(r);
 }
 
+/* The --quick subset of the built-in table (every model's example and one
+ * 1024-node study design) end to end, as `dse validate --quick` runs it
+ * but with CI-sized run lengths (the real --quick took 37 s of CPU in
+ * the Release build and far more in this one; with these lengths this
+ * test took about 55 s of CPU under ASan + UBSan): every set-up is
+ * simulated and compared, none fails, the page counts the targets and
+ * the bands parse. */
+static void test_quick_subset(void **state)
+{
+    (void)state;
+    size_t ncfg, nquick = 0;
+    const dse_validate_config *cfgs = dse_validate_configs(&ncfg);
+    for (size_t i = 0; i < ncfg; i++)
+        nquick += cfgs[i].quick != 0;
+    dse_validate_opts o;
+    dse_validate_opts_init(&o, 1);
+    o.threads = 2;
+    o.nfracs = o.short_nfracs = 2;
+    o.fracs[0] = o.short_fracs[0] = 0.3;
+    o.fracs[1] = o.short_fracs[1] = 0.7;
+    o.probe_warmup = 200;
+    o.probe_messages = 1000;
+    o.probe_precision = 0.3;
+    o.probe_max = 4;
+    o.warmup = 200;
+    o.min_messages = 500;
+    o.max_messages = 1000;
+    o.ci_target = 0.2;
+    o.model_curve_points = 8;
+    dse_validate_result *r = NULL;
+    err e;
+    err_clear(&e);
+    if (dse_validate_run(cfgs, ncfg, &o, &r, &e))
+        fail_msg("dse_validate_run: %s", e.msg);
+    assert_int_equal(r->ncases, nquick);
+    int study = 0;
+    for (size_t i = 0; i < r->ncases; i++) {
+        const dse_validate_case *c = &r->cases[i];
+        if (c->status != DSE_VALIDATE_DONE)
+            fail_msg("%s %s: %s: %s", c->cfg->model, c->cfg->label,
+                     dse_validate_status_name(c->status), c->reason);
+        assert_true(c->sim_sat > 0);
+        assert_int_equal(c->npoints, 2);
+        study += c->cfg->short_sweep && net_nodes(&c->design) == 1024;
+    }
+    assert_int_equal(study, 1);
+    char dir[] = "/tmp/dse-test-validate-quick-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char md[256], path[400];
+    snprintf(md, sizeof md, "%s/q.md", dir);
+    assert_int_equal(dse_validate_write_md(r, md, NULL, NULL, NULL, &e), 0);
+    static char text[1 << 18];
+    slurp(md, text, sizeof text);
+    size_t compared, off = dse_validate_count_off_target(r, 0, &compared);
+    char want[128];
+    snprintf(want, sizeof want, "**Outside the targets: %zu of %zu compared "
+             "set-ups**", off, compared);
+    assert_non_null(strstr(text, want));
+    snprintf(path, sizeof path, "%s/q/error-bands.csv", dir);
+    check_bands(r, path);
+    remove(path);
+    for (size_t i = 0; i < r->ncases; i++) {
+        char name[256];
+        size_t n = 0;
+        snprintf(name, sizeof name, "%s-%s", r->cases[i].cfg->model,
+                 r->cases[i].cfg->label);
+        for (char *p = name; *p; p++) {
+            char ch = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+            if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')))
+                ch = '-';
+            if (ch == '-' && n > 0 && name[n - 1] == '-')
+                continue;
+            name[n++] = ch;
+        }
+        name[n] = '\0';
+        snprintf(path, sizeof path, "%s/q/%s.svg", dir, name);
+        if (remove(path) != 0)
+            fail_msg("no plot %s", path);
+    }
+    snprintf(path, sizeof path, "%s/q", dir);
+    assert_int_equal(rmdir(path), 0);
+    remove(md);
+    rmdir(dir);
+    dse_validate_run_destroy(r);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -971,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_tiny_run),
         cmocka_unit_test(test_short_sweep),
+        cmocka_unit_test(test_quick_subset),
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_quick_one_model),
     };
