@@ -12,11 +12,11 @@
  *
  * Progress goes to stderr; a summary table and the count of set-ups
  * outside the accuracy targets to stdout.  The page's directory also gets
- * error-bands.csv (validate.h), which the build embeds for dse optimize.  The page records
- * the exact command and the git revision (HEAD of the checkout the command
- * runs in, and whether net/, models/, sim/ or dse/validate* had
- * uncommitted changes;
- * the binary's own build revision beside it).  Only those paths decide
+ * error-bands.csv (validate.h), which the build embeds for dse optimize.
+ * The page records the exact command and the git revision (HEAD of the
+ * checkout the command runs in, and whether net/, models/, sim/ or
+ * dse/validate* had uncommitted changes; the binary's own build revision
+ * beside it).  Only those paths decide
  * the numbers; other work in progress in the shared checkout does not.
  *
  * Exit status (commands.h): 0 when the suite ran (set-ups the simulator
