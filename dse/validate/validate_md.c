@@ -454,7 +454,7 @@ static void write_header(FILE *f, const dse_validate_result *r,
     fprintf(f, "- Date: %s; wall time %.0f s on %d thread%s\n", date,
             r->wall_s, o->threads, o->threads == 1 ? "" : "s");
     fprintf(f, "- Subset: %s%s%s\n",
-            o->quick ? "`--quick` (each model's example only)"
+            o->quick ? "`--quick` (each model's example and one study design)"
                      : "full (every set-up in dse/validate/validate_configs.c)",
             o->model ? ", model " : "", o->model ? o->model : "");
     if (nv == 2)
