@@ -16,6 +16,14 @@
  *     linked, notes quoted, the unsupported set-up listed; both variants'
  *     columns and curves (dashed secondary) when they differ, one merged
  *     column and "same" when they do not (both forced on the tiny run);
+ *   - the accuracy targets and the error bands (validate_bands.c): by
+ *     hand on synthetic cases of two set-ups, the CSV round-tripped
+ *     through dse_bands_parse; on the tiny run, the CSV the page writer
+ *     put beside the plots parsed back and checked against the run's own
+ *     per-set-up figures; the targets column and count on the page;
+ *   - a short sweep (the shipped studies' designs) beside a full one;
+ *   - the built-in --quick subset end to end with CI-sized run lengths
+ *     (every set-up compared, the 1024-node study design among them);
  *   - the command line: --help, bad options (--variant too), unknown
  *     model, --list, and the real --quick subset of one model (hcube-duato,
  *     ~10 s in ASan) with both variants on the page.
@@ -175,6 +183,171 @@ static void test_variants(void **state)
     assert_int_equal(o.variant, MODEL_VARIANT_CORRECTED);
 }
 
+/* ---- error bands and targets on synthetic cases --------------------------- */
+
+static size_t slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    size_t len = fread(buf, 1, size - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+    return len;
+}
+
+
+static const dse_validate_config syn_cfg[] = {
+    {.model = "torus-det", .label = "a", .origin = "test"},
+    {.model = "torus-det", .label = "b", .origin = "test"},
+    {.model = "dcsh-duato", .label = "c", .origin = "test"},
+};
+
+static void syn_case(dse_validate_case *c, const dse_validate_config *cfg,
+                     dse_validate_point *pts, int n, double sim_sat,
+                     double sat0, double sat1)
+{
+    memset(c, 0, sizeof *c);
+    c->cfg = cfg;
+    c->status = DSE_VALIDATE_DONE;
+    c->points = pts;
+    c->npoints = n;
+    c->sim_sat = sim_sat;
+    c->nvariants = 2;
+    c->variant[0] = MODEL_VARIANT_CORRECTED;
+    c->variant[1] = MODEL_VARIANT_RECOMMENDED;
+    c->fit[0].model_sat = sat0;
+    c->fit[1].model_sat = sat1;
+    dse_validate_case_summarize(c, DSE_VALIDATE_LATENCY);
+}
+
+static void assert_rel(double got, double want)
+{
+    if (!(fabs(got - want) <= 1e-5 * fabs(want)))
+        fail_msg("got %.9g, want %.9g", got, want);
+}
+
+static void band_fields(const dse_band *b, double out[6])
+{
+    out[0] = b->lat_bias_pct;
+    out[1] = b->lat_mape_pct;
+    out[2] = b->lat_ratio_lo;
+    out[3] = b->lat_ratio_hi;
+    out[4] = b->sat_ratio_lo;
+    out[5] = b->sat_ratio_hi;
+}
+
+static void test_bands_synthetic(void **state)
+{
+    (void)state;
+    dse_validate_point a[4], b[2];
+    /* frac, sim, sim network, sim ok, model (corrected), model ok */
+    set_point(&a[0], 0.1, 100, 90, 1, 110, 1);   /* +10%              */
+    set_point(&a[1], 0.5, 200, 180, 1, 180, 1);  /* -10%              */
+    set_point(&a[2], 0.8, 400, 360, 1, 0, 0);    /* model saturated   */
+    set_point(&a[3], 0.9, 500, 450, 1, 1000, 1); /* above 80%: out    */
+    set_estimate(&a[0].est[1], 120, 1);          /* +20%              */
+    set_estimate(&a[1].est[1], 200, 1);          /* 0                 */
+    set_estimate(&a[2].est[1], 440, 1);          /* +10%              */
+    set_estimate(&a[3].est[1], 0, 0);
+    set_point(&b[0], 0.3, 50, 45, 1, 45, 1);     /* -10%              */
+    set_point(&b[1], 0.7, 100, 90, 1, 125, 1);   /* +25%              */
+    set_estimate(&b[0].est[1], 50, 1);           /* 0                 */
+    set_estimate(&b[1].est[1], 80, 1);           /* -20%              */
+    dse_validate_case cs[3];
+    syn_case(&cs[0], &syn_cfg[0], a, 4, 0.01, 0.009, 0.006);
+    syn_case(&cs[1], &syn_cfg[1], b, 2, 0.02, 0.026, 0.02);
+    syn_case(&cs[2], &syn_cfg[2], NULL, 0, 0, 0.01, 0.01);
+    cs[2].status = DSE_VALIDATE_NOT_SIMULATED;
+    dse_validate_result r;
+    memset(&r, 0, sizeof r);
+    r.cases = cs;
+    r.ncases = 3;
+    dse_validate_opts_init(&r.opts, 0);
+
+    /* targets: a meets both (ratio 0.9, MAPE <=80% exactly 10), b misses
+     * both (1.3, 17.5); recommended: a's ratio 0.6, b meets (1.0, 10) */
+    assert_int_equal(dse_validate_off_target(&cs[0], 0), 0);
+    assert_int_equal(dse_validate_off_target(&cs[1], 0),
+                     DSE_VALIDATE_OFF_SAT | DSE_VALIDATE_OFF_MAPE80);
+    assert_int_equal(dse_validate_off_target(&cs[0], 1), DSE_VALIDATE_OFF_SAT);
+    assert_int_equal(dse_validate_off_target(&cs[1], 1), 0);
+    assert_int_equal(dse_validate_off_target(&cs[2], 0), 0);
+    size_t compared = 0;
+    assert_int_equal(dse_validate_count_off_target(&r, 0, &compared), 1);
+    assert_int_equal(compared, 2);
+    assert_int_equal(dse_validate_count_off_target(&r, 1, NULL), 1);
+    assert_float_equal(cs[1].fit[0].bias80, 7.5, 1e-9);
+    /* an unknown MAPE misses its target */
+    double keep = cs[0].fit[0].mape80;
+    cs[0].fit[0].mape80 = NAN;
+    assert_int_equal(dse_validate_off_target(&cs[0], 0),
+                     DSE_VALIDATE_OFF_MAPE80);
+    cs[0].fit[0].mape80 = keep;
+
+    dse_band *bd;
+    size_t nb;
+    dse_validate_bands(&r, &bd, &nb);
+    assert_int_equal(nb, 4);
+    assert_string_equal(bd[0].model, "torus-det");
+    assert_string_equal(bd[0].variant, "corrected");
+    assert_string_equal(bd[1].variant, "recommended");
+    assert_string_equal(bd[2].model, "dcsh-duato");
+    /* corrected, pooled over +10, -10 (a) and -10, +25 (b) */
+    assert_int_equal(bd[0].setups, 2);
+    assert_float_equal(bd[0].lat_bias_pct, 15.0 / 4, 1e-9);
+    assert_float_equal(bd[0].lat_mape_pct, 55.0 / 4, 1e-9);
+    assert_float_equal(bd[0].lat_ratio_lo, 100.0 / 125, 1e-9);
+    assert_float_equal(bd[0].lat_ratio_hi, 200.0 / 180, 1e-9);
+    assert_float_equal(bd[0].sat_ratio_lo, 0.9, 1e-9);
+    assert_float_equal(bd[0].sat_ratio_hi, 1.3, 1e-9);
+    /* recommended: +20, 0, +10 (a), 0, -20 (b) */
+    assert_int_equal(bd[1].setups, 2);
+    assert_float_equal(bd[1].lat_bias_pct, 10.0 / 5, 1e-9);
+    assert_float_equal(bd[1].lat_mape_pct, 50.0 / 5, 1e-9);
+    assert_float_equal(bd[1].lat_ratio_lo, 100.0 / 120, 1e-9);
+    assert_float_equal(bd[1].lat_ratio_hi, 100.0 / 80, 1e-9);
+    assert_float_equal(bd[1].sat_ratio_lo, 0.6, 1e-9);
+    assert_float_equal(bd[1].sat_ratio_hi, 1.0, 1e-9);
+    /* nothing measured */
+    assert_int_equal(bd[2].setups, 0);
+    assert_true(isnan(bd[2].lat_mape_pct) && isnan(bd[3].sat_ratio_lo));
+
+    /* the CSV round-trips through the optimizer's parser */
+    char dir[] = "/tmp/dse-test-bands-XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/bands.csv", dir);
+    err e;
+    err_clear(&e);
+    assert_int_equal(dse_validate_write_bands(&r, path, &e), 0);
+    static char text[1 << 14];
+    slurp(path, text, sizeof text);
+    assert_true(strncmp(text, DSE_BANDS_HEADER "\n",
+                        strlen(DSE_BANDS_HEADER) + 1) == 0);
+    assert_non_null(strstr(text, "\ndcsh-duato,corrected,0,,,,,,\n"));
+    dse_band *pb;
+    size_t np;
+    assert_int_equal(dse_bands_parse(text, &pb, &np, &e), 0);
+    assert_int_equal(np, nb);
+    for (size_t i = 0; i < nb; i++) {
+        assert_string_equal(pb[i].model, bd[i].model);
+        assert_string_equal(pb[i].variant, bd[i].variant);
+        assert_int_equal(pb[i].setups, bd[i].setups);
+        double x[6], y[6];
+        band_fields(&pb[i], x);
+        band_fields(&bd[i], y);
+        for (int k = 0; k < 6; k++)
+            if (isnan(y[k]))
+                assert_true(isnan(x[k]));
+            else
+                assert_rel(x[k], y[k]);
+    }
+    free(pb);
+    free(bd);
+    remove(path);
+    rmdir(dir);
+}
+
 /* ---- the built-in table -------------------------------------------------- */
 
 static void test_config_table(void **state)
@@ -212,15 +385,39 @@ static void test_config_table(void **state)
         int examples = 0, quick = 0;
         for (size_t i = 0; i < n; i++)
             if (strcmp(cfgs[i].model, reg[k]->name) == 0) {
-                examples += cfgs[i].design == NULL &&
-                            cfgs[i].workload == NULL;
-                quick += cfgs[i].quick;
+                int ex = cfgs[i].design == NULL && cfgs[i].workload == NULL;
+                examples += ex;
+                quick += ex && cfgs[i].quick;
             }
         if (examples != 1 || quick != 1)
-            fail_msg("model %s: %d examples, %d quick set-ups", reg[k]->name,
+            fail_msg("model %s: %d examples, %d of them quick", reg[k]->name,
                      examples, quick);
         assert_non_null(dse_validate_claim_for(reg[k]->name));
     }
+    /* the shipped studies' designs: 1024-node networks on a short sweep,
+     * exactly one of them in --quick; nothing else beyond the examples */
+    int short_sweeps = 0, short_quick = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ex = cfgs[i].design == NULL && cfgs[i].workload == NULL;
+        if (!cfgs[i].short_sweep) {
+            if (cfgs[i].quick && !ex)
+                fail_msg("%s %s: quick but neither an example nor a study "
+                         "design", cfgs[i].model, cfgs[i].label);
+            continue;
+        }
+        short_sweeps++;
+        short_quick += cfgs[i].quick;
+        net_design d;
+        net_workload w;
+        model_find(cfgs[i].model)->example(&d, &w);
+        err e;
+        err_clear(&e);
+        assert_int_equal(net_design_parse(&d, cfgs[i].design, &e), 0);
+        assert_int_equal(net_nodes(&d), 1024);
+        assert_int_equal(d.router_delay, 1);
+    }
+    assert_true(short_sweeps >= 8);
+    assert_int_equal(short_quick, 1);
 }
 
 /* ---- a tiny run ----------------------------------------------------------- */
@@ -275,17 +472,6 @@ static dse_validate_result *tiny_run(int threads)
     return r;
 }
 
-static size_t slurp(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot read %s", path);
-    size_t len = fread(buf, 1, size - 1, f);
-    buf[len] = '\0';
-    fclose(f);
-    return len;
-}
-
 /* The line of text that starts with prefix (copied into line). */
 static void line_of(const char *text, const char *prefix, char *line,
                     size_t size)
@@ -298,6 +484,85 @@ static void line_of(const char *text, const char *prefix, char *line,
         n = size - 1;
     memcpy(line, p, n);
     line[n] = '\0';
+}
+
+/* The error bands the page's writer put at path, parsed back with the
+ * optimizer's parser, against the run's own per-set-up figures: pooled
+ * MAPE and bias from each set-up's MAPE <=80% and bias over its n80
+ * points, latency ratios from the points' simulated and model latencies,
+ * saturation ratios from each set-up's. */
+static void check_bands(const dse_validate_result *r, const char *path)
+{
+    static char text[1 << 14];
+    slurp(path, text, sizeof text);
+    dse_band *b;
+    size_t n;
+    err e;
+    err_clear(&e);
+    if (dse_bands_parse(text, &b, &n, &e))
+        fail_msg("%s: %s", path, e.msg);
+    size_t want = 0;
+    for (size_t i = 0; i < r->ncases; i++) {
+        int first = 1;
+        for (size_t j = 0; j < i; j++)
+            first &= strcmp(r->cases[i].cfg->model,
+                            r->cases[j].cfg->model) != 0;
+        want += first ? (size_t)r->cases[i].nvariants : 0;
+    }
+    assert_int_equal(n, want);
+    for (size_t l = 0; l < n; l++) {
+        int setups = 0, np = 0, k = -1;
+        double sa = 0, ss = 0, llo = INFINITY, lhi = -INFINITY;
+        double slo = INFINITY, shi = -INFINITY;
+        for (size_t i = 0; i < r->ncases; i++) {
+            const dse_validate_case *c = &r->cases[i];
+            if (strcmp(c->cfg->model, b[l].model) != 0)
+                continue;
+            for (int v = 0; v < c->nvariants; v++)
+                if (strcmp(model_variant_name(c->variant[v]),
+                           b[l].variant) == 0)
+                    k = v;
+            assert_true(k >= 0);
+            if (c->status != DSE_VALIDATE_DONE)
+                continue;
+            const dse_validate_fit *ft = &c->fit[k];
+            setups++;
+            if (ft->n80) {
+                sa += ft->mape80 * ft->n80;
+                ss += ft->bias80 * ft->n80;
+                np += ft->n80;
+            }
+            slo = fmin(slo, ft->sat_ratio);
+            shi = fmax(shi, ft->sat_ratio);
+            for (int i2 = 0; i2 < c->npoints; i2++) {
+                const dse_validate_point *p = &c->points[i2];
+                if (p->frac > 0.8 + 1e-9 || p->sim.status != SIM_OK ||
+                    p->est[k].model_code != 0)
+                    continue;
+                double sim = c->cfg->metric == DSE_VALIDATE_NETWORK_LATENCY
+                                 ? p->sim.network_latency
+                                 : p->sim.latency;
+                llo = fmin(llo, sim / p->est[k].model.latency);
+                lhi = fmax(lhi, sim / p->est[k].model.latency);
+            }
+        }
+        assert_int_equal(b[l].setups, setups);
+        if (np == 0) {
+            assert_true(isnan(b[l].lat_mape_pct) && isnan(b[l].lat_ratio_lo));
+        } else {
+            assert_rel(b[l].lat_mape_pct, sa / np);
+            assert_rel(b[l].lat_bias_pct, ss / np);
+            assert_rel(b[l].lat_ratio_lo, llo);
+            assert_rel(b[l].lat_ratio_hi, lhi);
+        }
+        if (setups == 0) {
+            assert_true(isnan(b[l].sat_ratio_lo) && isnan(b[l].sat_ratio_hi));
+        } else {
+            assert_rel(b[l].sat_ratio_lo, slo);
+            assert_rel(b[l].sat_ratio_hi, shi);
+        }
+    }
+    free(b);
 }
 
 /* Write r's page into dir and check how the two variants of case 0 are
@@ -493,6 +758,23 @@ static void test_tiny_run(void **state)
     assert_non_null(strstr(text, "| load | rate | simulation |"));
     assert_non_null(strstr(text, "| 20% |"));
     assert_non_null(strstr(text, "](page/torus-det-tiny.svg)"));
+    /* the targets: a column and the count under the table */
+    char line[1024], want[256];
+    line_of(text, "| torus-det | tiny |", line, sizeof line);
+    int off = dse_validate_off_target(c, 0);
+    assert_non_null(strstr(line, off == 0 ? "| met |" : "| **off: "));
+    size_t compared;
+    size_t noff = dse_validate_count_off_target(r, 0, &compared);
+    assert_int_equal(compared, 1);
+    snprintf(want, sizeof want, "**Outside the targets: %zu of 1 compared "
+             "set-up** (corrected; saturation ratio outside 0.8-1.25 or "
+             "MAPE <=80%% above 10%%); recommended: %zu.", noff,
+             dse_validate_count_off_target(r, 1, NULL));
+    assert_non_null(strstr(text, want));
+    /* the error bands beside the page */
+    char csv[300];
+    snprintf(csv, sizeof csv, "%s/page/error-bands.csv", dir);
+    check_bands(r, csv);
     snprintf(svg, sizeof svg, "%s/page/torus-det-tiny.svg", dir);
     f = fopen(svg, "r");
     assert_non_null(f);
@@ -530,10 +812,161 @@ static void test_tiny_run(void **state)
     assert_int_equal(mc->variants_same, 1);
     page_variants(r, dir, 1);
 
+    remove(csv);
     snprintf(svg, sizeof svg, "%s/page", dir);
     rmdir(svg);
     remove(md);
     remove(notes);
+    rmdir(dir);
+    dse_validate_run_destroy(r);
+}
+
+/* A study design's short sweep: its own loads and replications, the
+ * others' untouched. */
+static void test_short_sweep(void **state)
+{
+    (void)state;
+    static const dse_validate_config cfg[] = {
+        {.model = "torus-det", .label = "short", .origin = "test: short",
+         .design = "k=4 vcs=2", .workload = "message_bits=8 length=fixed",
+         .short_sweep = 1},
+        {.model = "torus-det", .label = "long", .origin = "test: long",
+         .design = "k=4 vcs=2", .workload = "message_bits=8 length=fixed"},
+    };
+    dse_validate_opts o;
+    tiny_opts(&o, 2);
+    o.nfracs = 1;
+    o.fracs[0] = 0.4;
+    o.short_nfracs = 2;
+    o.short_fracs[0] = 0.3;
+    o.short_fracs[1] = 0.6;
+    o.short_seeds = 1;
+    dse_validate_result *r = NULL;
+    err e;
+    err_clear(&e);
+    if (dse_validate_run(cfg, 2, &o, &r, &e))
+        fail_msg("dse_validate_run: %s", e.msg);
+    const dse_validate_case *c = &r->cases[0], *l = &r->cases[1];
+    assert_int_equal(c->status, DSE_VALIDATE_DONE);
+    assert_int_equal(c->npoints, 2);
+    assert_int_equal(c->seeds, 1);
+    assert_float_equal(c->points[1].frac, 0.6, 0);
+    assert_int_equal(c->points[0].sim.replications, 1);
+    assert_int_equal(l->npoints, 1);
+    assert_int_equal(l->seeds, 2);
+    assert_float_equal(l->points[0].frac, 0.4, 0);
+    assert_int_equal(l->points[0].sim.replications, 2);
+    /* the same simulated saturation: the search does not depend on it */
+    assert_true(c->sim_sat == l->sim_sat);
+    char dir[] = "/tmp/dse-test-validate-short-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char md[256], path[300];
+    snprintf(md, sizeof md, "%s/s.md", dir);
+    assert_int_equal(dse_validate_write_md(r, md, NULL, NULL, NULL, &e), 0);
+    static char text[1 << 16];
+    slurp(md, text, sizeof text);
+    assert_non_null(strstr(text, "- short sweep (a design of a shipped "
+                                 "study): 2 loads, 1 replication per "
+                                 "point"));
+    assert_non_null(strstr(text, "(1 set-up, marked \"short "
+                                 "sweep\"): loads 0.3, 0.6 only, 1 "
+                                 "replication per point"));
+    snprintf(path, sizeof path, "%s/s/error-bands.csv", dir);
+    check_bands(r, path);
+    remove(path);
+    snprintf(path, sizeof path, "%s/s/torus-det-short.svg", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/s/torus-det-long.svg", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/s", dir);
+    assert_int_equal(rmdir(path), 0);
+    remove(md);
+    rmdir(dir);
+    dse_validate_run_destroy(r);
+}
+
+/* The --quick subset of the built-in table (every model's example and one
+ * 1024-node study design) end to end, as `dse validate --quick` runs it
+ * but with CI-sized run lengths (the real --quick took 37 s of CPU in
+ * the Release build and far more in this one; with these lengths this
+ * test took about 55 s of CPU under ASan + UBSan): every set-up is
+ * simulated and compared, none fails, the page counts the targets and
+ * the bands parse. */
+static void test_quick_subset(void **state)
+{
+    (void)state;
+    size_t ncfg, nquick = 0;
+    const dse_validate_config *cfgs = dse_validate_configs(&ncfg);
+    for (size_t i = 0; i < ncfg; i++)
+        nquick += cfgs[i].quick != 0;
+    dse_validate_opts o;
+    dse_validate_opts_init(&o, 1);
+    o.threads = 2;
+    o.nfracs = o.short_nfracs = 2;
+    o.fracs[0] = o.short_fracs[0] = 0.3;
+    o.fracs[1] = o.short_fracs[1] = 0.7;
+    o.probe_warmup = 200;
+    o.probe_messages = 1000;
+    o.probe_precision = 0.3;
+    o.probe_max = 4;
+    o.warmup = 200;
+    o.min_messages = 500;
+    o.max_messages = 1000;
+    o.ci_target = 0.2;
+    o.model_curve_points = 8;
+    dse_validate_result *r = NULL;
+    err e;
+    err_clear(&e);
+    if (dse_validate_run(cfgs, ncfg, &o, &r, &e))
+        fail_msg("dse_validate_run: %s", e.msg);
+    assert_int_equal(r->ncases, nquick);
+    int study = 0;
+    for (size_t i = 0; i < r->ncases; i++) {
+        const dse_validate_case *c = &r->cases[i];
+        if (c->status != DSE_VALIDATE_DONE)
+            fail_msg("%s %s: %s: %s", c->cfg->model, c->cfg->label,
+                     dse_validate_status_name(c->status), c->reason);
+        assert_true(c->sim_sat > 0);
+        assert_int_equal(c->npoints, 2);
+        study += c->cfg->short_sweep && net_nodes(&c->design) == 1024;
+    }
+    assert_int_equal(study, 1);
+    char dir[] = "/tmp/dse-test-validate-quick-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char md[256], path[400];
+    snprintf(md, sizeof md, "%s/q.md", dir);
+    assert_int_equal(dse_validate_write_md(r, md, NULL, NULL, NULL, &e), 0);
+    static char text[1 << 18];
+    slurp(md, text, sizeof text);
+    size_t compared, off = dse_validate_count_off_target(r, 0, &compared);
+    char want[128];
+    snprintf(want, sizeof want, "**Outside the targets: %zu of %zu compared "
+             "set-ups**", off, compared);
+    assert_non_null(strstr(text, want));
+    snprintf(path, sizeof path, "%s/q/error-bands.csv", dir);
+    check_bands(r, path);
+    remove(path);
+    for (size_t i = 0; i < r->ncases; i++) {
+        char name[256];
+        size_t n = 0;
+        snprintf(name, sizeof name, "%s-%s", r->cases[i].cfg->model,
+                 r->cases[i].cfg->label);
+        for (char *p = name; *p; p++) {
+            char ch = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+            if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')))
+                ch = '-';
+            if (ch == '-' && n > 0 && name[n - 1] == '-')
+                continue;
+            name[n++] = ch;
+        }
+        name[n] = '\0';
+        snprintf(path, sizeof path, "%s/q/%s.svg", dir, name);
+        if (remove(path) != 0)
+            fail_msg("no plot %s", path);
+    }
+    snprintf(path, sizeof path, "%s/q", dir);
+    assert_int_equal(rmdir(path), 0);
+    remove(md);
     rmdir(dir);
     dse_validate_run_destroy(r);
 }
@@ -627,9 +1060,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_synthetic),
         cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_bands_synthetic),
         cmocka_unit_test(test_config_table),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_tiny_run),
+        cmocka_unit_test(test_short_sweep),
+        cmocka_unit_test(test_quick_subset),
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_quick_one_model),
     };

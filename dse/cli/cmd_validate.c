@@ -10,11 +10,13 @@
  * simulations (validate.h): --variant (corrected by default) and
  * recommended, or recommended alone with --variant recommended.
  *
- * Progress goes to stderr; a summary table to stdout.  The page records
- * the exact command and the git revision (HEAD of the checkout the command
- * runs in, and whether net/, models/, sim/ or dse/validate* had
- * uncommitted changes;
- * the binary's own build revision beside it).  Only those paths decide
+ * Progress goes to stderr; a summary table and the count of set-ups
+ * outside the accuracy targets to stdout.  The page's directory also gets
+ * error-bands.csv (validate.h), which the build embeds for dse optimize.
+ * The page records the exact command and the git revision (HEAD of the
+ * checkout the command runs in, and whether net/, models/, sim/ or
+ * dse/validate* had uncommitted changes; the binary's own build revision
+ * beside it).  Only those paths decide
  * the numbers; other work in progress in the shared checkout does not.
  *
  * Exit status (commands.h): 0 when the suite ran (set-ups the simulator
@@ -62,8 +64,13 @@ static void usage(FILE *out)
         "model at the same rates, and writes a Markdown page with per-rate\n"
         "tables, MAPE below 50%% and 80%% of saturation, the saturation-rate\n"
         "ratio and one SVG plot per set-up (in the directory named like the\n"
-        "page without .md).  Set-ups the simulator does not support yet are\n"
-        "listed as such.\n"
+        "page without .md), and each model's measured error band beside the\n"
+        "plots (error-bands.csv, embedded by the next build and read by dse\n"
+        "optimize: point --out elsewhere for trial runs).  The summary counts\n"
+        "the set-ups outside the targets (saturation ratio outside 0.8-1.25\n"
+        "or MAPE below 80%% of saturation above 10%%).  Set-ups the simulator\n"
+        "does not support yet are listed as such.  The designs of the\n"
+        "shipped studies (1024 nodes) get a shorter sweep; --quick keeps one.\n"
         "\n"
         "The model side is computed under two model variants against the\n"
         "same simulations: the primary (--variant, corrected by default, what\n"
@@ -72,7 +79,8 @@ static void usage(FILE *out)
         "the corrections bought.  With --variant recommended only that one.\n"
         "\n"
         "options:\n"
-        "  --quick             each model's example only, short runs (minutes)\n"
+        "  --quick             each model's example and one study design,\n"
+        "                      short runs (minutes)\n"
         "  --model NAME        only this model's set-ups\n"
         "  --variant NAME      primary model variant: corrected (default),\n"
         "                      recommended or printed; recommended is shown\n"
@@ -81,7 +89,8 @@ static void usage(FILE *out)
         "  --notes FILE        Markdown quoted under \"Open discrepancies\"\n"
         "                      (default: PAGE-without-.md/notes.md if present)\n"
         "  --jobs N            threads (all cores)\n"
-        "  --seeds N           replications per rate (3; --quick 2)\n"
+        "  --seeds N           replications per rate (3; --quick 1; the study\n"
+        "                      designs' short sweeps keep 2, --quick 1)\n"
         "  --ci FRAC           per-run CI target, relative (0.03; --quick 0.05)\n"
         "  --warmup N          warm-up messages per run (10000; --quick 3000)\n"
         "  --max-messages N    measured messages per run at most (150000;\n"
@@ -174,6 +183,16 @@ static void print_summary(const dse_validate_result *r)
         printf("  %s%s%s\n", dse_validate_status_name(c->status),
                c->reason[0] ? ": " : "", c->reason);
     }
+    size_t compared, off = dse_validate_count_off_target(r, 0, &compared);
+    printf("outside the targets (saturation ratio outside %g-%g or MAPE "
+           "<=80%% above %g%%): %zu of %zu compared set-ups (%s)",
+           DSE_VALIDATE_TARGET_SAT_LO, DSE_VALIDATE_TARGET_SAT_HI,
+           DSE_VALIDATE_TARGET_MAPE80, off, compared,
+           model_variant_name(v[0]));
+    if (nv == 2)
+        printf("; %zu (%s)", dse_validate_count_off_target(r, 1, NULL),
+               model_variant_name(v[1]));
+    printf("\n");
     printf("wall time %.0f s\n", r->wall_s);
 }
 

@@ -44,6 +44,7 @@
 #include "models/model.h"
 #include "net/err.h"
 #include "net/net.h"
+#include "dse/common/bands.h"
 #include "dse/common/progress.h"
 #include "sim/sim.h"
 
@@ -67,6 +68,10 @@ typedef struct dse_validate_config {
                                 example; NULL: the example itself */
     const char *workload;    /* likewise for the workload */
     int quick;               /* 1: part of the --quick subset */
+    int short_sweep;         /* 1: a design of a shipped study (1024
+                                nodes, dear to simulate): swept at the
+                                run's short_fracs with short_seeds
+                                replications (dse_validate_opts) */
     dse_validate_metric metric;
     /* The source's own simulation at its own rates (printed tables), or
      * nref = 0: simulated here too, shown beside ours. */
@@ -95,6 +100,9 @@ typedef struct dse_validate_opts {
     uint64_t seed;           /* first seed */
     int nfracs;              /* sweep: loads as fractions of the simulated */
     double fracs[16];        /* saturation rate, ascending, in (0, 1) */
+    int short_seeds;         /* the same for set-ups with short_sweep = 1 */
+    int short_nfracs;
+    double short_fracs[16];
     /* saturation search */
     long probe_warmup, probe_messages;
     double probe_precision;  /* stop when hi/lo <= 1 + precision */
@@ -167,6 +175,7 @@ typedef struct dse_validate_fit {
     /* summary (dse_validate_case_summarize) */
     double mape50, mape80;   /* NAN when no point qualifies */
     double bias50;           /* mean signed error at loads <= 50% */
+    double bias80;           /* the same at loads <= 80% */
     int n50, n80;            /* points with both values */
     int msat50, msat80;      /* points where only the model saturated */
     double bcast_mape50;     /* broadcast latency, loads <= 50% (NAN: none) */
@@ -189,6 +198,8 @@ typedef struct dse_validate_case {
     int npoints;
     dse_validate_point *refs;    /* the source's rates, nrefs */
     int nrefs;
+    int seeds;               /* replications per point (opts.seeds, or
+                                opts.short_seeds for a short sweep) */
     /* the model side, per variant slot: slot 0 the primary (verdicts) */
     int nvariants;           /* 1 or 2 (0 is read as 1) */
     model_variant variant[DSE_VALIDATE_MAX_VARIANTS];
@@ -226,8 +237,46 @@ void dse_validate_run_destroy(dse_validate_result *r); /* accepts NULL */
 void dse_validate_case_summarize(dse_validate_case *c,
                                  dse_validate_metric metric);
 
-/* Write the Markdown report to md_path and one SVG per compared case into
- * the directory md_path without ".md" (docs/validation.md ->
+/* The accuracy targets a compared set-up should meet (issue 15): the
+ * model saturates within 0.8-1.25 times the simulated saturation rate,
+ * and its MAPE at loads <= 80% of it is at most 10%. */
+#define DSE_VALIDATE_TARGET_SAT_LO 0.8
+#define DSE_VALIDATE_TARGET_SAT_HI 1.25
+#define DSE_VALIDATE_TARGET_MAPE80 10.0
+
+/* Which targets variant slot k of case c misses: a mask of the flags
+ * below; 0 when it meets both or was not compared (status not DONE).  An
+ * unknown ratio or MAPE (the model's saturation search failed, or it
+ * saturated at every point up to 80%) misses its target. */
+#define DSE_VALIDATE_OFF_SAT 1
+#define DSE_VALIDATE_OFF_MAPE80 2
+int dse_validate_off_target(const dse_validate_case *c, int k);
+
+/* Compared cases of r whose slot k misses a target; *compared (may be
+ * NULL) gets the number of compared cases. */
+size_t dse_validate_count_off_target(const dse_validate_result *r, int k,
+                                     size_t *compared);
+
+/* The measured error band (dse/common/bands.h) of every model of the run
+ * under every variant it evaluated, in table order, slot order within a
+ * model: over the model's compared set-ups, the bias and MAPE pooled over
+ * every sweep point at a load <= 80% of the simulated saturation rate
+ * where both sides give a latency (points where only the model saturated
+ * are left out, as in MAPE <=80%), the range of simulated / model latency
+ * over the same points and the range of the set-ups' saturation ratios.
+ * A model with no compared set-up gets setups = 0 and NAN figures.
+ * Returns a new array (*out, *count; the caller frees it with free()). */
+void dse_validate_bands(const dse_validate_result *r, dse_band **out,
+                        size_t *count);
+
+/* Write dse_validate_bands(r) as CSV (bands.h's format, empty fields for
+ * NAN) to path, through a temporary file and a rename.  0 or ERR_IO. */
+int dse_validate_write_bands(const dse_validate_result *r, const char *path,
+                             err *e);
+
+/* Write the Markdown report to md_path, one SVG per compared case and the
+ * error bands (error-bands.csv, dse_validate_write_bands) into the
+ * directory md_path without ".md" (docs/validation.md ->
  * docs/validation/), linked relatively.  command: the command line to
  * record; revision: the git revision; notes_path: a Markdown file appended
  * under "Open discrepancies" (NULL or missing: none).  0 or ERR_IO. */

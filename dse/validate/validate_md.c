@@ -433,7 +433,8 @@ static void same_models(const dse_validate_result *r, char *buf, size_t size)
 }
 
 static void write_header(FILE *f, const dse_validate_result *r,
-                         const char *command, const char *revision)
+                         const char *command, const char *revision,
+                         const char *svg_link)
 {
     const dse_validate_opts *o = &r->opts;
     model_variant v[DSE_VALIDATE_MAX_VARIANTS];
@@ -453,7 +454,7 @@ static void write_header(FILE *f, const dse_validate_result *r,
     fprintf(f, "- Date: %s; wall time %.0f s on %d thread%s\n", date,
             r->wall_s, o->threads, o->threads == 1 ? "" : "s");
     fprintf(f, "- Subset: %s%s%s\n",
-            o->quick ? "`--quick` (each model's example only)"
+            o->quick ? "`--quick` (each model's example and one study design)"
                      : "full (every set-up in dse/validate/validate_configs.c)",
             o->model ? ", model " : "", o->model ? o->model : "");
     if (nv == 2)
@@ -478,6 +479,19 @@ static void write_header(FILE *f, const dse_validate_result *r,
             (unsigned long long)(o->seed + (uint64_t)o->seeds - 1),
             o->warmup, 100 * o->ci_target, o->min_messages, o->max_messages,
             o->seeds == 1 ? " (one replication: batch means)" : "");
+    int nshort = 0;
+    for (size_t i = 0; i < r->ncases; i++)
+        nshort += r->cases[i].cfg->short_sweep;
+    if (nshort) {
+        fprintf(f, "- Designs of the shipped studies (%d set-up%s, "
+                "marked \"short sweep\"): loads", nshort,
+                nshort == 1 ? "" : "s");
+        for (int i = 0; i < o->short_nfracs; i++)
+            fprintf(f, "%s%g", i ? ", " : " ", o->short_fracs[i]);
+        fprintf(f, " only, %d replication%s per point%s.\n", o->short_seeds,
+                o->short_seeds == 1 ? "" : "s",
+                o->short_seeds == 1 ? " (batch-means CI)" : "");
+    }
     fprintf(f, "- Saturation search: probe runs of %ld + %ld messages, "
             "bracketing by x1.5 from the %s model's saturation rate, then "
             "bisection to %g%% (at most %d probes).\n\n",
@@ -500,8 +514,21 @@ static void write_header(FILE *f, const dse_validate_result *r,
             "model predicts longer latency. **MAPE <=50%%** is the mean "
             "absolute error over the loads up to 50%% of the simulated "
             "saturation rate, **MAPE <=80%%** up to 80%%; points at which the "
-            "model has already saturated are counted apart, not averaged.\n",
-            o->probe_queue, 100 * o->probe_ratio);
+            "model has already saturated are counted apart, not averaged.\n"
+            "- **Targets** (issue 15, for the %s variant): a set-up meets "
+            "them when the saturation `ratio` is within %g-%g and MAPE "
+            "<=80%% is at most %g%%; the summary's `targets` column says "
+            "which it misses (an unknown ratio or MAPE misses), and the "
+            "line under the table counts the set-ups outside them.\n"
+            "- **Error bands** (`%s/error-bands.csv`, read by `dse "
+            "optimize` through dse/common/bands.h): per model and variant, "
+            "over its compared set-ups, the bias and MAPE pooled over every "
+            "sweep point up to 80%% of the simulated saturation rate, the "
+            "range of simulated / model latency over those points and the "
+            "range of model / simulated saturation rate.\n",
+            o->probe_queue, 100 * o->probe_ratio, model_variant_name(v[0]),
+            DSE_VALIDATE_TARGET_SAT_LO, DSE_VALIDATE_TARGET_SAT_HI,
+            DSE_VALIDATE_TARGET_MAPE80, svg_link);
     if (nv == 2) {
         char same[512];
         same_models(r, same, sizeof same);
@@ -543,6 +570,19 @@ static void write_header(FILE *f, const dse_validate_result *r,
             model_variant_name(v[0]));
 }
 
+/* The summary's "targets" cell of slot k: which targets it misses. */
+static const char *target_cell(const dse_validate_case *c, int k)
+{
+    if (c->status != DSE_VALIDATE_DONE)
+        return "-";
+    switch (dse_validate_off_target(c, k)) {
+    case 0: return "met";
+    case DSE_VALIDATE_OFF_SAT: return "**off: ratio**";
+    case DSE_VALIDATE_OFF_MAPE80: return "**off: MAPE <=80%**";
+    default: return "**off: ratio, MAPE <=80%**";
+    }
+}
+
 static void write_summary(FILE *f, const dse_validate_result *r)
 {
     model_variant v[DSE_VALIDATE_MAX_VARIANTS];
@@ -556,8 +596,8 @@ static void write_summary(FILE *f, const dse_validate_result *r)
     if (nv == 2)
         fprintf(f, " MAPE <=50%% (%s) | ratio (%s) |",
                 model_variant_name(v[1]), model_variant_name(v[1]));
-    fprintf(f, " verdict |\n|---|---|---|---|---|---|---|---|%s---|\n",
-            nv == 2 ? "---|---|" : "");
+    fprintf(f, " verdict | targets |\n|---|---|---|---|---|---|---|---|%s---|"
+               "---|\n", nv == 2 ? "---|---|" : "");
     for (size_t i = 0; i < r->ncases; i++) {
         const dse_validate_case *c = &r->cases[i];
         const dse_validate_fit *ft = &c->fit[0];
@@ -590,9 +630,20 @@ static void write_summary(FILE *f, const dse_validate_result *r)
                         num(h, f2->sat_ratio, "%.2f"));
             }
         }
-        fprintf(f, " %s |\n", verdict(c, v160, sizeof v160));
+        fprintf(f, " %s | %s |\n", verdict(c, v160, sizeof v160),
+                target_cell(c, 0));
     }
     fprintf(f, "\n");
+    size_t compared, off = dse_validate_count_off_target(r, 0, &compared);
+    fprintf(f, "**Outside the targets: %zu of %zu compared set-up%s** "
+               "(%s; saturation ratio outside %g-%g or MAPE <=80%% above "
+               "%g%%)", off, compared, compared == 1 ? "" : "s",
+            model_variant_name(v[0]), DSE_VALIDATE_TARGET_SAT_LO,
+            DSE_VALIDATE_TARGET_SAT_HI, DSE_VALIDATE_TARGET_MAPE80);
+    if (nv == 2)
+        fprintf(f, "; %s: %zu", model_variant_name(v[1]),
+                dse_validate_count_off_target(r, 1, NULL));
+    fprintf(f, ".\n\n");
 }
 
 static void write_discrepancies(FILE *f, const dse_validate_result *r,
@@ -788,6 +839,11 @@ static int write_case(FILE *f, const dse_validate_case *c,
         return 0;
     }
     fprintf(f, "- compared: %s\n", metric_name(c->cfg->metric));
+    if (c->cfg->short_sweep)
+        fprintf(f, "- short sweep (a design of a shipped study): %d "
+                   "load%s, %d replication%s per point\n", c->npoints,
+                c->npoints == 1 ? "" : "s", c->seeds,
+                c->seeds == 1 ? "" : "s");
     if (c->sim_sat > 0)
         fprintf(f, "- simulated saturation rate: %s (saturated at %s; %d "
                    "probes)\n",
@@ -867,7 +923,7 @@ int dse_validate_write_md(const dse_validate_result *r, const char *md_path,
     FILE *f = fopen(tmp, "w");
     if (!f)
         return err_set(e, ERR_IO, "%s: %s", tmp, strerror(errno));
-    write_header(f, r, command, revision);
+    write_header(f, r, command, revision, svg_link);
     write_summary(f, r);
     write_discrepancies(f, r, notes_path);
     const char *last_model = NULL;
@@ -888,6 +944,13 @@ int dse_validate_write_md(const dse_validate_result *r, const char *md_path,
     if (fclose(f) != 0) {
         remove(tmp);
         return err_set(e, ERR_IO, "%s: %s", tmp, strerror(errno));
+    }
+    char bands[1100];
+    snprintf(bands, sizeof bands, "%s/error-bands.csv", svg_dir);
+    int rc = dse_validate_write_bands(r, bands, e);
+    if (rc) {
+        remove(tmp);
+        return rc;
     }
     if (rename(tmp, md_path) != 0) {
         int saved = errno;
