@@ -302,8 +302,9 @@ const char *report_ranking_text(void)
            "it sustains. Designs are ranked per rate on simulated latency "
            "(overlapping 95% intervals are ties) and Pareto-ranked on the "
            "study's objectives with simulated figures; the recommendation is "
-           "the front design best or tied at the most rates. docs/decision.md "
-           "explains the method.";
+           "the front design best or tied at the most rates, ties broken by "
+           "the higher simulated saturation rate. docs/decision.md explains "
+           "the method.";
 }
 
 void report_table_finalist_points(const dse_run *r, rtable *t)

@@ -182,10 +182,12 @@ static int before(const standing *sa, double sat_a, size_t a,
         return sa->best_or_tied > sb->best_or_tied;
     if (sa->sustained != sb->sustained)
         return sa->sustained > sb->sustained;
-    if (sa->rel != sb->rel)
-        return sa->rel < sb->rel;
+    /* Tied at the same rates means statistically indistinguishable there:
+     * the headroom above the target rates decides, then the latency. */
     if (sat_a != sat_b && !isnan(sat_a) && !isnan(sat_b))
         return sat_a > sat_b;
+    if (sa->rel != sb->rel)
+        return sa->rel < sb->rel;
     return a < b;
 }
 
