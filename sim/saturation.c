@@ -301,3 +301,15 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
                  "not converged in %d probes", r->probes);
     return 0;
 }
+
+double sim_saturation_work_estimate(const sim_params *p)
+{
+    double t0 = zero_load_cycles(p);
+    double warm = fmax(SAT_MIN_WARM, 15 * t0);
+    double span = fmax(2 * warm, SAT_MIN_SPAN);
+    /* the overload probe runs a quarter of each, the others all of it */
+    double cycles = (warm + span) / 4 + (SAT_MAX_PROBES - 1) * (warm + span);
+    if (p->max_cycles > 0 && (double)p->max_cycles < cycles)
+        cycles = (double)p->max_cycles;
+    return (double)net_nodes(&p->design) * cycles;
+}

@@ -249,6 +249,11 @@ typedef struct sim_saturation_result {
  * step upwards from it. */
 int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e);
 
+/* The router-cycles sim_saturation(p) may take at most (nodes x the cycles
+ * of all its probes, capped by p->max_cycles), for a worker's limits; its
+ * memory is sim_memory_estimate's (one probe's network at a time). */
+double sim_saturation_work_estimate(const sim_params *p);
+
 /* Merge independent replications of one point (same design, workload and
  * rate; different seeds) into *out: latencies averaged, CI from the spread
  * of the replication means (t with n-1 d.o.f.; the single run's batch-means

@@ -133,6 +133,30 @@ static int half_simulate(void *self, const sim_params *jobs, size_t n,
     return ERR_INTERRUPTED;
 }
 
+/* An executor that must not be asked to simulate or search anything: the
+ * cache has to answer every simulation and saturation search itself. */
+static int refuse_simulate(void *self, const sim_params *jobs, size_t n,
+                           sim_result *results, int *codes,
+                           dse_progress *progress, volatile sig_atomic_t *stop,
+                           err *e)
+{
+    (void)self, (void)jobs, (void)results, (void)codes, (void)progress;
+    (void)stop, (void)e;
+    assert_int_equal(n, 0);
+    return 0;
+}
+
+static int refuse_saturate(void *self, const sim_params *jobs, size_t n,
+                           sim_saturation_result *results, int *codes,
+                           dse_progress *progress, volatile sig_atomic_t *stop,
+                           err *e)
+{
+    (void)self, (void)jobs, (void)results, (void)codes, (void)progress;
+    (void)stop, (void)e;
+    assert_int_equal(n, 0);
+    return 0;
+}
+
 static void test_cache_resume(void **state)
 {
     fixture *f = *state;
@@ -144,7 +168,7 @@ static void test_cache_resume(void **state)
 
     /* an interrupted run keeps the simulations it finished */
     half h = {.local = local};
-    dse_executor hex = {half_score, half_simulate, &h};
+    dse_executor hex = {.score = half_score, .simulate = half_simulate, .self = &h};
     char *json = cached_run(f, &hex, &hits, &stored, &rc);
     assert_int_equal(rc, ERR_INTERRUPTED);
     assert_null(json);
@@ -163,8 +187,10 @@ static void test_cache_resume(void **state)
     assert_true(stored >= half_count); /* n - n/2 >= n/2 */
     assert_int_equal(count_files(f->dir, 0), all);
 
-    /* everything cached: nothing runs */
-    json = cached_run(f, &local, &hits, &stored, &rc);
+    /* everything cached, saturation searches included: nothing runs */
+    dse_executor refuse = {.score = local.score, .simulate = refuse_simulate,
+                           .saturate = refuse_saturate, .self = local.self};
+    json = cached_run(f, &refuse, &hits, &stored, &rc);
     assert_string_equal(json, f->plain);
     free(json);
     assert_int_equal(hits, all);

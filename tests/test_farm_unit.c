@@ -278,6 +278,89 @@ static void test_job_malformed(void **state)
     free(good);
 }
 
+/* The decision rounds' saturation search as a farm job: only what
+ * sim_saturation reads is in its key, the worker's answer is the local
+ * one bit for bit, and its work is bounded before it runs. */
+static void test_saturation_job(void **state)
+{
+    (void)state;
+    sim_params p;
+    tiny_sim(&p);
+    p.deadlock_cycles = 1000;
+    dse_job j;
+    dse_job_saturation_init(&j, &p);
+    char *a = dse_job_format(&j);
+    dse_job_fini(&j);
+    assert_non_null(strstr(a, "\"kind\":\"saturation\""));
+    assert_null(strstr(a, "\"rate\""));
+    /* rate and message counts do not change the search: same key */
+    p.rate = 0.03;
+    p.messages = 5000;
+    dse_job_saturation_init(&j, &p);
+    char *b = dse_job_format(&j);
+    dse_job_fini(&j);
+    assert_string_equal(a, b);
+    /* the seed does; and a saturation job is not a sim job */
+    p.seed = 8;
+    dse_job_saturation_init(&j, &p);
+    char *c = dse_job_format(&j);
+    dse_job_fini(&j);
+    assert_string_not_equal(a, c);
+    dse_job_sim_init(&j, &p);
+    char *d = dse_job_format(&j);
+    dse_job_fini(&j);
+    char ka[DSE_JOB_KEY_LEN + 1], kd[DSE_JOB_KEY_LEN + 1];
+    dse_job_key(a, ka);
+    dse_job_key(d, kd);
+    assert_string_not_equal(ka, kd);
+    /* parsed with its key, run: the local answer, bit for bit */
+    err e;
+    assert_int_equal(dse_job_parse(a, NULL, ka, &j, &e), 0);
+    assert_int_equal(j.kind, DSE_JOB_SATURATION);
+    dse_job_result r, back;
+    dse_job_run(&j, NULL, &r);
+    assert_int_equal(r.sim_code, 0);
+    tiny_sim(&p);
+    p.deadlock_cycles = 1000;
+    sim_saturation_result direct;
+    assert_int_equal(sim_saturation(&p, &direct, &e), 0);
+    assert_memory_equal(&r.sat, &direct, sizeof direct);
+    assert_true(direct.status == SIM_OK && direct.rate > 0);
+    char *text = dse_job_result_format(&r, ka);
+    assert_int_equal(
+        dse_job_result_parse(text, ka, DSE_JOB_SATURATION, 0, &back, &e), 0);
+    assert_memory_equal(&back.sat, &direct, sizeof direct);
+    /* not a sim result, nor another key's */
+    assert_int_not_equal(
+        dse_job_result_parse(text, ka, DSE_JOB_SIM, 0, &back, NULL), 0);
+    assert_int_not_equal(
+        dse_job_result_parse(text, kd, DSE_JOB_SATURATION, 0, &back, NULL), 0);
+    free(text);
+    dse_job_fini(&j);
+    /* a sim job's fields are unknown in a saturation job */
+    char *extra = strdup(a);
+    char *brace = strrchr(extra, '}');
+    *brace = '\0';
+    char *bad = malloc(strlen(extra) + 32);
+    sprintf(bad, "%s,\"rate\":0.1}", extra);
+    assert_int_equal(dse_job_parse(bad, NULL, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "rate"));
+    free(bad);
+    free(extra);
+    /* bounded before it runs: all its probes' router-cycles */
+    dse_job_limits lim;
+    dse_job_limits_init(&lim);
+    lim.max_work = 0.5 * sim_saturation_work_estimate(&p);
+    assert_true(sim_saturation_work_estimate(&p) >=
+                16.0 * (double)direct.cycles * 0.99);
+    assert_int_equal(dse_job_parse(a, &lim, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "saturation search"));
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+}
+
 /* ---- results ------------------------------------------------------------------- */
 
 static void test_result_roundtrip_exact(void **state)
@@ -928,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_url_parse),
         cmocka_unit_test(test_job_key_and_roundtrip),
         cmocka_unit_test(test_job_malformed),
+        cmocka_unit_test(test_saturation_job),
         cmocka_unit_test(test_result_roundtrip_exact),
         cmocka_unit_test(test_password_and_secret_from_env),
         cmocka_unit_test(test_report_path),

@@ -189,18 +189,68 @@ static int cache_score(void *self, const cfg_study *s, dse_run *r,
                           stop, e);
 }
 
-static int cache_simulate(void *self, const sim_params *jobs, size_t n,
-                          sim_result *results, int *codes,
-                          dse_progress *progress, volatile sig_atomic_t *stop,
-                          err *e)
+/* Run the inner executor's sim or saturation jobs sub[0..m) into out[]
+ * (kind, code and figures).  An inner executor without saturate (a test's
+ * stand-in) gets its saturation searches run here, one after another. */
+static int run_inner(dse_cache *c, dse_job_kind kind, const sim_params *sub,
+                     size_t m, dse_job_result *out, dse_progress *progress,
+                     volatile sig_atomic_t *stop, err *e)
 {
-    dse_cache *c = self;
+    int *codes = xcalloc(m, sizeof *codes);
+    int rc = 0;
+    for (size_t k = 0; k < m; k++)
+        codes[k] = ERR_INTERRUPTED; /* "never ran" unless written */
+    if (kind == DSE_JOB_SIM) {
+        sim_result *res = xcalloc(m, sizeof *res);
+        for (size_t k = 0; k < m; k++)
+            res[k].status = SIM_STOPPED;
+        rc = c->inner.simulate(c->inner.self, sub, m, res, codes, progress,
+                               stop, e);
+        for (size_t k = 0; k < m; k++)
+            out[k].sim = res[k];
+        free(res);
+    } else {
+        sim_saturation_result *res = xcalloc(m, sizeof *res);
+        for (size_t k = 0; k < m; k++)
+            res[k].status = SIM_STOPPED;
+        if (c->inner.saturate) {
+            rc = c->inner.saturate(c->inner.self, sub, m, res, codes,
+                                   progress, stop, e);
+        } else {
+            for (size_t k = 0; k < m && !(stop && *stop); k++) {
+                err e2;
+                codes[k] = sim_saturation(&sub[k], &res[k], &e2);
+                if (progress)
+                    dse_progress_step(progress, 1);
+            }
+        }
+        for (size_t k = 0; k < m; k++)
+            out[k].sat = res[k];
+        free(res);
+    }
+    for (size_t k = 0; k < m; k++) {
+        out[k].kind = kind;
+        out[k].sim_code = codes[k];
+    }
+    free(codes);
+    return rc;
+}
+
+/* Sim or saturation jobs[0..n) into out[]: answered from the cache when
+ * it holds their key, run by the inner executor (and stored) otherwise. */
+static int cached_run(dse_cache *c, dse_job_kind kind, const sim_params *jobs,
+                      size_t n, dse_job_result *out, dse_progress *progress,
+                      volatile sig_atomic_t *stop, err *e)
+{
     char (*keys)[DSE_JOB_KEY_LEN + 1] = xcalloc(n + 1, sizeof *keys);
     size_t *miss = xcalloc(n + 1, sizeof *miss);
     size_t m = 0, hits = 0;
     for (size_t q = 0; q < n; q++) {
         dse_job j;
-        dse_job_sim_init(&j, &jobs[q]);
+        if (kind == DSE_JOB_SATURATION)
+            dse_job_saturation_init(&j, &jobs[q]);
+        else
+            dse_job_sim_init(&j, &jobs[q]);
         char *text = dse_job_format(&j);
         dse_job_fini(&j);
         dse_job_key(text, keys[q]);
@@ -208,17 +258,11 @@ static int cache_simulate(void *self, const sim_params *jobs, size_t n,
         char path[4300];
         path_of(c, keys[q], path, sizeof path);
         char *stored = read_small(path);
-        dse_job_result res;
         if (stored &&
-            dse_job_result_parse(stored, keys[q], DSE_JOB_SIM, 0, &res,
-                                 NULL) == 0) {
-            results[q] = res.sim;
-            codes[q] = res.sim_code;
-            dse_job_result_fini(&res);
+            dse_job_result_parse(stored, keys[q], kind, 0, &out[q], NULL) == 0)
             hits++;
-        } else {
+        else
             miss[m++] = q;
-        }
         free(stored);
     }
     c->hits += hits;
@@ -227,36 +271,55 @@ static int cache_simulate(void *self, const sim_params *jobs, size_t n,
     int rc = 0;
     if (m > 0) {
         sim_params *sub = xcalloc(m, sizeof *sub);
-        sim_result *sub_res = xcalloc(m, sizeof *sub_res);
-        int *sub_codes = xcalloc(m, sizeof *sub_codes);
-        for (size_t k = 0; k < m; k++) {
+        dse_job_result *sub_out = xcalloc(m, sizeof *sub_out);
+        for (size_t k = 0; k < m; k++)
             sub[k] = jobs[miss[k]];
-            sub_res[k].status = SIM_STOPPED; /* "never ran" unless written */
-            sub_codes[k] = ERR_INTERRUPTED;
-        }
-        rc = c->inner.simulate(c->inner.self, sub, m, sub_res, sub_codes,
-                               progress, stop, e);
+        rc = run_inner(c, kind, sub, m, sub_out, progress, stop, e);
         for (size_t k = 0; k < m; k++) {
             size_t q = miss[k];
-            results[q] = sub_res[k];
-            codes[q] = sub_codes[k];
-            if (sub_codes[k] != 0 || sub_res[k].status == SIM_STOPPED)
+            out[q] = sub_out[k];
+            if (sub_out[k].sim_code != 0 || dse_job_result_stopped(&sub_out[k]))
                 continue;
-            dse_job_result jr;
-            memset(&jr, 0, sizeof jr);
-            jr.kind = DSE_JOB_SIM;
-            jr.sim_code = sub_codes[k];
-            jr.sim = sub_res[k];
-            char *text = dse_job_result_format(&jr, keys[q]);
+            char *text = dse_job_result_format(&sub_out[k], keys[q]);
             store(c, keys[q], text);
             free(text);
         }
         free(sub);
-        free(sub_res);
-        free(sub_codes);
+        free(sub_out);
     }
     free(keys);
     free(miss);
+    return rc;
+}
+
+static int cache_simulate(void *self, const sim_params *jobs, size_t n,
+                          sim_result *results, int *codes,
+                          dse_progress *progress, volatile sig_atomic_t *stop,
+                          err *e)
+{
+    dse_job_result *out = xcalloc(n + 1, sizeof *out);
+    int rc = cached_run(self, DSE_JOB_SIM, jobs, n, out, progress, stop, e);
+    for (size_t q = 0; q < n; q++) {
+        results[q] = out[q].sim;
+        codes[q] = out[q].sim_code;
+    }
+    free(out);
+    return rc;
+}
+
+static int cache_saturate(void *self, const sim_params *jobs, size_t n,
+                          sim_saturation_result *results, int *codes,
+                          dse_progress *progress, volatile sig_atomic_t *stop,
+                          err *e)
+{
+    dse_job_result *out = xcalloc(n + 1, sizeof *out);
+    int rc = cached_run(self, DSE_JOB_SATURATION, jobs, n, out, progress,
+                        stop, e);
+    for (size_t q = 0; q < n; q++) {
+        results[q] = out[q].sat;
+        codes[q] = out[q].sim_code;
+    }
+    free(out);
     return rc;
 }
 
@@ -264,5 +327,6 @@ void dse_cache_executor(dse_cache *c, dse_executor *ex)
 {
     ex->score = cache_score;
     ex->simulate = cache_simulate;
+    ex->saturate = cache_saturate;
     ex->self = c;
 }

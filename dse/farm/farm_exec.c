@@ -690,34 +690,86 @@ static void sim_failed(void *arg, size_t q, const char *reason)
     x->codes[q] = ERR_REDIS;
 }
 
-static int farm_simulate(void *self, const sim_params *jobs, size_t n,
-                         sim_result *results, int *codes,
-                         dse_progress *progress, volatile sig_atomic_t *stop,
-                         err *e)
+/* Run sim or saturation jobs[0..n) as batch b (its accept/failed/ctx set
+ * by the caller). */
+static int run_sim_jobs(dse_farm *f, dse_job_kind kind, const sim_params *jobs,
+                        size_t n, batch *b, volatile sig_atomic_t *stop,
+                        err *e)
 {
-    dse_farm *f = self;
     char **texts = xcalloc(n + 1, sizeof *texts);
     for (size_t q = 0; q < n; q++) {
         dse_job j;
-        dse_job_sim_init(&j, &jobs[q]);
+        if (kind == DSE_JOB_SATURATION)
+            dse_job_saturation_init(&j, &jobs[q]);
+        else
+            dse_job_sim_init(&j, &jobs[q]);
         texts[q] = dse_job_format(&j);
         dse_job_fini(&j);
     }
-    sim_ctx x = {results, codes};
-    batch b = {.f = f, .phase = "simulate", .accept = sim_accept,
-               .failed = sim_failed, .ctx = &x, .progress = progress};
-    batch_init(&b, texts, n);
-    int rc = run_batch(&b, stop, e);
-    batch_fini(&b);
+    b->f = f;
+    batch_init(b, texts, n);
+    int rc = run_batch(b, stop, e);
+    batch_fini(b);
     for (size_t q = 0; q < n; q++)
         free(texts[q]);
     free(texts);
     return rc;
 }
 
+static int farm_simulate(void *self, const sim_params *jobs, size_t n,
+                         sim_result *results, int *codes,
+                         dse_progress *progress, volatile sig_atomic_t *stop,
+                         err *e)
+{
+    sim_ctx x = {results, codes};
+    batch b = {.phase = "simulate", .accept = sim_accept,
+               .failed = sim_failed, .ctx = &x, .progress = progress};
+    return run_sim_jobs(self, DSE_JOB_SIM, jobs, n, &b, stop, e);
+}
+
+typedef struct sat_ctx {
+    sim_saturation_result *results;
+    int *codes;
+} sat_ctx;
+
+static int sat_accept(void *arg, size_t q, const char *key, const char *text)
+{
+    sat_ctx *x = arg;
+    dse_job_result res;
+    if (dse_job_result_parse(text, key, DSE_JOB_SATURATION, 0, &res, NULL))
+        return -1;
+    x->results[q] = res.sat;
+    x->codes[q] = res.sim_code;
+    dse_job_result_fini(&res);
+    return 0;
+}
+
+static void sat_failed(void *arg, size_t q, const char *reason)
+{
+    sat_ctx *x = arg;
+    memset(&x->results[q], 0, sizeof x->results[q]);
+    snprintf(x->results[q].detail, sizeof x->results[q].detail,
+             "failed on the farm: %s", reason);
+    x->codes[q] = ERR_REDIS;
+}
+
+/* The decision rounds' saturation searches, one job per design: the farm
+ * runs the same rounds as the local pool and caches their answers. */
+static int farm_saturate(void *self, const sim_params *jobs, size_t n,
+                         sim_saturation_result *results, int *codes,
+                         dse_progress *progress, volatile sig_atomic_t *stop,
+                         err *e)
+{
+    sat_ctx x = {results, codes};
+    batch b = {.phase = "saturate", .accept = sat_accept,
+               .failed = sat_failed, .ctx = &x, .progress = progress};
+    return run_sim_jobs(self, DSE_JOB_SATURATION, jobs, n, &b, stop, e);
+}
+
 void dse_farm_executor(dse_farm *f, dse_executor *ex)
 {
     ex->score = farm_score;
     ex->simulate = farm_simulate;
+    ex->saturate = farm_saturate;
     ex->self = f;
 }

@@ -332,7 +332,7 @@ static void process(conn *c, const dse_store_entry *en)
     if (!have) {
         dse_job_result res;
         dse_job_run(&job, w->hard_stop, &res);
-        if (job.kind == DSE_JOB_SIM && res.sim.status == SIM_STOPPED) {
+        if (dse_job_result_stopped(&res)) {
             /* hard stop: no result; the entry stays pending */
             dse_job_result_fini(&res);
             dse_job_fini(&job);

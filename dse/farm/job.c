@@ -36,6 +36,19 @@ void dse_job_limits_init(dse_job_limits *l)
     l->max_work = 1e12;
 }
 
+const char *dse_job_kind_name(dse_job_kind kind)
+{
+    switch (kind) {
+    case DSE_JOB_SCORE:
+        return "score";
+    case DSE_JOB_SIM:
+        return "sim";
+    case DSE_JOB_SATURATION:
+        return "saturation";
+    }
+    return "?";
+}
+
 /* ---- building --------------------------------------------------------- */
 
 void dse_job_score_init(dse_job *j, const cfg_study *s, const net_design *d,
@@ -66,6 +79,20 @@ void dse_job_sim_init(dse_job *j, const sim_params *p)
     j->sim.progress_ctx = NULL;
     j->sim.stop_flag = NULL;
     model_opts_init(&j->model_opts);
+}
+
+void dse_job_saturation_init(dse_job *j, const sim_params *p)
+{
+    sim_params q;
+    sim_params_init(&q);
+    q.design = p->design;
+    q.workload = p->workload;
+    q.seed = p->seed;
+    q.max_cycles = p->max_cycles;
+    q.credit_delay = p->credit_delay;
+    q.deadlock_cycles = p->deadlock_cycles;
+    dse_job_sim_init(j, &q);
+    j->kind = DSE_JOB_SATURATION;
 }
 
 void dse_job_fini(dse_job *j)
@@ -122,7 +149,7 @@ char *dse_job_format(const dse_job *j)
     char buf[2048];
     json_object_set_new(o, "v", json_integer(DSE_JOB_VERSION));
     set_text(o, "engine", dse_version_string());
-    set_text(o, "kind", j->kind == DSE_JOB_SCORE ? "score" : "sim");
+    set_text(o, "kind", dse_job_kind_name(j->kind));
     net_design_format(&j->design, buf, sizeof buf);
     set_text(o, "design", buf);
     net_workload_format(&j->workload, buf, sizeof buf);
@@ -146,6 +173,13 @@ char *dse_job_format(const dse_job *j)
             json_array_append_new(obj,
                                   json_string(cfg_objective_name(&j->objectives[i])));
         json_object_set_new(o, "objectives", obj);
+    } else if (j->kind == DSE_JOB_SATURATION) {
+        const sim_params *p = &j->sim;
+        json_object_set_new(o, "seed", json_integer((json_int_t)p->seed));
+        json_object_set_new(o, "max_cycles", json_integer(p->max_cycles));
+        json_object_set_new(o, "credit_delay", json_integer(p->credit_delay));
+        json_object_set_new(o, "deadlock_cycles",
+                            json_integer(p->deadlock_cycles));
     } else {
         const sim_params *p = &j->sim;
         json_object_set_new(o, "rate", real_json(p->rate));
@@ -374,6 +408,32 @@ static int parse_score(reader *r, const dse_job_limits *lim, dse_job *j)
     return 0;
 }
 
+/* Whether p can be simulated by this worker: supported, and its memory
+ * and work estimated before anything is allocated, so a job too large for
+ * this worker is refused with the reason, not run into an abort. */
+static int check_size(err *e, const dse_job_limits *lim, const sim_params *p,
+                      double work, const char *what)
+{
+    err local;
+    int rc = sim_supports(&p->design, &p->workload, &local);
+    if (rc)
+        return err_set(e, rc, "job: not simulated: %s", local.msg);
+    double bytes = sim_memory_estimate(p);
+    if (bytes > lim->max_sim_bytes)
+        return err_set(e, ERR_INVALID,
+                       "job: the %s needs about %.3g MB of memory "
+                       "(%ld nodes x %d VCs), over this worker's limit of "
+                       "%.3g MB (dse worker --max-memory)",
+                       what, bytes / 1e6, net_nodes(&p->design),
+                       p->design.vcs, lim->max_sim_bytes / 1e6);
+    if (work > lim->max_work)
+        return err_set(e, ERR_INVALID,
+                       "job: the %s may take about %.3g router-cycles, over "
+                       "this worker's limit of %.3g (dse worker --max-work)",
+                       what, work, lim->max_work);
+    return 0;
+}
+
 static int parse_sim(reader *r, const dse_job_limits *lim, dse_job *j)
 {
     sim_params *p = &j->sim;
@@ -428,28 +488,29 @@ static int parse_sim(reader *r, const dse_job_limits *lim, dse_job *j)
     p->credit_delay = (int)credit;
     p->deadlock_cycles = dl;
     p->track_delivery = (int)track;
-    err local;
-    rc = sim_supports(&p->design, &p->workload, &local);
-    if (rc)
-        return err_set(r->e, rc, "job: not simulated: %s", local.msg);
-    /* estimated before anything is allocated: a job too large for this
-     * worker is refused with the reason, not run into an abort */
-    double bytes = sim_memory_estimate(p), work = sim_work_estimate(p);
-    if (bytes > lim->max_sim_bytes)
-        return err_set(r->e, ERR_INVALID,
-                       "job: the simulation needs about %.3g MB of memory "
-                       "(%ld nodes x %d VCs), over this worker's limit of "
-                       "%.3g MB (dse worker --max-memory)",
-                       bytes / 1e6, net_nodes(&p->design), p->design.vcs,
-                       lim->max_sim_bytes / 1e6);
-    if (work > lim->max_work)
-        return err_set(r->e, ERR_INVALID,
-                       "job: the simulation may take about %.3g "
-                       "router-cycles (nodes x cycles to inject its messages "
-                       "at rate %g), over this worker's limit of %.3g "
-                       "(dse worker --max-work)",
-                       work, p->rate, lim->max_work);
-    return 0;
+    return check_size(r->e, lim, p, sim_work_estimate(p), "simulation");
+}
+
+/* A saturation job: only what sim_saturation reads (job.h). */
+static int parse_saturation(reader *r, const dse_job_limits *lim, dse_job *j)
+{
+    sim_params *p = &j->sim;
+    sim_params_init(p);
+    p->design = j->design;
+    p->workload = j->workload;
+    long seed, cyc, credit, dl;
+    int rc;
+    if ((rc = get_long(r, "seed", 0, 9007199254740992L, &seed)) ||
+        (rc = get_long(r, "max_cycles", 0, lim->max_cycles, &cyc)) ||
+        (rc = get_long(r, "credit_delay", 0, 1000, &credit)) ||
+        (rc = get_long(r, "deadlock_cycles", 1, 1000000000L, &dl)))
+        return rc;
+    p->seed = (uint64_t)seed;
+    p->max_cycles = cyc;
+    p->credit_delay = (int)credit;
+    p->deadlock_cycles = dl;
+    return check_size(r->e, lim, p, sim_saturation_work_estimate(p),
+                      "saturation search");
 }
 
 /* The first field of o that a job of this kind does not have. */
@@ -464,6 +525,8 @@ static const char *unknown_field(json_t *o, dse_job_kind kind)
         "messages",     "ci_target",     "min_messages",    "max_messages",
         "max_cycles",   "credit_delay",  "deadlock_cycles", "saturation_queue",
         "saturation_ratio", "track_delivery"};
+    static const char *const sat[] = {"seed", "max_cycles", "credit_delay",
+                                      "deadlock_cycles"};
     const char *k;
     json_t *x;
     json_object_foreach(o, k, x)
@@ -474,9 +537,12 @@ static const char *unknown_field(json_t *o, dse_job_kind kind)
         if (kind == DSE_JOB_SCORE)
             for (size_t i = 0; i < sizeof score / sizeof *score; i++)
                 known |= strcmp(k, score[i]) == 0;
-        else
+        else if (kind == DSE_JOB_SIM)
             for (size_t i = 0; i < sizeof sim / sizeof *sim; i++)
                 known |= strcmp(k, sim[i]) == 0;
+        else
+            for (size_t i = 0; i < sizeof sat / sizeof *sat; i++)
+                known |= strcmp(k, sat[i]) == 0;
         if (!known)
             return k;
     }
@@ -536,6 +602,8 @@ int dse_job_parse(const char *text, const dse_job_limits *lim, const char *key,
         j->kind = DSE_JOB_SCORE;
     } else if (strcmp(kind, "sim") == 0) {
         j->kind = DSE_JOB_SIM;
+    } else if (strcmp(kind, "saturation") == 0) {
+        j->kind = DSE_JOB_SATURATION;
     } else {
         rc = err_set(e, ERR_INVALID, "job: unknown kind '%.16s'", kind);
         goto out;
@@ -544,8 +612,9 @@ int dse_job_parse(const char *text, const dse_job_limits *lim, const char *key,
     sim_params_init(&j->sim);
     if ((rc = parse_design_workload(&r, lim, j)))
         goto out;
-    rc = j->kind == DSE_JOB_SCORE ? parse_score(&r, lim, j)
-                                  : parse_sim(&r, lim, j);
+    rc = j->kind == DSE_JOB_SCORE  ? parse_score(&r, lim, j)
+         : j->kind == DSE_JOB_SIM ? parse_sim(&r, lim, j)
+                                  : parse_saturation(&r, lim, j);
     if (rc)
         goto out;
     if (r.taken != json_object_size(o)) {
@@ -587,6 +656,15 @@ void dse_job_run(const dse_job *j, volatile sig_atomic_t *hard_stop,
         r->sim_code = sim_run(&p, &r->sim, &e);
         return;
     }
+    if (j->kind == DSE_JOB_SATURATION) {
+        sim_params p = j->sim;
+        p.stop_flag = hard_stop;
+        err e;
+        r->sim_code = sim_saturation(&p, &r->sat, &e);
+        if (r->sim_code)
+            snprintf(r->sat.detail, sizeof r->sat.detail, "%.200s", e.msg);
+        return;
+    }
     /* A study reduced to what dse_score_design reads. */
     cfg_study s;
     cfg_study_init(&s);
@@ -624,6 +702,12 @@ void dse_job_result_fini(dse_job_result *r)
     memset(r, 0, sizeof *r);
 }
 
+int dse_job_result_stopped(const dse_job_result *r)
+{
+    return (r->kind == DSE_JOB_SIM && r->sim.status == SIM_STOPPED) ||
+           (r->kind == DSE_JOB_SATURATION && r->sat.status == SIM_STOPPED);
+}
+
 /* ---- results as JSON -------------------------------------------------- */
 
 #define SIM_REALS(X)                                                         \
@@ -633,6 +717,10 @@ void dse_job_result_fini(dse_job_result *r)
 #define SIM_INTS(X)                                                          \
     X(status) X(saturated) X(deadlock) X(messages) X(batches) X(ci_met)      \
     X(cycles) X(nodes) X(silent_nodes) X(replications)
+#define SAT_REALS(X)                                                         \
+    X(rate) X(rate_lo) X(rate_hi) X(lo) X(hi) X(flits) X(throughput)
+#define SAT_INTS(X)                                                          \
+    X(status) X(probes) X(cycles) X(warm_cycles) X(span_cycles)
 #define COST_REALS(X)                                                        \
     X(bisection_wires) X(node_pins) X(interchange_pins) X(max_pins)          \
     X(total_wires) X(buffer_bits)
@@ -643,7 +731,7 @@ char *dse_job_result_format(const dse_job_result *r, const char *key)
     json_object_set_new(o, "v", json_integer(DSE_JOB_VERSION));
     set_text(o, "key", key);
     set_text(o, "engine", dse_version_string());
-    set_text(o, "kind", r->kind == DSE_JOB_SCORE ? "score" : "sim");
+    set_text(o, "kind", dse_job_kind_name(r->kind));
     if (r->kind == DSE_JOB_SCORE) {
         json_object_set_new(o, "code", json_integer(r->score_rc));
         json_t *cost = json_object();
@@ -667,6 +755,17 @@ char *dse_job_result_format(const dse_job_result *r, const char *key)
         json_object_set_new(o, "objectives", obj);
         json_object_set_new(o, "evaluations",
                             json_integer((json_int_t)r->evaluations));
+    } else if (r->kind == DSE_JOB_SATURATION) {
+        json_object_set_new(o, "code", json_integer(r->sim_code));
+        json_t *s = json_object();
+#define PUT_(f) json_object_set_new(s, #f, real_json(r->sat.f));
+        SAT_REALS(PUT_)
+#undef PUT_
+#define PUT_(f) json_object_set_new(s, #f, json_integer((json_int_t)r->sat.f));
+        SAT_INTS(PUT_)
+#undef PUT_
+        set_text(s, "detail", r->sat.detail);
+        json_object_set_new(o, "sat", s);
     } else {
         json_object_set_new(o, "code", json_integer(r->sim_code));
         json_t *s = json_object();
@@ -721,7 +820,7 @@ int dse_job_result_parse(const char *text, const char *key, dse_job_kind kind,
         !json_is_string(en) ||
         strcmp(json_string_value(en), dse_version_string()) != 0 ||
         !json_is_string(kd) ||
-        strcmp(json_string_value(kd), kind == DSE_JOB_SCORE ? "score" : "sim"))
+        strcmp(json_string_value(kd), dse_job_kind_name(kind)))
         bad = 1;
     if (!bad && kind == DSE_JOB_SCORE) {
         json_t *cost = json_object_get(o, "cost");
@@ -752,6 +851,25 @@ int dse_job_result_parse(const char *text, const char *key, dse_job_kind kind,
             for (size_t i = 0; i < CFG_MAX_OBJECTIVES; i++)
                 bad |= real_of(json_array_get(obj, i), &r->objectives[i]);
         }
+    } else if (!bad && kind == DSE_JOB_SATURATION) {
+        json_t *s = json_object_get(o, "sat");
+        bad |= res_int(o, "code", &x);
+        r->sim_code = (int)x;
+        bad |= !json_is_object(s);
+#define GET_(f) bad |= bad || res_real(s, #f, &r->sat.f);
+        SAT_REALS(GET_)
+#undef GET_
+#define GET_(f)                                                              \
+    bad |= bad || res_int(s, #f, &x);                                        \
+    r->sat.f = (__typeof__(r->sat.f))x;
+        SAT_INTS(GET_)
+#undef GET_
+        bad |= (unsigned long long)r->sat.status >= SIM_STATUS_COUNT;
+        json_t *d = bad ? NULL : json_object_get(s, "detail");
+        bad |= !json_is_string(d);
+        if (!bad)
+            snprintf(r->sat.detail, sizeof r->sat.detail, "%s",
+                     json_string_value(d));
     } else if (!bad) {
         json_t *s = json_object_get(o, "sim");
         bad |= res_int(o, "code", &x);

@@ -4,7 +4,10 @@
  * A job is one of the optimizer's independent units of work:
  *   score  one design with its analytic model at the study's target rates
  *          (what dse_score_design does), and
- *   sim    one simulation (sim_run of one sim_params).
+ *   sim    one simulation (sim_run of one sim_params), and
+ *   saturation  one design's saturation search (sim_saturation), so the
+ *          farm runs the decision rounds' saturation step too and its
+ *          answers are cached by content like the others.
  * Its canonical description is its JSON with sorted keys, no spaces and
  * doubles printed with 17 significant digits (exact round trip); the job's
  * key is the XXH3-128 hash of that text in hex.  The text carries the dse
@@ -41,7 +44,14 @@
 #define DSE_JOB_KEY_LEN 32           /* hex digits of XXH3-128 */
 #define DSE_JOB_TEXT_MAX (64 * 1024) /* longer job texts are refused */
 
-typedef enum { DSE_JOB_SCORE = 0, DSE_JOB_SIM = 1 } dse_job_kind;
+typedef enum {
+    DSE_JOB_SCORE = 0,
+    DSE_JOB_SIM = 1,
+    DSE_JOB_SATURATION = 2
+} dse_job_kind;
+
+/* "score", "sim" or "saturation". */
+const char *dse_job_kind_name(dse_job_kind kind);
 
 /* What a worker accepts (beyond the study's own limits). */
 typedef struct dse_job_limits {
@@ -71,7 +81,8 @@ typedef struct dse_job {
     size_t nrates;
     cfg_objective objectives[CFG_MAX_OBJECTIVES];
     size_t nobjectives;
-    /* sim: everything but the callbacks and the stop flag */
+    /* sim and saturation: everything but the callbacks and the stop flag
+     * (a saturation job keeps only what sim_saturation reads) */
     sim_params sim;
 } dse_job;
 
@@ -80,6 +91,10 @@ void dse_job_score_init(dse_job *j, const cfg_study *s, const net_design *d,
                         const model *m);
 /* The sim job of p (its stop flag and callbacks are not part of it). */
 void dse_job_sim_init(dse_job *j, const sim_params *p);
+/* The saturation-search job of p's design: only what sim_saturation reads
+ * (design, workload, seed, max_cycles, credit_delay, deadlock_cycles) is
+ * kept, so studies that differ in rates or message counts share it. */
+void dse_job_saturation_init(dse_job *j, const sim_params *p);
 void dse_job_fini(dse_job *j);
 
 /* Canonical JSON text (caller frees). */
@@ -110,16 +125,20 @@ typedef struct dse_job_result {
     int saturated_at_target;
     double objectives[CFG_MAX_OBJECTIVES];
     size_t evaluations;
-    /* sim */
-    int sim_code;            /* sim_run's return value */
+    /* sim and saturation */
+    int sim_code;            /* sim_run's / sim_saturation's return value */
     sim_result sim;
+    sim_saturation_result sat;
 } dse_job_result;
 
-/* Run j (the worker's part).  hard_stop may be NULL; a sim stopped by it
- * ends with sim.status SIM_STOPPED, which is not a result to store. */
+/* Run j (the worker's part).  hard_stop may be NULL; a sim or saturation
+ * job stopped by it ends with status SIM_STOPPED (dse_job_result_stopped),
+ * which is not a result to store. */
 void dse_job_run(const dse_job *j, volatile sig_atomic_t *hard_stop,
                  dse_job_result *r);
 void dse_job_result_fini(dse_job_result *r);
+/* 1 when r is a sim or saturation job cut short by the hard stop. */
+int dse_job_result_stopped(const dse_job_result *r);
 
 /* JSON text of r for the job with this key (caller frees). */
 char *dse_job_result_format(const dse_job_result *r, const char *key);

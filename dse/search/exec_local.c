@@ -73,6 +73,31 @@ static int local_simulate(void *self, const sim_params *jobs, size_t n,
     return dse_pool_run(n, l->sim_threads, sim_job, &x, progress, stop);
 }
 
+typedef struct sat_ctx {
+    const sim_params *jobs;
+    sim_saturation_result *results;
+    int *codes;
+} sat_ctx;
+
+static int sat_job(void *arg, size_t q)
+{
+    sat_ctx *x = arg;
+    err e;
+    x->codes[q] = sim_saturation(&x->jobs[q], &x->results[q], &e);
+    return 0;
+}
+
+static int local_saturate(void *self, const sim_params *jobs, size_t n,
+                          sim_saturation_result *results, int *codes,
+                          dse_progress *progress, volatile sig_atomic_t *stop,
+                          err *e)
+{
+    dse_exec_local *l = self;
+    (void)e;
+    sat_ctx x = {jobs, results, codes};
+    return dse_pool_run(n, l->sim_threads, sat_job, &x, progress, stop);
+}
+
 void dse_exec_local_init(dse_exec_local *self, int score_threads,
                          int sim_threads, dse_executor *ex)
 {
@@ -80,5 +105,6 @@ void dse_exec_local_init(dse_exec_local *self, int score_threads,
     self->sim_threads = sim_threads;
     ex->score = local_score;
     ex->simulate = local_simulate;
+    ex->saturate = local_saturate;
     ex->self = self;
 }

@@ -325,7 +325,8 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
     size_t seeds = (size_t)seeds_used(s), nr = s->rates.n;
     int threads = local_threads(s, o);
 
-    /* 1. saturation searches, one job per design, on the local pool */
+    /* 1. saturation searches, one job per design: on the executor (the
+     * farm, the result cache) when it runs them, else on the local pool */
     sim_params *sjobs = xcalloc(n + 1, sizeof *sjobs);
     sim_saturation_result *sat = xcalloc(n + 1, sizeof *sat);
     int *scodes = xcalloc(n + 1, sizeof *scodes);
@@ -335,8 +336,14 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
     }
     if (o->progress)
         dse_progress_begin(o->progress, "saturate", n);
-    sim_ctx sx = {.jobs = sjobs, .codes = scodes, .sat = sat};
-    int rc = dse_pool_run(n, threads, sim_job, &sx, o->progress, o->stop);
+    int rc;
+    if (o->executor && o->executor->saturate) {
+        rc = o->executor->saturate(o->executor->self, sjobs, n, sat, scodes,
+                                   o->progress, o->stop, e);
+    } else {
+        sim_ctx sx = {.jobs = sjobs, .codes = scodes, .sat = sat};
+        rc = dse_pool_run(n, threads, sim_job, &sx, o->progress, o->stop);
+    }
     if (o->progress)
         dse_progress_end(o->progress);
     for (size_t q = 0; q < n && rc == 0; q++) {

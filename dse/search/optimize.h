@@ -135,6 +135,7 @@ typedef struct dse_run {
 
 struct sim_params;
 struct sim_result;
+struct sim_saturation_result;
 
 /* Where the optimizer's two batches of independent jobs run.  NULL in
  * dse_optimize_opts means the local thread pool; the Redis farm
@@ -152,6 +153,13 @@ typedef struct dse_executor {
      * in codes[]. */
     int (*simulate)(void *self, const struct sim_params *jobs, size_t n,
                     struct sim_result *results, int *codes,
+                    dse_progress *progress, volatile sig_atomic_t *stop,
+                    err *e);
+    /* Run saturation searches jobs[0..n) (sim_saturation of each) into
+     * results[] with its return code in codes[].  NULL: the optimizer runs
+     * them on the local pool. */
+    int (*saturate)(void *self, const struct sim_params *jobs, size_t n,
+                    struct sim_saturation_result *results, int *codes,
                     dse_progress *progress, volatile sig_atomic_t *stop,
                     err *e);
     void *self;
