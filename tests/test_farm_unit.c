@@ -16,6 +16,7 @@
 #include <pthread.h>
 
 #include "dse/farm/farm_serve.h"
+#include "dse/farm/studies.h"
 #include "dse/study/space.h"
 #include "test_farm_util.h"
 #include "support/store_mem.h"
@@ -415,23 +416,23 @@ static void test_limits(void **state)
     dse_serve_opts o;
     dse_serve_opts_init(&o);
     err e;
-    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &e), 0);
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, NULL, &e), 0);
     dse_serve_limits l = o.limits;
     l.max_designs = 4; /* the space has 5 */
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), ERR_CONFIG);
     assert_non_null(strstr(e.msg, "5 feasible designs"));
     l = o.limits;
     l.max_rates = 1;
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), ERR_CONFIG);
     l = o.limits;
     l.max_nodes = 8;
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), ERR_CONFIG);
     l = o.limits;
     /* 3 finalists x 2 rates x 2 seeds x (500 + 10 x 3000) = 366000 */
     l.max_sim_messages = 366000;
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), 0);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), 0);
     l.max_sim_messages = 365999;
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), ERR_CONFIG);
     cfg_study_fini(&s);
 }
 
@@ -465,13 +466,185 @@ static void test_limits_count_before_enumerating(void **state)
     dse_serve_opts_init(&o);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, NULL, &e), ERR_CONFIG);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     assert_non_null(strstr(e.msg, "combinations to enumerate"));
     double secs = (double)(t1.tv_sec - t0.tv_sec) +
                   (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     assert_true(secs < 2.0);
     cfg_study_fini(&s);
+}
+
+/* A study under max_enumerated (so the check builds its space) whose
+ * build still takes a while: 4096 nodes, every radix factorisation of
+ * dimensions 1 to 12, 63 x 64 VC and buffer options (620,928
+ * combinations, 2 s in the ASan build). */
+static const char *const slow_yaml =
+    "study: slow\nnodes: 4096\ntechnology: vlsi\n"
+    "budget:\n  bisection_wires: 65536\n"
+    "message:\n  bits: 32\n  length: fixed\ntraffic: uniform\n"
+    "rates: [0.001]\n"
+    "space:\n  topologies: [torus]\n  dimensions: {from: 1, to: 12}\n"
+    "  mixed_radices: true\n  routings: [deterministic, duato]\n"
+    "  vcs: {from: 2, to: 64}\n  buffer_flits: {from: 1, to: 64}\n"
+    "objectives: [latency, saturation, cost(bisection)]\n"
+    "finalists: 3\nsearch: exhaustive\n"
+    "report:\n  directory: reports/slow\n";
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct stopper {
+    volatile sig_atomic_t *flag;
+    double after_s, set_at;
+    pthread_t th;
+} stopper;
+
+static void *stopper_main(void *arg)
+{
+    stopper *x = arg;
+    test_sleep(x->after_s);
+    x->set_at = mono_s();
+    *x->flag = 1;
+    return NULL;
+}
+
+/* Issue 16: the limit check builds a space of up to max_enumerated
+ * combinations, which takes seconds; a stop flag set meanwhile (the
+ * daemon's SIGTERM) makes it return ERR_INTERRUPTED at once instead of
+ * finishing the build. */
+static void test_limits_check_stops(void **state)
+{
+    (void)state;
+    cfg_study s;
+    err e;
+    assert_int_equal(cfg_study_load_string(slow_yaml, "slow.yaml", &s, &e), 0);
+    double combos = dse_space_enumerated(&s);
+    dse_serve_opts o;
+    dse_serve_opts_init(&o);
+    assert_true(combos > 5e5 && combos <= (double)o.limits.max_enumerated);
+    volatile sig_atomic_t stop = 1; /* already set: no build at all */
+    double t0 = mono_s();
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &stop, &e),
+                     ERR_INTERRUPTED);
+    assert_true(mono_s() - t0 < 0.5);
+    stop = 0;
+    stopper x = {&stop, 0.05, 0, 0};
+    pthread_create(&x.th, NULL, stopper_main, &x);
+    int rc = dse_serve_check_limits(&s, &o.limits, &stop, &e);
+    double t1 = mono_s();
+    pthread_join(x.th, NULL);
+    assert_int_equal(rc, ERR_INTERRUPTED);
+    assert_non_null(strstr(e.msg, "stopped"));
+    assert_true(t1 - x.set_at < 0.5);
+    cfg_study_fini(&s);
+}
+
+/* The daemon (dse_serve_run in a thread) on the in-memory store. */
+typedef struct sthread {
+    dse_store_spec spec;
+    dse_serve_opts o;
+    volatile sig_atomic_t stop;
+    int rc;
+    err e;
+    pthread_t th;
+} sthread;
+
+static void *serve_main(void *arg)
+{
+    sthread *x = arg;
+    x->rc = dse_serve_run(&x->spec, &x->o, &x->stop, &x->e);
+    return NULL;
+}
+
+/* Wait until study id's status is `status` (and, when phase is non-NULL,
+ * its phase is `phase`); 1 when it came within seconds. */
+static int wait_study(dse_store *st, const dse_farm_opts *fo, const char *id,
+                      const char *status, const char *phase, double seconds,
+                      dse_study_info *out)
+{
+    for (double t = 0; t < seconds; t += 0.01) {
+        if (dse_study_get(st, fo, id, 0, out, NULL) == 0 &&
+            strcmp(out->status, status) == 0 &&
+            (!phase || strcmp(out->phase, phase) == 0))
+            return 1;
+        test_sleep(0.01);
+    }
+    return 0;
+}
+
+/* Issue 16, end to end: a study with tens of millions of combinations is
+ * refused at once by counting (the reason says so); a daemon stopped
+ * while it checks a smaller but still slow study returns promptly and
+ * leaves the study queued at the head for the next daemon. */
+static void test_serve_huge_and_stop_during_check(void **state)
+{
+    (void)state;
+    dse_mem_db *db = dse_mem_db_create();
+    sthread x;
+    memset(&x, 0, sizeof x);
+    x.spec.open = dse_mem_store_open;
+    x.spec.open_ctx = db;
+    dse_serve_opts_init(&x.o);
+    char root[] = "/tmp/dse-serve-check-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    snprintf(x.o.output_root, sizeof x.o.output_root, "%s", root);
+    pthread_create(&x.th, NULL, serve_main, &x);
+    dse_store st;
+    dse_store_open(&x.spec, &st);
+    dse_study_info info;
+    char id[DSE_STUDY_ID_MAX];
+    err e;
+
+    const char *huge =
+        "study: huge\nnodes: 65536\ntechnology: vlsi\n"
+        "budget:\n  bisection_wires: 65536\n"
+        "message:\n  bits: 32\n  length: fixed\ntraffic: uniform\n"
+        "rates: [0.001]\n"
+        "space:\n  topologies: all\n  dimensions: {from: 1, to: 16}\n"
+        "  mixed_radices: true\n  routings: all\n"
+        "  vcs: {from: 1, to: 64}\n  buffer_flits: {from: 1, to: 64}\n"
+        "objectives: [latency, saturation, cost(bisection)]\n"
+        "finalists: 3\nsearch: exhaustive\n"
+        "report:\n  directory: reports/huge\n";
+    double t0 = mono_s();
+    assert_int_equal(dse_serve_submit(&x.spec, &x.o.farm, huge, "huge.yaml",
+                                      id, &e),
+                     0);
+    assert_true(wait_study(&st, &x.o.farm, id, "refused", NULL, 10, &info));
+    assert_true(mono_s() - t0 < 3.0);
+    assert_non_null(strstr(info.reason, "combinations to enumerate"));
+    assert_non_null(strstr(info.reason, "over this farm's limit"));
+
+    assert_int_equal(dse_serve_submit(&x.spec, &x.o.farm, slow_yaml,
+                                      "slow.yaml", id, &e),
+                     0);
+    assert_true(wait_study(&st, &x.o.farm, id, "running", "checking", 10,
+                           &info));
+    double stopped = mono_s();
+    x.stop = 1; /* what SIGTERM does in dse serve */
+    pthread_join(x.th, NULL);
+    assert_true(mono_s() - stopped < 1.5);
+    assert_int_equal(x.rc, 0);
+    assert_true(wait_study(&st, &x.o.farm, id, "queued", NULL, 1, &info));
+    char **ids;
+    size_t n;
+    assert_int_equal(st.ops->lrange(st.self, "dse:studies:queue", 0, -1, &ids,
+                                    &n, NULL),
+                     0);
+    assert_int_equal(n, 1);
+    assert_string_equal(ids[0], id);
+    free(ids[0]);
+    free(ids);
+    dse_store_close(&st);
+    dse_mem_db_destroy(db);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* ---- whole runs on the in-memory store ------------------------------------------------ */
@@ -935,6 +1108,8 @@ int main(void)
         cmocka_unit_test(test_mem_planted_results),
         cmocka_unit_test(test_limits_count_before_enumerating),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_limits_check_stops),
+        cmocka_unit_test(test_serve_huge_and_stop_during_check),
         cmocka_unit_test(test_mem_identical),
         cmocka_unit_test(test_mem_reclaim_and_dead_letter),
         cmocka_unit_test(test_mem_store_down),

@@ -54,7 +54,7 @@ void dse_serve_opts_init(dse_serve_opts *o)
 /* ---- untrusted studies -------------------------------------------------- */
 
 int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
-                           err *e)
+                           const volatile sig_atomic_t *stop, err *e)
 {
     if (s->nodes > l->max_nodes)
         return err_set(e, ERR_CONFIG, "%ld nodes: over this farm's limit of %ld",
@@ -81,11 +81,17 @@ int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                        "dimensions x radices x routings x vcs x buffers x "
                        "express m x kn): over this farm's limit of %zu",
                        combos, l->max_enumerated);
+    /* Under max_enumerated the build is bounded, but still seconds for a
+     * million combinations: it polls the daemon's stop flag, so SIGTERM
+     * during a check is not held up by it. */
     dse_space sp;
     err le;
-    int rc = dse_space_build(s, &sp, &le);
+    int rc = dse_space_build_stoppable(s, &sp, stop, &le);
     if (rc) {
         dse_space_fini(&sp);
+        if (rc == ERR_INTERRUPTED)
+            return err_set(e, ERR_INTERRUPTED,
+                           "stopped while checking the design space");
         return err_set(e, ERR_CONFIG, "design space: %s", le.msg);
     }
     size_t count = sp.count;
@@ -430,7 +436,13 @@ static void run_study(runner *r)
         goto out;
     }
     char dir[PATH_MAX];
-    if ((rc = dse_serve_check_limits(&s, &o->limits, &e)) ||
+    rc = dse_serve_check_limits(&s, &o->limits, &r->stop_study, &e);
+    if (rc == ERR_INTERRUPTED) { /* the daemon is stopping */
+        cfg_study_fini(&s);
+        requeue(r);
+        return;
+    }
+    if (rc ||
         (rc = dse_serve_report_path(o->output_root, r->id, dir, sizeof dir,
                                     &e))) {
         snprintf(reason, sizeof reason, "%s", e.msg);
