@@ -279,6 +279,106 @@ static void test_job_malformed(void **state)
     free(good);
 }
 
+/* Issue 16: score jobs are estimated too (dse_job_score_work) and an
+ * over-limit one is refused with its reason before any model runs: many
+ * rates at 10^7 iterations, or a million-node ring (whose models' set-up
+ * alone is quadratic in the radix).  The shipped studies' jobs are far
+ * under the default. */
+static void test_job_score_work(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    dse_space sp;
+    err e;
+    assert_int_equal(dse_space_build(&s, &sp, &e), 0);
+    dse_job j;
+    for (size_t i = 0; i < sp.count; i++) {
+        dse_job_score_init(&j, &s, &sp.designs[i], sp.models[i]);
+        double w = dse_job_score_work(&j);
+        assert_true(w > 1e3 && w < 1e9);
+        char *t = dse_job_format(&j);
+        dse_job_fini(&j);
+        assert_int_equal(dse_job_parse(t, NULL, NULL, &j, &e), 0);
+        dse_job_fini(&j);
+        free(t);
+    }
+    /* the bound itself: (2 rates + 64) x (set-up + 10^4 x step) */
+    dse_job_score_init(&j, &s, &sp.designs[0], sp.models[0]);
+    const net_design *d = &sp.designs[0];
+    double hops = 0;
+    for (int i = 0; i < d->n; i++)
+        hops += d->k[i] / 2 + 1;
+    double want = (2.0 + DSE_JOB_SCORE_SEARCH_EVALS) *
+                  ((net_diameter(d) + 1) * hops +
+                   1e4 * (d->n + 1) * (d->vcs + d->n));
+    assert_true(fabs(dse_job_score_work(&j) - want) <= 1e-9 * want);
+    char *good = dse_job_format(&j);
+    dse_job_fini(&j);
+    dse_job_limits lim;
+    dse_job_limits_init(&lim);
+    lim.max_score_work = want; /* at the limit: accepted */
+    assert_int_equal(dse_job_parse(good, &lim, NULL, &j, &e), 0);
+    dse_job_fini(&j);
+    lim.max_score_work = want * (1 - 1e-6); /* over it: refused */
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(good, &lim, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "model steps"));
+    assert_non_null(strstr(e.msg, "--max-score-work"));
+
+    /* hostile: 10^7 iterations at a tiny damping (the solver would run
+     * every one) over 10^4 rates (the most a job may have): 1.2e12 steps,
+     * hours of a worker */
+    assert_non_null(strstr(good, "\"max_iterations\":10000,"));
+    char *many = replace(good, "\"max_iterations\":10000,",
+                         "\"max_iterations\":10000000,");
+    char *damp = replace(many, "\"damping\":0.5", "\"damping\":1e-06");
+    assert_non_null(damp);
+    char *at = strstr(damp, "\"rates\":[");
+    assert_non_null(at);
+    size_t cap = strlen(damp) + 10000 * 5 + 16;
+    char *hostile = calloc(1, cap);
+    size_t pre = (size_t)(at - damp) + strlen("\"rates\":[");
+    memcpy(hostile, damp, pre);
+    char *end = hostile + pre;
+    for (int i = 0; i < 10000; i++)
+        end += sprintf(end, i ? ",1e-4" : "1e-4");
+    strcat(end, strchr(at, ']'));
+    assert_true(strlen(hostile) < DSE_JOB_TEXT_MAX);
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(hostile, NULL, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "model steps"));
+    free(hostile);
+    free(damp);
+    free(many);
+    free(good);
+
+    /* a million-node ring (a valid design, under max_nodes): a model's
+     * set-up is ~k^2 / 4 per evaluation, 10^13 steps in all */
+    net_design ring;
+    net_design_init(&ring);
+    net_design_set_radix(&ring, 1, 1 << 20);
+    ring.vcs = 2;
+    ring.width = 4;
+    char why[2048];
+    const model *m = model_for(&ring, &s.workload, why, sizeof why);
+    assert_non_null(m);
+    dse_job_score_init(&j, &s, &ring, m);
+    assert_true(dse_job_score_work(&j) > 1e13);
+    char *t = dse_job_format(&j);
+    dse_job_fini(&j);
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(t, NULL, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "diameter-524288"));
+    free(t);
+    /* no model: nothing but the cost to compute */
+    dse_job_score_init(&j, &s, &sp.designs[0], NULL);
+    assert_true(dse_job_score_work(&j) == 0);
+    dse_job_fini(&j);
+    dse_space_fini(&sp);
+    cfg_study_fini(&s);
+}
+
 /* ---- results ------------------------------------------------------------------- */
 
 static void test_result_roundtrip_exact(void **state)
@@ -685,6 +785,48 @@ static int worker_stop(wthread *w)
 }
 
 static char *local_tiny;
+
+/* Issue 16, through a worker: with --max-score-work under the study's
+ * jobs, every score job is dead-lettered with the estimate as its reason
+ * (none is run) and the coordinator reports that reason. */
+static void test_mem_score_refused(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    dse_mem_db *db = dse_mem_db_create();
+    wthread w;
+    memset(&w, 0, sizeof w);
+    w.spec.open = dse_mem_store_open;
+    w.spec.open_ctx = db;
+    dse_worker_opts_init(&w.o);
+    w.o.slots = 2;
+    w.o.farm.heartbeat_s = 0.1;
+    w.o.limits.max_score_work = 1000; /* every job here is over 10^6 */
+    snprintf(w.o.name, sizeof w.o.name, "memw");
+    pthread_create(&w.th, NULL, worker_main, &w);
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    dse_farm *farm;
+    err e;
+    assert_int_equal(dse_farm_create(&w.spec, &fo, &farm, &e), 0);
+    dse_executor ex;
+    dse_farm_executor(farm, &ex);
+    int rc;
+    char *json = test_run_json(&s, &ex, &rc, &e);
+    free(json);
+    const char *const *reasons;
+    size_t n = dse_farm_failures(farm, &reasons);
+    assert_true(n >= 1);
+    for (size_t i = 0; i < n; i++)
+        if (!strstr(reasons[i], "model steps") ||
+            !strstr(reasons[i], "--max-score-work"))
+            fail_msg("failure %zu: %s", i, reasons[i]);
+    dse_farm_destroy(farm);
+    assert_int_equal(worker_stop(&w), 0);
+    dse_mem_db_destroy(db);
+    cfg_study_fini(&s);
+}
 
 static void test_mem_identical(void **state)
 {
@@ -1101,6 +1243,7 @@ int main(void)
         cmocka_unit_test(test_url_parse),
         cmocka_unit_test(test_job_key_and_roundtrip),
         cmocka_unit_test(test_job_malformed),
+        cmocka_unit_test(test_job_score_work),
         cmocka_unit_test(test_result_roundtrip_exact),
         cmocka_unit_test(test_password_and_secret_from_env),
         cmocka_unit_test(test_report_path),
@@ -1111,6 +1254,7 @@ int main(void)
         cmocka_unit_test(test_limits_check_stops),
         cmocka_unit_test(test_serve_huge_and_stop_during_check),
         cmocka_unit_test(test_mem_identical),
+        cmocka_unit_test(test_mem_score_refused),
         cmocka_unit_test(test_mem_reclaim_and_dead_letter),
         cmocka_unit_test(test_mem_store_down),
         cmocka_unit_test(test_mem_store_lost_data),
