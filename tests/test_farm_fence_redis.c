@@ -11,7 +11,10 @@
  *     hands the lock to B and back; while B holds it the counter never
  *     moves, and every write reported as done happened exactly once.  A
  *     check-then-write (GET, then the write) fails this within a few
- *     hundred hand-overs.
+ *     hundred hand-overs;
+ *   - a daemon (dse_serve_run in a thread) whose lock is taken over while
+ *     its study runs writes nothing more to the study, its lists or the
+ *     report directory, and returns "lost the lock".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +24,7 @@
 
 #include <pthread.h>
 
-#include "dse/farm/store.h"
+#include "dse/farm/farm_serve.h"
 #include "support/store_mem.h"
 #include "test_farm_util.h"
 
@@ -253,12 +256,157 @@ static void test_fenced_race(void **state)
     test_redis_fini(&r);
 }
 
+/* ---- a stale daemon ------------------------------------------------------- */
+
+typedef struct sthread {
+    dse_store_spec spec;
+    dse_serve_opts o;
+    volatile sig_atomic_t stop;
+    int rc, done;
+    err e;
+    pthread_t th;
+} sthread;
+
+static void *serve_main(void *arg)
+{
+    sthread *x = arg;
+    x->rc = dse_serve_run(&x->spec, &x->o, &x->stop, &x->e);
+    x->done = 1;
+    return NULL;
+}
+
+/* study:ID's fields as "f=v\n" lines, sorted (caller frees). */
+static char *study_text(dse_store *st, const char *key)
+{
+    size_t n;
+    char **f, **v;
+    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
+        return strdup("?");
+    /* insertion sort of the pairs by field */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(f[j - 1], f[j]) > 0; j--) {
+            char *t = f[j];
+            f[j] = f[j - 1];
+            f[j - 1] = t;
+            t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(f[i]) + strlen(v[i]) + 2;
+    char *out = calloc(1, len);
+    for (size_t i = 0; i < n; i++) {
+        strcat(out, f[i]);
+        strcat(out, "=");
+        strcat(out, v[i]);
+        strcat(out, "\n");
+        free(f[i]);
+        free(v[i]);
+    }
+    free(f);
+    free(v);
+    return out;
+}
+
+static int wait_phase(dse_store *st, const char *phase, double seconds)
+{
+    for (double t = 0; t < seconds; t += 0.05) {
+        char *s = study_text(st, "dse:study:1");
+        char want[64];
+        snprintf(want, sizeof want, "phase=%s\n", phase);
+        int ok = strstr(s, want) != NULL;
+        free(s);
+        if (ok)
+            return 1;
+        test_sleep(0.05);
+    }
+    return 0;
+}
+
+/* Daemon A runs study 1; its lock is taken over (what daemon B does after
+ * A's lock expired).  From that moment A changes nothing: study:1, the
+ * queue and the running list are exactly as they were, no report is
+ * written, and dse_serve_run returns ERR_REDIS "lost the lock". */
+static void test_stale_daemon_writes_nothing(void **state)
+{
+    (void)state;
+    if (!test_redis_installed())
+        skip();
+    test_redis r = {0};
+    assert_int_equal(test_redis_start(&r), 0);
+    char root[400], path[600];
+    snprintf(root, sizeof root, "%s/out", r.dir);
+    assert_int_equal(mkdir(root, 0755), 0);
+    pid_t w = test_worker_start(&r, "w", NULL, NULL);
+    sthread x;
+    memset(&x, 0, sizeof x);
+    dse_store_url_parse(r.url, &x.spec.redis, NULL);
+    dse_serve_opts_init(&x.o);
+    snprintf(x.o.output_root, sizeof x.o.output_root, "%s", root);
+    x.o.lock_ttl_ms = 5000; /* refreshed every second */
+    x.o.farm.no_worker_timeout_s = 30;
+    pthread_create(&x.th, NULL, serve_main, &x);
+    dse_store st;
+    test_store_open(&r, &st);
+    snprintf(path, sizeof path, "%s/tests/data/farm_kill.yaml",
+             DSE_SOURCE_DIR);
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char yaml[8192];
+    size_t len = fread(yaml, 1, sizeof yaml - 1, fp);
+    yaml[len] = '\0';
+    fclose(fp);
+    char id[DSE_STUDY_ID_MAX];
+    err e;
+    assert_int_equal(dse_serve_submit(&x.spec, &x.o.farm, yaml, "kill.yaml",
+                                      id, &e),
+                     0);
+    assert_string_equal(id, "1");
+    assert_true(wait_phase(&st, "simulate", 60));
+    /* B takes the lock */
+    assert_int_equal(st.ops->set(st.self, "dse:serve:lock", "B-host 99", 0, 0,
+                                 NULL, NULL),
+                     0);
+    char *before = study_text(&st, "dse:study:1");
+    size_t queued = list_len(&st, "dse:studies:queue");
+    size_t running = list_len(&st, "dse:studies:running");
+    /* A notices at its next progress update (about a second) */
+    for (double t = 0; t < 30 && !x.done; t += 0.05)
+        test_sleep(0.05);
+    assert_true(x.done);
+    pthread_join(x.th, NULL);
+    assert_int_equal(x.rc, ERR_REDIS);
+    assert_non_null(strstr(x.e.msg, "lost the lock"));
+    char *after = study_text(&st, "dse:study:1");
+    if (strcmp(before, after) != 0)
+        fail_msg("study:1 changed after the lock was taken:\nbefore:\n%s\n"
+                 "after:\n%s",
+                 before, after);
+    assert_non_null(strstr(after, "status=running\n"));
+    assert_int_equal(list_len(&st, "dse:studies:queue"), queued);
+    assert_int_equal(list_len(&st, "dse:studies:running"), running);
+    assert_int_equal(running, 1);
+    char lock[64];
+    get_str(&st, "dse:serve:lock", lock, sizeof lock);
+    assert_string_equal(lock, "B-host 99"); /* A did not release B's lock */
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/1", root);
+    assert_int_not_equal(stat(path, &sb), 0);
+    free(before);
+    free(after);
+    dse_store_close(&st);
+    assert_int_equal(test_worker_stop(w), 0);
+    test_redis_fini(&r);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fenced_both_backends),
         cmocka_unit_test(test_fenced_race),
+        cmocka_unit_test(test_stale_daemon_writes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
