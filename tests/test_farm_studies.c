@@ -198,7 +198,8 @@ static void test_report_round_trip(void **state)
     const char *done[] = {"id", "8", "name", "r", "status", "done", NULL};
     put_study(f, "8", done);
     err e;
-    assert_int_equal(dse_study_store_report(&f->st, &f->fo, "8", rep, &e), 0);
+    assert_int_equal(
+        dse_study_store_report(&f->st, &f->fo, "8", rep, NULL, &e), 0);
 
     snprintf(out, sizeof out, "%s/fetched", f->dir);
     size_t n = 0;
@@ -246,7 +247,8 @@ static void test_report_bound(void **state)
     fputc('x', fp);
     fclose(fp);
     err e;
-    assert_int_equal(dse_study_store_report(&f->st, &f->fo, "10", rep, &e),
+    assert_int_equal(dse_study_store_report(&f->st, &f->fo, "10", rep, NULL,
+                                            &e),
                      ERR_CONFIG);
     assert_non_null(strstr(e.msg, "not stored"));
     const char *keys[] = {"dse:report:10"};

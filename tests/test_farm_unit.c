@@ -16,6 +16,7 @@
 #include <pthread.h>
 
 #include "dse/farm/farm_serve.h"
+#include "dse/farm/studies.h"
 #include "dse/study/space.h"
 #include "test_farm_util.h"
 #include "support/store_mem.h"
@@ -361,6 +362,106 @@ static void test_saturation_job(void **state)
     free(d);
 }
 
+/* Issue 16: score jobs are estimated too (dse_job_score_work) and an
+ * over-limit one is refused with its reason before any model runs: many
+ * rates at 10^7 iterations, or a million-node ring (whose models' set-up
+ * alone is quadratic in the radix).  The shipped studies' jobs are far
+ * under the default. */
+static void test_job_score_work(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    dse_space sp;
+    err e;
+    assert_int_equal(dse_space_build(&s, &sp, &e), 0);
+    dse_job j;
+    for (size_t i = 0; i < sp.count; i++) {
+        dse_job_score_init(&j, &s, &sp.designs[i], sp.models[i]);
+        double w = dse_job_score_work(&j);
+        assert_true(w > 1e3 && w < 1e9);
+        char *t = dse_job_format(&j);
+        dse_job_fini(&j);
+        assert_int_equal(dse_job_parse(t, NULL, NULL, &j, &e), 0);
+        dse_job_fini(&j);
+        free(t);
+    }
+    /* the bound itself: (2 rates + 64) x (set-up + 10^4 x step) */
+    dse_job_score_init(&j, &s, &sp.designs[0], sp.models[0]);
+    const net_design *d = &sp.designs[0];
+    double hops = 0;
+    for (int i = 0; i < d->n; i++)
+        hops += d->k[i] / 2 + 1;
+    double want = (2.0 + DSE_JOB_SCORE_SEARCH_EVALS) *
+                  ((net_diameter(d) + 1) * hops +
+                   1e4 * (d->n + 1) * (d->vcs + d->n));
+    assert_true(fabs(dse_job_score_work(&j) - want) <= 1e-9 * want);
+    char *good = dse_job_format(&j);
+    dse_job_fini(&j);
+    dse_job_limits lim;
+    dse_job_limits_init(&lim);
+    lim.max_score_work = want; /* at the limit: accepted */
+    assert_int_equal(dse_job_parse(good, &lim, NULL, &j, &e), 0);
+    dse_job_fini(&j);
+    lim.max_score_work = want * (1 - 1e-6); /* over it: refused */
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(good, &lim, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "model steps"));
+    assert_non_null(strstr(e.msg, "--max-score-work"));
+
+    /* hostile: 10^7 iterations at a tiny damping (the solver would run
+     * every one) over 10^4 rates (the most a job may have): 1.2e12 steps,
+     * hours of a worker */
+    assert_non_null(strstr(good, "\"max_iterations\":10000,"));
+    char *many = replace(good, "\"max_iterations\":10000,",
+                         "\"max_iterations\":10000000,");
+    char *damp = replace(many, "\"damping\":0.5", "\"damping\":1e-06");
+    assert_non_null(damp);
+    char *at = strstr(damp, "\"rates\":[");
+    assert_non_null(at);
+    size_t cap = strlen(damp) + 10000 * 5 + 16;
+    char *hostile = calloc(1, cap);
+    size_t pre = (size_t)(at - damp) + strlen("\"rates\":[");
+    memcpy(hostile, damp, pre);
+    char *end = hostile + pre;
+    for (int i = 0; i < 10000; i++)
+        end += sprintf(end, i ? ",1e-4" : "1e-4");
+    strcat(end, strchr(at, ']'));
+    assert_true(strlen(hostile) < DSE_JOB_TEXT_MAX);
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(hostile, NULL, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "model steps"));
+    free(hostile);
+    free(damp);
+    free(many);
+    free(good);
+
+    /* a million-node ring (a valid design, under max_nodes): a model's
+     * set-up is ~k^2 / 4 per evaluation, 10^13 steps in all */
+    net_design ring;
+    net_design_init(&ring);
+    net_design_set_radix(&ring, 1, 1 << 20);
+    ring.vcs = 2;
+    ring.width = 4;
+    char why[2048];
+    const model *m = model_for(&ring, &s.workload, why, sizeof why);
+    assert_non_null(m);
+    dse_job_score_init(&j, &s, &ring, m);
+    assert_true(dse_job_score_work(&j) > 1e13);
+    char *t = dse_job_format(&j);
+    dse_job_fini(&j);
+    err_clear(&e);
+    assert_int_equal(dse_job_parse(t, NULL, NULL, &j, &e), ERR_INVALID);
+    assert_non_null(strstr(e.msg, "diameter-524288"));
+    free(t);
+    /* no model: nothing but the cost to compute */
+    dse_job_score_init(&j, &s, &sp.designs[0], NULL);
+    assert_true(dse_job_score_work(&j) == 0);
+    dse_job_fini(&j);
+    dse_space_fini(&sp);
+    cfg_study_fini(&s);
+}
+
 /* ---- results ------------------------------------------------------------------- */
 
 static void test_result_roundtrip_exact(void **state)
@@ -498,23 +599,23 @@ static void test_limits(void **state)
     dse_serve_opts o;
     dse_serve_opts_init(&o);
     err e;
-    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &e), 0);
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, NULL, &e), 0);
     dse_serve_limits l = o.limits;
     l.max_designs = 4; /* the space has 5 */
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), ERR_CONFIG);
     assert_non_null(strstr(e.msg, "5 feasible designs"));
     l = o.limits;
     l.max_rates = 1;
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), ERR_CONFIG);
     l = o.limits;
     l.max_nodes = 8;
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), ERR_CONFIG);
     l = o.limits;
     /* 3 finalists x 2 rates x 2 seeds x (500 + 10 x 3000) = 366000 */
     l.max_sim_messages = 366000;
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), 0);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), 0);
     l.max_sim_messages = 365999;
-    assert_int_equal(dse_serve_check_limits(&s, &l, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &l, NULL, &e), ERR_CONFIG);
     cfg_study_fini(&s);
 }
 
@@ -548,13 +649,185 @@ static void test_limits_count_before_enumerating(void **state)
     dse_serve_opts_init(&o);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &e), ERR_CONFIG);
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, NULL, &e), ERR_CONFIG);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     assert_non_null(strstr(e.msg, "combinations to enumerate"));
     double secs = (double)(t1.tv_sec - t0.tv_sec) +
                   (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     assert_true(secs < 2.0);
     cfg_study_fini(&s);
+}
+
+/* A study under max_enumerated (so the check builds its space) whose
+ * build still takes a while: 4096 nodes, every radix factorisation of
+ * dimensions 1 to 12, 63 x 64 VC and buffer options (620,928
+ * combinations, 2 s in the ASan build). */
+static const char *const slow_yaml =
+    "study: slow\nnodes: 4096\ntechnology: vlsi\n"
+    "budget:\n  bisection_wires: 65536\n"
+    "message:\n  bits: 32\n  length: fixed\ntraffic: uniform\n"
+    "rates: [0.001]\n"
+    "space:\n  topologies: [torus]\n  dimensions: {from: 1, to: 12}\n"
+    "  mixed_radices: true\n  routings: [deterministic, duato]\n"
+    "  vcs: {from: 2, to: 64}\n  buffer_flits: {from: 1, to: 64}\n"
+    "objectives: [latency, saturation, cost(bisection)]\n"
+    "finalists: 3\nsearch: exhaustive\n"
+    "report:\n  directory: reports/slow\n";
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct stopper {
+    volatile sig_atomic_t *flag;
+    double after_s, set_at;
+    pthread_t th;
+} stopper;
+
+static void *stopper_main(void *arg)
+{
+    stopper *x = arg;
+    test_sleep(x->after_s);
+    x->set_at = mono_s();
+    *x->flag = 1;
+    return NULL;
+}
+
+/* Issue 16: the limit check builds a space of up to max_enumerated
+ * combinations, which takes seconds; a stop flag set meanwhile (the
+ * daemon's SIGTERM) makes it return ERR_INTERRUPTED at once instead of
+ * finishing the build. */
+static void test_limits_check_stops(void **state)
+{
+    (void)state;
+    cfg_study s;
+    err e;
+    assert_int_equal(cfg_study_load_string(slow_yaml, "slow.yaml", &s, &e), 0);
+    double combos = dse_space_enumerated(&s);
+    dse_serve_opts o;
+    dse_serve_opts_init(&o);
+    assert_true(combos > 5e5 && combos <= (double)o.limits.max_enumerated);
+    volatile sig_atomic_t stop = 1; /* already set: no build at all */
+    double t0 = mono_s();
+    assert_int_equal(dse_serve_check_limits(&s, &o.limits, &stop, &e),
+                     ERR_INTERRUPTED);
+    assert_true(mono_s() - t0 < 0.5);
+    stop = 0;
+    stopper x = {&stop, 0.05, 0, 0};
+    pthread_create(&x.th, NULL, stopper_main, &x);
+    int rc = dse_serve_check_limits(&s, &o.limits, &stop, &e);
+    double t1 = mono_s();
+    pthread_join(x.th, NULL);
+    assert_int_equal(rc, ERR_INTERRUPTED);
+    assert_non_null(strstr(e.msg, "stopped"));
+    assert_true(t1 - x.set_at < 0.5);
+    cfg_study_fini(&s);
+}
+
+/* The daemon (dse_serve_run in a thread) on the in-memory store. */
+typedef struct sthread {
+    dse_store_spec spec;
+    dse_serve_opts o;
+    volatile sig_atomic_t stop;
+    int rc;
+    err e;
+    pthread_t th;
+} sthread;
+
+static void *serve_main(void *arg)
+{
+    sthread *x = arg;
+    x->rc = dse_serve_run(&x->spec, &x->o, &x->stop, &x->e);
+    return NULL;
+}
+
+/* Wait until study id's status is `status` (and, when phase is non-NULL,
+ * its phase is `phase`); 1 when it came within seconds. */
+static int wait_study(dse_store *st, const dse_farm_opts *fo, const char *id,
+                      const char *status, const char *phase, double seconds,
+                      dse_study_info *out)
+{
+    for (double t = 0; t < seconds; t += 0.01) {
+        if (dse_study_get(st, fo, id, 0, out, NULL) == 0 &&
+            strcmp(out->status, status) == 0 &&
+            (!phase || strcmp(out->phase, phase) == 0))
+            return 1;
+        test_sleep(0.01);
+    }
+    return 0;
+}
+
+/* Issue 16, end to end: a study with tens of millions of combinations is
+ * refused at once by counting (the reason says so); a daemon stopped
+ * while it checks a smaller but still slow study returns promptly and
+ * leaves the study queued at the head for the next daemon. */
+static void test_serve_huge_and_stop_during_check(void **state)
+{
+    (void)state;
+    dse_mem_db *db = dse_mem_db_create();
+    sthread x;
+    memset(&x, 0, sizeof x);
+    x.spec.open = dse_mem_store_open;
+    x.spec.open_ctx = db;
+    dse_serve_opts_init(&x.o);
+    char root[] = "/tmp/dse-serve-check-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    snprintf(x.o.output_root, sizeof x.o.output_root, "%s", root);
+    pthread_create(&x.th, NULL, serve_main, &x);
+    dse_store st;
+    dse_store_open(&x.spec, &st);
+    dse_study_info info;
+    char id[DSE_STUDY_ID_MAX];
+    err e;
+
+    const char *huge =
+        "study: huge\nnodes: 65536\ntechnology: vlsi\n"
+        "budget:\n  bisection_wires: 65536\n"
+        "message:\n  bits: 32\n  length: fixed\ntraffic: uniform\n"
+        "rates: [0.001]\n"
+        "space:\n  topologies: all\n  dimensions: {from: 1, to: 16}\n"
+        "  mixed_radices: true\n  routings: all\n"
+        "  vcs: {from: 1, to: 64}\n  buffer_flits: {from: 1, to: 64}\n"
+        "objectives: [latency, saturation, cost(bisection)]\n"
+        "finalists: 3\nsearch: exhaustive\n"
+        "report:\n  directory: reports/huge\n";
+    double t0 = mono_s();
+    assert_int_equal(dse_serve_submit(&x.spec, &x.o.farm, huge, "huge.yaml",
+                                      id, &e),
+                     0);
+    assert_true(wait_study(&st, &x.o.farm, id, "refused", NULL, 10, &info));
+    assert_true(mono_s() - t0 < 3.0);
+    assert_non_null(strstr(info.reason, "combinations to enumerate"));
+    assert_non_null(strstr(info.reason, "over this farm's limit"));
+
+    assert_int_equal(dse_serve_submit(&x.spec, &x.o.farm, slow_yaml,
+                                      "slow.yaml", id, &e),
+                     0);
+    assert_true(wait_study(&st, &x.o.farm, id, "running", "checking", 10,
+                           &info));
+    double stopped = mono_s();
+    x.stop = 1; /* what SIGTERM does in dse serve */
+    pthread_join(x.th, NULL);
+    assert_true(mono_s() - stopped < 1.5);
+    assert_int_equal(x.rc, 0);
+    assert_true(wait_study(&st, &x.o.farm, id, "queued", NULL, 1, &info));
+    char **ids;
+    size_t n;
+    assert_int_equal(st.ops->lrange(st.self, "dse:studies:queue", 0, -1, &ids,
+                                    &n, NULL),
+                     0);
+    assert_int_equal(n, 1);
+    assert_string_equal(ids[0], id);
+    free(ids[0]);
+    free(ids);
+    dse_store_close(&st);
+    dse_mem_db_destroy(db);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* ---- whole runs on the in-memory store ------------------------------------------------ */
@@ -595,6 +868,48 @@ static int worker_stop(wthread *w)
 }
 
 static char *local_tiny;
+
+/* Issue 16, through a worker: with --max-score-work under the study's
+ * jobs, every score job is dead-lettered with the estimate as its reason
+ * (none is run) and the coordinator reports that reason. */
+static void test_mem_score_refused(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    dse_mem_db *db = dse_mem_db_create();
+    wthread w;
+    memset(&w, 0, sizeof w);
+    w.spec.open = dse_mem_store_open;
+    w.spec.open_ctx = db;
+    dse_worker_opts_init(&w.o);
+    w.o.slots = 2;
+    w.o.farm.heartbeat_s = 0.1;
+    w.o.limits.max_score_work = 1000; /* every job here is over 10^6 */
+    snprintf(w.o.name, sizeof w.o.name, "memw");
+    pthread_create(&w.th, NULL, worker_main, &w);
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    dse_farm *farm;
+    err e;
+    assert_int_equal(dse_farm_create(&w.spec, &fo, &farm, &e), 0);
+    dse_executor ex;
+    dse_farm_executor(farm, &ex);
+    int rc;
+    char *json = test_run_json(&s, &ex, &rc, &e);
+    free(json);
+    const char *const *reasons;
+    size_t n = dse_farm_failures(farm, &reasons);
+    assert_true(n >= 1);
+    for (size_t i = 0; i < n; i++)
+        if (!strstr(reasons[i], "model steps") ||
+            !strstr(reasons[i], "--max-score-work"))
+            fail_msg("failure %zu: %s", i, reasons[i]);
+    dse_farm_destroy(farm);
+    assert_int_equal(worker_stop(&w), 0);
+    dse_mem_db_destroy(db);
+    cfg_study_fini(&s);
+}
 
 static void test_mem_identical(void **state)
 {
@@ -1012,6 +1327,7 @@ int main(void)
         cmocka_unit_test(test_job_key_and_roundtrip),
         cmocka_unit_test(test_job_malformed),
         cmocka_unit_test(test_saturation_job),
+        cmocka_unit_test(test_job_score_work),
         cmocka_unit_test(test_result_roundtrip_exact),
         cmocka_unit_test(test_password_and_secret_from_env),
         cmocka_unit_test(test_report_path),
@@ -1019,7 +1335,10 @@ int main(void)
         cmocka_unit_test(test_mem_planted_results),
         cmocka_unit_test(test_limits_count_before_enumerating),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_limits_check_stops),
+        cmocka_unit_test(test_serve_huge_and_stop_during_check),
         cmocka_unit_test(test_mem_identical),
+        cmocka_unit_test(test_mem_score_refused),
         cmocka_unit_test(test_mem_reclaim_and_dead_letter),
         cmocka_unit_test(test_mem_store_down),
         cmocka_unit_test(test_mem_store_lost_data),

@@ -47,6 +47,12 @@ static void duration(double s, char *buf, size_t size)
         snprintf(buf, size, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* Room for detail()'s longest line: the report path and the reason whole
+ * (a status line that cut the report path would name another directory). */
+#define DETAIL_MAX                                                            \
+    (sizeof ((dse_study_info *)0)->report +                                   \
+     sizeof ((dse_study_info *)0)->reason + 256)
+
 /* One line of what a study is doing. */
 static void detail(const dse_study_info *x, char *buf, size_t size)
 {
@@ -88,7 +94,7 @@ static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id,
     }
     if (as_json)
         return print_json(dse_study_json(&x));
-    char a[32], b[32], c[32], line[1500];
+    char a[32], b[32], c[32], line[DETAIL_MAX];
     when(x.submitted, a, sizeof a);
     when(x.started, b, sizeof b);
     when(x.finished, c, sizeof c);
@@ -164,7 +170,7 @@ static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
     if (n == 0)
         printf("no studies submitted\n");
     for (size_t i = 0; i < n; i++) {
-        char line[1500];
+        char line[DETAIL_MAX];
         detail(&xs[i], line, sizeof line);
         printf("%-6s %-9s %-24s %s\n", xs[i].id, xs[i].status, xs[i].name,
                line);

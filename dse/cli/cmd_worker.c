@@ -53,6 +53,8 @@ static void usage(FILE *out)
             "      --max-memory MB      refuse simulations estimated to need more memory (2048)\n"
             "      --max-work N         refuse simulations estimated to take more\n"
             "                           router-cycles (1e12)\n"
+            "      --max-score-work N   refuse scoring jobs estimated to take more\n"
+            "                           model steps (1e12)\n"
             "      --result-ttl S       results expire after S seconds (0: never)\n"
             "  -q, --quiet              no log lines\n"
             "  -h, --help               this text\n\n"
@@ -83,6 +85,7 @@ int dse_cmd_worker(int argc, char **argv)
         {"max-messages", required_argument, NULL, 'M'},
         {"max-memory", required_argument, NULL, 'B'},
         {"max-work", required_argument, NULL, 'K'},
+        {"max-score-work", required_argument, NULL, 'W'},
         {"result-ttl", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -141,6 +144,11 @@ int dse_cmd_worker(int argc, char **argv)
             if (parse_num("--max-work", optarg, 1, 1e18, &v))
                 return 2;
             o.limits.max_work = v;
+            break;
+        case 'W':
+            if (parse_num("--max-score-work", optarg, 1, 1e18, &v))
+                return 2;
+            o.limits.max_score_work = v;
             break;
         case 'T':
             if (parse_num("--result-ttl", optarg, 0, 1e9, &v))

@@ -33,7 +33,9 @@ struct dse_cache {
     char dir[4096];
     dse_executor inner;
     size_t hits, stored, write_failures;
-    char why[512];
+    /* the first write failure: "cannot rename to " + a path of store()
+     * (at most 4400 bytes, its tmp buffer) + ": " + strerror */
+    char why[4400 + 128];
     unsigned long tmp_seq;
 };
 

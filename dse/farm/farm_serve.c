@@ -54,7 +54,7 @@ void dse_serve_opts_init(dse_serve_opts *o)
 /* ---- untrusted studies -------------------------------------------------- */
 
 int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
-                           err *e)
+                           const volatile sig_atomic_t *stop, err *e)
 {
     if (s->nodes > l->max_nodes)
         return err_set(e, ERR_CONFIG, "%ld nodes: over this farm's limit of %ld",
@@ -81,11 +81,17 @@ int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                        "dimensions x radices x routings x vcs x buffers x "
                        "express m x kn): over this farm's limit of %zu",
                        combos, l->max_enumerated);
+    /* Under max_enumerated the build is bounded, but still seconds for a
+     * million combinations: it polls the daemon's stop flag, so SIGTERM
+     * during a check is not held up by it. */
     dse_space sp;
     err le;
-    int rc = dse_space_build(s, &sp, &le);
+    int rc = dse_space_build_stoppable(s, &sp, stop, &le);
     if (rc) {
         dse_space_fini(&sp);
+        if (rc == ERR_INTERRUPTED)
+            return err_set(e, ERR_INTERRUPTED,
+                           "stopped while checking the design space");
         return err_set(e, ERR_CONFIG, "design space: %s", le.msg);
     }
     size_t count = sp.count;
@@ -204,14 +210,23 @@ out:
  * INCR serve:lock:gen when the lock is taken, so every holder's token is
  * new.  A daemon paused past the lock's expiry (SIGSTOP, a VM freeze)
  * may find on waking that another daemon took the lock and resumed its
- * studies; so before every state change (taking a study, writing its
- * progress, its report, its final status, requeueing it) a runner reads
- * the lock and compares the token (still_ours).  A mismatch sets `lost`:
- * the daemon interrupts its studies without writing anything more about
- * them (the new holder owns them now) and exits with an error.  The
- * check and the write are two commands, so a pause between them can
- * still slip one write through; the window is one round trip, not the
- * whole study.
+ * studies.  So every state change in Redis (a study's status, progress,
+ * phase, report and report files, requeueing it, dropping it from
+ * studies:running, refreshing and releasing the lock itself) is a fenced
+ * write (fenced(), dse_store_ops.fenced): the comparison of the lock
+ * with this daemon's token and the write are one atomic step in the
+ * store (a Lua script in Redis), so no write of a daemon whose token is
+ * stale lands, however long it was paused between deciding to write and
+ * writing.  A mismatch sets `lost`: the daemon interrupts its studies
+ * without writing anything more about them (the new holder owns them
+ * now) and exits with an error.
+ *
+ * What is not fenced: taking an id (BLMOVE queue -> running blocks, so it
+ * cannot run inside a script; the runner reads the lock right after and
+ * hands a mis-taken id back to the queue), that hand-back itself (it
+ * undoes the take), and the report directory (a file system, not Redis:
+ * checked with still_ours just before; both daemons write OUTPUT_ROOT/ID
+ * the same way, and dse_report_write replaces it whole).
  */
 typedef struct daemon {
     const dse_store_spec *spec;
@@ -243,8 +258,17 @@ static void dlog(daemon *d, const char *fmt, ...)
     pthread_mutex_unlock(&d->log_lock);
 }
 
+static void set_lost(daemon *d)
+{
+    if (!d->lost)
+        dlog(d, "lost %s to another daemon: taking no more work", d->k_lock);
+    d->lost = 1;
+    d->halt = 1;
+}
+
 /* 1 when the lock still holds this daemon's token; else sets lost and
- * halt (a Redis error counts as still ours: the refresh loop decides). */
+ * halt (a Redis error counts as still ours: the refresh loop decides).
+ * A read: for decisions only, never to guard a write (fenced() does). */
 static int still_ours(daemon *d, dse_store *st)
 {
     if (d->lost)
@@ -255,12 +279,39 @@ static int still_ours(daemon *d, dse_store *st)
         return 1;
     int mine = holder && strcmp(holder, d->token) == 0;
     free(holder);
-    if (!mine) {
-        d->lost = 1;
-        d->halt = 1;
-        dlog(d, "lost %s to another daemon: taking no more work", d->k_lock);
-    }
+    if (!mine)
+        set_lost(d);
     return mine;
+}
+
+/* A command from its arguments, NULL-terminated (at most 24). */
+static void cmd_of(dse_store_cmd *c, ...)
+{
+    va_list ap;
+    va_start(ap, c);
+    const char *x;
+    c->argc = 0;
+    while (c->argc < 24 && (x = va_arg(ap, const char *)) != NULL)
+        c->argv[c->argc++] = x;
+    va_end(ap);
+}
+
+/* Run cmds in one atomic step with the check that the lock holds this
+ * daemon's token.  1 they ran; 0 the lock is another's (none ran; sets
+ * lost and halt); a negative ERR_* when the store failed (they may or
+ * may not have run; the refresh loop decides about the lock). */
+static int fenced(daemon *d, dse_store *st, const dse_store_cmd *cmds,
+                  size_t n, err *e)
+{
+    if (d->lost)
+        return 0;
+    dse_store_fence f = {d->k_lock, d->token, 0};
+    int rc = st->ops->fenced(st->self, &f, cmds, n, e);
+    if (rc)
+        return rc;
+    if (!f.held)
+        set_lost(d);
+    return f.held;
 }
 
 typedef struct runner {
@@ -286,8 +337,9 @@ static void watch_study(runner *r, const char *phase)
     if (strcmp(phase, r->last_phase) != 0) {
         char when[32];
         snprintf(when, sizeof when, "%lld", (long long)time(NULL));
-        const char *f[] = {"phase_started"}, *v[] = {when};
-        if (r->st.ops->hset(r->st.self, r->key, 1, f, v, NULL) == 0)
+        dse_store_cmd c;
+        cmd_of(&c, "HSET", r->key, "phase_started", when, NULL);
+        if (fenced(r->d, &r->st, &c, 1, NULL) == 1)
             snprintf(r->last_phase, sizeof r->last_phase, "%s", phase);
     }
     char name[64], key[192];
@@ -305,64 +357,73 @@ static void watch_study(runner *r, const char *phase)
 /* After a report is written: its files into report:ID for dse results. */
 static void keep_report(runner *r, const char *dir)
 {
+    daemon *d = r->d;
     err e;
-    int rc = dse_study_store_report(&r->st, &r->d->o->farm, r->id, dir, &e);
-    const char *f[] = {"report_stored", "report_not_stored"};
-    const char *v[] = {rc ? "no" : "yes", rc ? e.msg : ""};
-    r->st.ops->hset(r->st.self, r->key, 2, f, v, NULL);
+    dse_store_fence f = {d->k_lock, d->token, 0};
+    int rc = dse_study_store_report(&r->st, &d->o->farm, r->id, dir, &f, &e);
+    if (rc == 0 && !f.held) {
+        set_lost(d);
+        return;
+    }
+    dse_store_cmd c;
+    cmd_of(&c, "HSET", r->key, "report_stored", rc ? "no" : "yes",
+           "report_not_stored", rc ? e.msg : "", NULL);
+    fenced(d, &r->st, &c, 1, NULL);
     if (rc)
-        dlog(r->d, "study %s: report not stored in Redis: %s", r->id, e.msg);
+        dlog(d, "study %s: report not stored in Redis: %s", r->id, e.msg);
 }
 
 /* The farm's progress, into study:ID (also called at a batch's end). */
 static void on_status(void *ctx, const dse_farm_status *s)
 {
     runner *r = ctx;
-    if (!still_ours(r->d, &r->st)) {
-        r->stop_study = 1; /* dse_optimize stops (the daemon halts) */
-        return;
-    }
     char done[32], total[32], workers[32], pend[32], run[32];
     snprintf(done, sizeof done, "%zu", s->done);
     snprintf(total, sizeof total, "%zu", s->total);
     snprintf(workers, sizeof workers, "%zu", s->workers);
     snprintf(pend, sizeof pend, "%zu", s->pending);
     snprintf(run, sizeof run, "%zu", s->running);
-    hset_pairs(&r->st, r->key, NULL, "phase", s->phase, "done", done, "total",
-               total, "workers", workers, "pending", pend, "jobs_running", run,
-               NULL);
+    dse_store_cmd c;
+    cmd_of(&c, "HSET", r->key, "phase", s->phase, "done", done, "total", total,
+           "workers", workers, "pending", pend, "jobs_running", run, NULL);
+    if (fenced(r->d, &r->st, &c, 1, NULL) == 0) {
+        r->stop_study = 1; /* dse_optimize stops (the daemon halts) */
+        return;
+    }
     watch_study(r, s->phase);
 }
 
 /* Record a final status with a reason. */
 static void finish_study(runner *r, const char *status, const char *reason)
 {
-    if (!still_ours(r->d, &r->st))
-        return;
     char when[32];
     now_text(when);
-    for (int tries = 0; tries < 50; tries++) {
-        if (hset_pairs(&r->st, r->key, NULL, "status", status, "reason",
-                       reason ? reason : "", "finished", when, NULL) == 0)
-            break;
-        dse__farm_sleep(0.2, NULL);
+    dse_store_cmd c;
+    cmd_of(&c, "HSET", r->key, "status", status, "reason",
+           reason ? reason : "", "finished", when, NULL);
+    int rc = -1;
+    for (int tries = 0; tries < 50 && rc < 0; tries++) {
+        if ((rc = fenced(r->d, &r->st, &c, 1, NULL)) < 0)
+            dse__farm_sleep(0.2, NULL);
     }
-    dlog(r->d, "study %s: %s%s%s", r->id, status,
-         reason && reason[0] ? ": " : "", reason ? reason : "");
+    if (rc == 0)
+        return; /* the lock's holder has the study now */
+    dlog(r->d, "study %s: %s%s%s%s", r->id, status,
+         reason && reason[0] ? ": " : "", reason ? reason : "",
+         rc < 0 ? " (not recorded: Redis unreachable)" : "");
 }
 
 static void requeue(runner *r)
 {
     daemon *d = r->d;
-    if (!still_ours(d, &r->st))
-        return; /* the lock's holder resumed it already */
-    hset_pairs(&r->st, r->key, NULL, "status", "queued", "reason",
-               "daemon stopped while running it; resumes when a daemon "
-               "starts",
-               NULL);
-    r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
-    r->st.ops->push(r->st.self, d->k_queue, r->id, 1, NULL);
-    dlog(d, "study %s: requeued", r->id);
+    dse_store_cmd c[3];
+    cmd_of(&c[0], "HSET", r->key, "status", "queued", "reason",
+           "daemon stopped while running it; resumes when a daemon starts",
+           NULL);
+    cmd_of(&c[1], "LREM", d->k_running, "0", r->id, NULL);
+    cmd_of(&c[2], "LPUSH", d->k_queue, r->id, NULL);
+    if (fenced(d, &r->st, c, 3, NULL) == 1) /* 0: the holder resumed it */
+        dlog(d, "study %s: requeued", r->id);
 }
 
 static void run_study(runner *r)
@@ -375,8 +436,10 @@ static void run_study(runner *r)
     err e;
     if (r->st.ops->hgetall(r->st.self, r->key, &n, &f, &v, &e)) {
         /* Redis trouble: put it back and let the loop back off */
-        r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
-        r->st.ops->push(r->st.self, d->k_queue, r->id, 1, NULL);
+        dse_store_cmd c[2];
+        cmd_of(&c[0], "LREM", d->k_running, "0", r->id, NULL);
+        cmd_of(&c[1], "LPUSH", d->k_queue, r->id, NULL);
+        fenced(d, &r->st, c, 2, NULL);
         dse__farm_sleep(1.0, &d->halt);
         return;
     }
@@ -396,25 +459,28 @@ static void run_study(runner *r)
     }
     free(f);
     free(v);
+    dse_store_cmd drop;
+    cmd_of(&drop, "LREM", d->k_running, "0", r->id, NULL);
     if (!yaml) {
-        r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
-        dlog(d, "study %s: no such study, dropped from the queue", r->id);
+        if (fenced(d, &r->st, &drop, 1, NULL) == 1)
+            dlog(d, "study %s: no such study, dropped from the queue", r->id);
         return;
     }
     if (r->cancelled) { /* cancelled while dse serve was taking it */
         free(yaml);
         finish_study(r, "cancelled", "cancelled with dse cancel");
-        r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
+        fenced(d, &r->st, &drop, 1, NULL);
         return;
     }
     char when[32], srcname[64];
     now_text(when);
-    if (!still_ours(d, &r->st)) {
+    dse_store_cmd running;
+    cmd_of(&running, "HSET", r->key, "status", "running", "started", when,
+           "phase", "checking", NULL);
+    if (fenced(d, &r->st, &running, 1, NULL) == 0) {
         free(yaml);
         return;
     }
-    hset_pairs(&r->st, r->key, NULL, "status", "running", "started", when,
-               "phase", "checking", NULL);
     snprintf(srcname, sizeof srcname, "study-%s.yaml", r->id);
     cfg_study s;
     int rc = strlen(yaml) > DSE_SUBMIT_MAX
@@ -430,7 +496,13 @@ static void run_study(runner *r)
         goto out;
     }
     char dir[PATH_MAX];
-    if ((rc = dse_serve_check_limits(&s, &o->limits, &e)) ||
+    rc = dse_serve_check_limits(&s, &o->limits, &r->stop_study, &e);
+    if (rc == ERR_INTERRUPTED) { /* the daemon is stopping */
+        cfg_study_fini(&s);
+        requeue(r);
+        return;
+    }
+    if (rc ||
         (rc = dse_serve_report_path(o->output_root, r->id, dir, sizeof dir,
                                     &e))) {
         snprintf(reason, sizeof reason, "%s", e.msg);
@@ -494,11 +566,11 @@ static void run_study(runner *r)
         snprintf(reason, sizeof reason, "%s%s",
                  failed ? "some jobs failed on the farm; first: " : "",
                  failed ? reasons[failed_before] : "");
-        if (still_ours(d, &r->st)) {
-            hset_pairs(&r->st, r->key, NULL, "report", dir, "failed_jobs",
-                       nfail, NULL);
+        dse_store_cmd rep;
+        cmd_of(&rep, "HSET", r->key, "report", dir, "failed_jobs", nfail,
+               NULL);
+        if (fenced(d, &r->st, &rep, 1, NULL) != 0)
             keep_report(r, dir);
-        }
         finish_study(r, "done", reason);
     }
     dse_run_fini(&run);
@@ -507,8 +579,7 @@ static void run_study(runner *r)
     dse_farm_destroy(r->farm);
     r->farm = NULL;
 out:
-    if (still_ours(d, &r->st))
-        r->st.ops->lrem(r->st.self, d->k_running, r->id, NULL);
+    fenced(d, &r->st, &drop, 1, NULL);
 }
 
 static void *runner_main(void *arg)
@@ -564,17 +635,15 @@ static int take_lock(daemon *d, dse_store *st, err *e)
             d->token[0] = '\0';
         return rc ? rc : set;
     }
-    const char *keys[1] = {d->k_lock};
-    char *holder = NULL;
-    rc = st->ops->get_many(st->self, keys, 1, &holder, e);
-    if (rc)
-        return rc;
-    int mine = holder && strcmp(holder, d->token) == 0;
-    free(holder);
-    if (mine)
-        rc = st->ops->set(st->self, d->k_lock, d->token, d->lock_ttl_ms, 0,
-                          NULL, e);
-    return rc ? rc : mine;
+    /* refresh: PEXPIRE only while it holds our token, atomically (a GET
+     * then a SET could overwrite a successor's token after a pause) */
+    char ttl[32];
+    snprintf(ttl, sizeof ttl, "%ld", d->lock_ttl_ms);
+    dse_store_cmd c;
+    cmd_of(&c, "PEXPIRE", d->k_lock, ttl, NULL);
+    dse_store_fence f = {d->k_lock, d->token, 0};
+    rc = st->ops->fenced(st->self, &f, &c, 1, e);
+    return rc ? rc : f.held;
 }
 
 /* Put the ids a previous daemon left running back at the queue's head. */
@@ -683,9 +752,13 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
         rs[i].stop_study = 1;
     for (int i = 0; i < o->concurrent; i++)
         pthread_join(th[i], NULL);
-    /* release the lock if it is still ours */
-    if (!d.lost && take_lock(&d, &st, NULL) == 1)
-        st.ops->del(st.self, d.k_lock, NULL);
+    /* release the lock if it is still ours (fenced: not a successor's) */
+    if (!d.lost) {
+        dse_store_cmd c;
+        cmd_of(&c, "DEL", d.k_lock, NULL);
+        dse_store_fence f = {d.k_lock, d.token, 0};
+        st.ops->fenced(st.self, &f, &c, 1, NULL);
+    }
     dse_store_close(&st);
     free(rs);
     free(th);

@@ -63,9 +63,11 @@ void dse_serve_opts_init(dse_serve_opts *o);
 
 /* Check a study against the limits: counts its design space's
  * combinations first (dse_space_enumerated, no allocation) and builds the
- * space only under max_enumerated.  0 or ERR_CONFIG with the reason. */
+ * space only under max_enumerated, polling *stop (may be NULL) as it goes.
+ * 0; ERR_CONFIG with the reason; ERR_INTERRUPTED when *stop became
+ * non-zero (the study is not refused: the caller puts it back). */
 int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
-                           err *e);
+                           const volatile sig_atomic_t *stop, err *e);
 
 /* The report directory of study id: root/id (one directory per study,
  * whatever its report.directory says, so no study can name another's

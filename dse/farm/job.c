@@ -34,6 +34,37 @@ void dse_job_limits_init(dse_job_limits *l)
     l->max_cycles = 100000000000L;
     l->max_sim_bytes = 2.0 * 1024 * 1024 * 1024;
     l->max_work = 1e12;
+    l->max_score_work = 1e12;
+}
+
+/* ---- a score job's work ------------------------------------------------
+ *
+ * Bounded from what every model does (models/model_int.h): per
+ * evaluation, distributions over hop counts (up to the diameter) built
+ * dimension by dimension (up to k_i / 2 hops in each), then the damped
+ * fixed point (models/solver.c) of at most max_iterations rounds over
+ * per-dimension and per-VC unknowns; the saturation search
+ * (model_saturation_rate: doubling from 1e-6, halving to 1e-15, then
+ * bisection to 1e-4) makes at most 41 + 14 or 1 + 30 + 14 evaluations,
+ * rounded up to DSE_JOB_SCORE_SEARCH_EVALS.  A step is about 10 ns in a
+ * Release build (measured: a 16384-node ring's set-up of 6.7e7 steps,
+ * about 0.5 s per evaluation; 25 times that under ASan), so the default
+ * limit of 10^12 is a few hours.  Deliberately pessimistic (a converging
+ * model stops long before max_iterations): it exists to refuse hostile
+ * jobs (10^7 iterations at a tiny damping, 10^4 rates, a million-node
+ * ring) before they run, not to predict a normal job's time. */
+double dse_job_score_work(const dse_job *j)
+{
+    if (j->kind != DSE_JOB_SCORE || !j->model)
+        return 0;
+    const net_design *d = &j->design;
+    double hops = 0;
+    for (int i = 0; i < d->n; i++)
+        hops += (double)(d->k[i] / 2) + 1;
+    double setup = ((double)net_diameter(d) + 1) * hops;
+    double step = ((double)d->n + 1) * ((double)d->vcs + (double)d->n);
+    double evals = (double)j->nrates + DSE_JOB_SCORE_SEARCH_EVALS;
+    return evals * (setup + (double)j->model_opts.max_iterations * step);
 }
 
 const char *dse_job_kind_name(dse_job_kind kind)
@@ -405,6 +436,18 @@ static int parse_score(reader *r, const dse_job_limits *lim, dse_job *j)
             parse_objective(json_string_value(x), &j->objectives[i]))
             return err_set(e, ERR_INVALID, "job: objectives[%zu]: unknown", i);
     }
+    /* estimated before any model runs, as a sim job's memory and work */
+    double work = dse_job_score_work(j);
+    if (work > lim->max_score_work)
+        return err_set(e, ERR_INVALID,
+                       "job: scoring may take about %.3g model steps ((%zu "
+                       "rates + %d saturation-search evaluations) x (set-up "
+                       "+ %d iterations x unknowns) on a diameter-%d "
+                       "design), over this worker's limit of %.3g (dse "
+                       "worker --max-score-work)",
+                       work, j->nrates, DSE_JOB_SCORE_SEARCH_EVALS,
+                       j->model_opts.max_iterations, net_diameter(&j->design),
+                       lim->max_score_work);
     return 0;
 }
 

@@ -66,6 +66,8 @@ typedef struct dse_job_limits {
     double max_work;         /* a sim job's estimated router-cycles
                                 (sim_work_estimate; 10^12, about half a
                                 day at 2.5e7 router-cycles/s) */
+    double max_score_work;   /* a score job's estimated model steps
+                                (dse_job_score_work; 10^12) */
 } dse_job_limits;
 
 void dse_job_limits_init(dse_job_limits *l);
@@ -96,6 +98,18 @@ void dse_job_sim_init(dse_job *j, const sim_params *p);
  * kept, so studies that differ in rates or message counts share it. */
 void dse_job_saturation_init(dse_job *j, const sim_params *p);
 void dse_job_fini(dse_job *j);
+
+/* Upper bound on the work of score job j (kind DSE_JOB_SCORE, design,
+ * model, rates and model_opts set), in model steps, computed without
+ * running a model: what a worker checks before it runs an untrusted job.
+ * Every model evaluation costs at most a per-evaluation set-up (the hop
+ * distributions the models build: (diameter + 1) x sum over dimensions of
+ * (k_i / 2 + 1)) plus max_iterations fixed-point iterations of
+ * (n + 1) x (vcs + n) each; a job makes one evaluation per rate and at
+ * most DSE_JOB_SCORE_SEARCH_EVALS for its saturation rate.  0 when no
+ * model covers the design (only its cost is computed). */
+#define DSE_JOB_SCORE_SEARCH_EVALS 64
+double dse_job_score_work(const dse_job *j);
 
 /* Canonical JSON text (caller frees). */
 char *dse_job_format(const dse_job *j);

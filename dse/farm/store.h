@@ -56,6 +56,13 @@ typedef struct dse_store_cmd {
     const char *argv[24];
 } dse_store_cmd;
 
+/* A condition on a write: key must hold token (a lock's value). */
+typedef struct dse_store_fence {
+    const char *key;
+    const char *token;
+    int held;                 /* out: 1 the writes ran, 0 they did not */
+} dse_store_fence;
+
 typedef struct dse_store_ops {
     const char *name;                          /* "redis", "memory" */
     void (*destroy)(void *self);
@@ -143,6 +150,17 @@ typedef struct dse_store_ops {
      * ~ n] * field value..., PEXPIRE key ms, HINCRBY key field n, XACK
      * stream group id, XDEL stream id. */
     int (*batch)(void *self, const dse_store_cmd *cmds, size_t n, err *e);
+
+    /* ---- fenced writes (the daemon's lock, farm_serve.c) ---- */
+    /* One atomic step: if the string at f->key equals f->token, run the n
+     * commands in order with nothing else in between and set f->held = 1;
+     * otherwise (absent, expired, another value) run none and set
+     * f->held = 0.  Allowed commands: batch()'s, and HSET key field value
+     * ..., DEL key, LREM key 0 value, LPUSH key value, RPUSH key value.  A
+     * command failing (wrong type) stops the rest; the ones before it ran.
+     * On ERR_REDIS the step may or may not have run (f->held is 0). */
+    int (*fenced)(void *self, dse_store_fence *f, const dse_store_cmd *cmds,
+                  size_t n, err *e);
 
     /* ---- sorted sets (worker heartbeats) ---- */
     int (*zadd)(void *self, const char *key, double score, const char *member,

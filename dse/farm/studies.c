@@ -270,7 +270,8 @@ static char *read_file(const char *path, long max, size_t *len)
 }
 
 int dse_study_store_report(dse_store *st, const dse_farm_opts *fo,
-                           const char *id, const char *dir, err *e)
+                           const char *id, const char *dir,
+                           dse_store_fence *fence, err *e)
 {
     const char *names[8], *texts[8];
     char *owned[8];
@@ -305,11 +306,24 @@ int dse_study_store_report(dse_store *st, const dse_farm_opts *fo,
         texts[n] = owned[n] = t;
         n++;
     }
+    if (fence)
+        fence->held = 0;
     if (rc == 0 && n > 0) {
         char key[192];
         key_for(fo, "report", id, key, sizeof key);
-        st->ops->del(st->self, key, NULL);
-        rc = st->ops->hset(st->self, key, n, names, texts, e);
+        if (fence) { /* DEL and HSET in one fenced step */
+            dse_store_cmd c[2] = {{2, {"DEL", key}}, {2, {"HSET", key}}};
+            for (size_t i = 0; i < n; i++) {
+                c[1].argv[c[1].argc++] = names[i];
+                c[1].argv[c[1].argc++] = texts[i];
+            }
+            rc = st->ops->fenced(st->self, fence, c, 2, e);
+        } else {
+            st->ops->del(st->self, key, NULL);
+            rc = st->ops->hset(st->self, key, n, names, texts, e);
+        }
+    } else if (rc == 0 && fence) {
+        fence->held = 1; /* nothing to write */
     }
     for (size_t i = 0; i < n; i++)
         free(owned[i]);

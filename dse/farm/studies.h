@@ -79,10 +79,14 @@ int dse_study_cancel(dse_store *st, const dse_farm_opts *fo, const char *id,
 extern const char *const dse_report_files[];
 
 /* Store the report files of directory dir as report:ID (bounded by
- * DSE_REPORT_STORE_MAX).  0; ERR_CONFIG when over the bound (nothing
- * stored; the reason in e); ERR_IO; ERR_REDIS. */
+ * DSE_REPORT_STORE_MAX).  fence (may be NULL): store them only while
+ * fence->key holds fence->token, in one atomic step (the daemon's lock,
+ * dse_store_ops.fenced); fence->held says whether they were.  0;
+ * ERR_CONFIG when over the bound (nothing stored; the reason in e);
+ * ERR_IO; ERR_REDIS. */
 int dse_study_store_report(dse_store *st, const dse_farm_opts *fo,
-                           const char *id, const char *dir, err *e);
+                           const char *id, const char *dir,
+                           dse_store_fence *fence, err *e);
 /* Write a finished study's stored report into a new directory out_dir
  * (created; refuses an existing non-empty one), atomically: the files go
  * to a temporary directory beside it, renamed into place when complete.

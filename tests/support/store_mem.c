@@ -9,12 +9,14 @@
  * consumer groups with a last-delivered id and a pending-entries list
  * (consumer, delivery time, delivery count); XAUTOCLAIM increments the
  * count, XCLAIM JUSTID does not; XACK removes from the PEL; XDEL removes
- * the entry; keys expire; blocking reads wait on a condition variable.
+ * the entry; keys expire; blocking reads wait on a condition variable;
+ * fenced() checks its fence and runs its commands under one hold of the
+ * lock, atomic as Redis runs store_redis.c's Lua script.
  * Not kept: memory limits, persistence, RESP details.
  *
  * Data layout: a flat array of keys searched linearly (tests hold tens of
  * keys); one mutex for the whole db, so any number of handles (one per
- * thread) may share it.
+ * thread) may share it (recursive, so fenced() can run the other ops).
  */
 #include "store_mem.h"
 
@@ -78,7 +80,13 @@ struct dse_mem_db {
 dse_mem_db *dse_mem_db_create(void)
 {
     dse_mem_db *db = xcalloc(1, sizeof *db);
-    pthread_mutex_init(&db->lock, NULL);
+    /* recursive: fenced() holds the lock across the check and the
+     * operations it runs, each of which takes it again */
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&db->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -975,13 +983,38 @@ static int m_xpending_count(void *self, const char *stream, const char *group,
 
 /* ---- pipelining: the commands batch() allows, through the ops above ---- */
 
-static int m_batch(void *self, const dse_store_cmd *cmds, size_t n, err *e)
+/* Run cmds through the ops above: batch()'s commands, and with fenced
+ * also HSET, DEL, LREM key 0 value, LPUSH and RPUSH (what fenced()
+ * allows).  Stops at the first failure. */
+static int run_cmds(void *self, const dse_store_cmd *cmds, size_t n,
+                    int fenced, err *e)
 {
     for (size_t i = 0; i < n; i++) {
         const dse_store_cmd *c = &cmds[i];
         const char *op = c->argv[0];
         int rc;
-        if (strcmp(op, "SET") == 0 && (c->argc == 3 || c->argc == 5)) {
+        if (fenced && strcmp(op, "HSET") == 0 && c->argc >= 4 &&
+            c->argc % 2 == 0) {
+            size_t pairs = (size_t)(c->argc - 2) / 2;
+            const char *f[11], *v[11];
+            if (pairs > 11)
+                return err_set(e, ERR_INVALID, "memory store: HSET: too "
+                                               "many fields");
+            for (size_t p = 0; p < pairs; p++) {
+                f[p] = c->argv[2 + 2 * p];
+                v[p] = c->argv[3 + 2 * p];
+            }
+            rc = m_hset(self, c->argv[1], pairs, f, v, e);
+        } else if (fenced && strcmp(op, "DEL") == 0 && c->argc == 2) {
+            rc = m_del(self, c->argv[1], e);
+        } else if (fenced && strcmp(op, "LREM") == 0 && c->argc == 4 &&
+                   strcmp(c->argv[2], "0") == 0) {
+            rc = m_lrem(self, c->argv[1], c->argv[3], e);
+        } else if (fenced &&
+                   (strcmp(op, "LPUSH") == 0 || strcmp(op, "RPUSH") == 0) &&
+                   c->argc == 3) {
+            rc = m_push(self, c->argv[1], c->argv[2], op[0] == 'L', e);
+        } else if (strcmp(op, "SET") == 0 && (c->argc == 3 || c->argc == 5)) {
             long ttl = c->argc == 5 ? atol(c->argv[4]) : 0;
             rc = m_set(self, c->argv[1], c->argv[2], ttl, 0, NULL, e);
         } else if (strcmp(op, "XADD") == 0 && c->argc >= 5) {
@@ -1012,13 +1045,53 @@ static int m_batch(void *self, const dse_store_cmd *cmds, size_t n, err *e)
             rc = 0;
         } else {
             rc = err_set(e, ERR_INVALID, "memory store: %s not allowed in a "
-                                         "batch",
-                         op);
+                                         "%s",
+                         op, fenced ? "fenced write" : "batch");
         }
         if (rc)
             return rc;
     }
     return 0;
+}
+
+static int m_batch(void *self, const dse_store_cmd *cmds, size_t n, err *e)
+{
+    return run_cmds(self, cmds, n, 0, e);
+}
+
+/* The check and the commands under one hold of the db's lock, as Redis
+ * runs the Lua script of store_redis.c: no other handle's operation can
+ * come between them. */
+static int m_fenced(void *self, dse_store_fence *f, const dse_store_cmd *cmds,
+                    size_t n, err *e)
+{
+    static const char *const ok[] = {"SET",  "XADD", "PEXPIRE", "HINCRBY",
+                                     "XACK", "XDEL", "HSET",    "DEL",
+                                     "LREM", "LPUSH", "RPUSH"};
+    mstore *m = self;
+    f->held = 0;
+    /* refused before anything runs, as store_redis.c does */
+    for (size_t i = 0; i < n; i++) {
+        int known = 0;
+        for (size_t j = 0; j < sizeof ok / sizeof *ok; j++)
+            known |= strcmp(cmds[i].argv[0], ok[j]) == 0;
+        if (!known)
+            return err_set(e, ERR_INVALID, "memory store: %s not allowed in "
+                                           "a fenced write",
+                           cmds[i].argv[0]);
+    }
+    int rc = enter(m, e), bad;
+    if (rc)
+        return rc;
+    mkey *k = get_typed(m->db, f->key, T_STRING, &bad);
+    if (bad)
+        return wrongtype(m, e);
+    int held = k && strcmp(k->str, f->token) == 0;
+    if (held)
+        rc = run_cmds(self, cmds, n, 1, e);
+    f->held = held && rc == 0;
+    leave(m, held);
+    return rc;
 }
 
 /* ---- sorted sets ---- */
@@ -1142,6 +1215,7 @@ static const dse_store_ops mem_ops = {
     .xlen = m_xlen,
     .xpending_count = m_xpending_count,
     .batch = m_batch,
+    .fenced = m_fenced,
     .zadd = m_zadd,
     .zrem = m_zrem,
     .zrange_from = m_zrange_from,
