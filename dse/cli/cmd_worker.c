@@ -1,6 +1,7 @@
 /*
  * cmd_worker.c — `dse worker --redis URL [--jobs N]`: serve the farm's
- * scoring and simulation jobs (dse/farm/farm_worker.c) until stopped.
+ * scoring, simulation and saturation-search jobs (dse/farm/farm_worker.c)
+ * until stopped.
  *
  * Signals: the first SIGTERM or SIGINT lets the jobs in hand finish, then
  * the worker deregisters and exits 0; a second aborts running simulations
@@ -37,7 +38,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: dse worker --redis URL [OPTIONS]\n\n"
-            "Serve the scoring and simulation jobs of 'dse optimize --redis' and\n"
+            "Serve the scoring, simulation and saturation-search jobs of\n"
+            "'dse optimize --redis' and "
             "'dse serve' from a Redis farm (docs/farm.md).\n\n"
             "options:\n"
             "      --redis URL          redis://[user:password@]host[:port][/db] (required)\n"
@@ -50,9 +52,10 @@ static void usage(FILE *out)
             "      --max-deliveries N   dead-letter a job delivered more often (3)\n"
             "      --max-nodes N        refuse larger networks (1048576)\n"
             "      --max-messages N     refuse longer simulations (50000000)\n"
-            "      --max-memory MB      refuse simulations estimated to need more memory (2048)\n"
-            "      --max-work N         refuse simulations estimated to take more\n"
-            "                           router-cycles (1e12)\n"
+            "      --max-memory MB      refuse simulations and saturation searches\n"
+            "                           estimated to need more memory (2048)\n"
+            "      --max-work N         refuse simulations and saturation searches\n"
+            "                           estimated to take more router-cycles (1e12)\n"
             "      --max-score-work N   refuse scoring jobs estimated to take more\n"
             "                           model steps (1e12)\n"
             "      --result-ttl S       results expire after S seconds (0: never)\n"
