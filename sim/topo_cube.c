@@ -36,9 +36,11 @@ static int torus_min_channels(const sim_topo *t, int r, int dst, int dim,
 {
     int k = t->k[dim];
     int a = sim_topo_coord(t, r, dim), b = sim_topo_coord(t, dst, dim);
-    int x = ((b - a) % k + k) % k;
+    int x = b - a;               /* (b - a) mod k, both in [0, k) */
     if (x == 0)
         return 0;
+    if (x < 0)
+        x += k;
     if (x < k - x) {
         ch[0] = sim_topo_port(t, r, dim, +1);
         return 1;
