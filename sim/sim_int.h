@@ -344,10 +344,17 @@ typedef struct sim_queue {
     int32_t head, tail;          /* message indices */
     int32_t len;
     int32_t rr;                  /* round robin over the channel's VCs */
-    int32_t stuck;               /* fast engine: busy, but nothing can move
-                                    until a flit leaves one of its
-                                    injection VCs or a message arrives */
+    uint64_t vfree;              /* fast engine: free injection VCs */
+    uint64_t send;               /* fast engine: VCs the PE is sending on
+                                    (pe_msg set) */
 } sim_queue;
+
+/* A header woken from sleep (engine.c), with its place in the waiting
+ * order. */
+typedef struct sim_woken {
+    int64_t seq;
+    int32_t x;
+} sim_woken;
 
 /* A broadcast in progress (bcast.c). */
 typedef struct sim_bcast {
@@ -411,8 +418,12 @@ struct sim_net {
     int64_t *heap_t;             /* generation calendar: (cycle, node) */
     int32_t *heap_node;
     int heap_n;
-    int32_t *act_src;            /* nodes with queued or sending messages */
+    int32_t *act_src;            /* nodes with queued or sending messages
+                                    (not the fast engine) */
     int nact_src;
+    uint64_t *qready;            /* fast engine: bit qi set iff injection
+                                    queue qi may be able to move a flit */
+    int32_t nqready;             /* bits set in qready */
     int32_t *perm;               /* permutation patterns: dest per node */
     long silent_nodes;
     long sending_nodes;
@@ -437,13 +448,32 @@ struct sim_net {
     uint8_t *blk;                /* [vc] blocked: full, and its head can
                                     only move after an unrouted header
                                     further down its worm is allocated */
-    uint8_t *in_rdy;             /* [vc] 0 not in rdy, 1 listed, 2 listed
-                                    but known unable to move (dropped at
-                                    the next traverse) */
-    int32_t *rdy;                /* feeders that may move (superset) */
-    int nrdy;
-    uint8_t *zzz;                /* [vc] header asleep on the waiting list */
+    uint64_t *held;              /* [ch] bit v: VC ch*V+v is held (owner
+                                    set by sim_vc_take, cleared by
+                                    sim_vc_release; network channels) */
+    uint64_t *cand;              /* [ch] bit v: VC ch*V+v is a candidate
+                                    of its channel's arbitration (its
+                                    owner is a VC holding a flit, and it is
+                                    not blocked) */
+    int32_t *ach;                /* channels whose cand may be nonzero */
+    int nach;
+    uint8_t *in_ach;             /* [ch] listed in ach */
+    int32_t *ej;                 /* VCs that may be ejecting a flit */
+    int nej;
+    uint8_t *in_ej;              /* [vc] listed in ej */
+    uint64_t *dfs_rem;           /* [depth] candidates still to try */
+    uint8_t *zzz;                /* [vc] header asleep (off the waiting
+                                    list until woken) */
+    long nzzz;                   /* headers asleep */
     uint32_t *wepoch;            /* [vc] sleep epoch (stale wake entries) */
+    int64_t *wseq;               /* [vc] header: its place in the waiting
+                                    order (push order) */
+    int64_t wseq_next;
+    sim_woken *woken;            /* headers woken since the last
+                                    allocation, merged back into the
+                                    waiting list by wseq */
+    int nwoken;
+    int32_t *wscratch;           /* merge buffer, nvc entries */
     int32_t *wl_head;            /* [slot] sleepers: slot = channel, or
                                     nchan + router for ejection */
     int32_t nslots;
@@ -506,6 +536,8 @@ static inline int32_t sim_vc_holder(const sim_net *net, int32_t z)
 static inline void sim_vc_take(sim_net *net, int32_t z, int32_t owner,
                                int32_t msg)
 {
+    int32_t ch = net->vc[z].ch;
+    net->held[ch] |= UINT64_C(1) << (z - ch * net->V);
     net->vc[z].owner = owner;
     net->vc[z].msg = msg;
     if (net->bus_vc && net->vc[z].ch < net->topo.nnet)
@@ -519,6 +551,7 @@ void sim__wake(sim_net *net, int32_t s);
 static inline void sim_vc_release(sim_net *net, int32_t z)
 {
     sim_vc *v = &net->vc[z];
+    net->held[v->ch] &= ~(UINT64_C(1) << (z - v->ch * net->V));
     v->out = SIM_NONE;
     v->msg = SIM_NONE;
     v->owner = SIM_NONE;
