@@ -84,9 +84,16 @@ static int check_work_sets(const sim_net *net, err *e)
             const sim_queue *q = &net->iq[qi];
             int ready = (int)(net->qready[qi >> 6] >> (qi & 63) & 1);
             int can = q->len > 0 && q->vfree;
-            for (int v = 0; v < V; v++)
-                can |= (int)(q->send >> v & 1) &&
-                       net->vc[(net->topo.nnet + qi) * V + v].occ < net->B;
+            for (int v = 0; v < V; v++) {
+                int room = net->vc[(net->topo.nnet + qi) * V + v].occ <
+                           net->B;
+                if ((int)(q->room >> v & 1) != room)
+                    return err_set(e, ERR_INVALID,
+                                   "invariant: injection queue %ld: room "
+                                   "bit of VC %d out of step",
+                                   qi, v);
+                can |= (int)(q->send >> v & 1) && room;
+            }
             if (can && !ready)
                 return err_set(e, ERR_INVALID,
                                "invariant: injection queue %ld can move a "

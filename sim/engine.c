@@ -476,42 +476,36 @@ static int inject_channel_fast(sim_net *net, int32_t qi)
         pe_msg[v] = m;
         pe_next[v] = 0;
     }
-    uint64_t s = q->send;
-    if (!s)                      /* idle, or every VC held by a tail yet
-                                    to leave */
+    /* Round robin from q->rr over the sending VCs with room.  None: every
+     * VC is taken or the queue empty, and no sending VC has room; only a
+     * flit leaving an injection VC (apply) or a new message changes
+     * that. */
+    uint64_t s = q->send & q->room;
+    if (!s)
         return 0;
-    /* round robin from q->rr: the VCs at or after it, then the others */
     uint64_t h = s & (~UINT64_C(0) << q->rr);
-    for (int pass = 0; pass < 2; pass++, h = s & ~(~UINT64_C(0) << q->rr)) {
-        for (; h; h &= h - 1) {
-            int v = __builtin_ctzll(h);
-            int32_t y = base + v;
-            if (net->vc[y].occ >= net->B)
-                continue;
-            int32_t m = pe_msg[v];
-            sim_msg *mm = &net->msg[m];
-            int32_t seq = pe_next[v]++;
-            put_flit(net, y, seq);
-            net->flits_injected++;
-            if (seq == 0) {
-                mm->t_inject = net->now;
-                net->vc_ready[y] = net->now + net->Dr;
-                sim__waiting_push(net, y);
-            }
-            if (pe_next[v] == mm->len) {
-                pe_msg[v] = SIM_NONE;
-                q->send &= ~(UINT64_C(1) << v);
-                net->vc[y].owner = SIM_HELD;
-            }
-            q->rr = v + 1 == V ? 0 : v + 1;
-            net->last_move = net->now;
-            return 1;
-        }
+    int v = __builtin_ctzll(h ? h : s);
+    int32_t y = base + v;
+    int32_t m = pe_msg[v];
+    sim_msg *mm = &net->msg[m];
+    int32_t seq = pe_next[v]++;
+    put_flit(net, y, seq);
+    if (net->vc[y].occ == net->B)
+        q->room &= ~(UINT64_C(1) << v);
+    net->flits_injected++;
+    if (seq == 0) {
+        mm->t_inject = net->now;
+        net->vc_ready[y] = net->now + net->Dr;
+        sim__waiting_push(net, y);
     }
-    /* Nothing moved: every VC is taken or the queue empty, and no sending
-     * VC has room.  Only a flit leaving an injection VC (apply) or a new
-     * message changes that. */
-    return 0;
+    if (pe_next[v] == mm->len) {
+        pe_msg[v] = SIM_NONE;
+        q->send &= ~(UINT64_C(1) << v);
+        net->vc[y].owner = SIM_HELD;
+    }
+    q->rr = v + 1 == V ? 0 : v + 1;
+    net->last_move = net->now;
+    return (q->len > 0 && q->vfree) || (q->send & q->room);
 }
 
 /* Returns 1 while the node still has work (queued or sending). */
@@ -1023,9 +1017,11 @@ static void apply_fast(sim_net *net)
         net->vc_since[x] = now + 1;
         if (vx->ch >= nnet) {    /* an injection VC has room */
             int32_t qi = vx->ch - nnet;
+            uint64_t bit = UINT64_C(1) << (x - vx->ch * net->V);
             qready_set(net, qi);
+            net->iq[qi].room |= bit;
             if (tail)            /* and is free */
-                net->iq[qi].vfree |= UINT64_C(1) << (x - vx->ch * net->V);
+                net->iq[qi].vfree |= bit;
         }
         if (vx->out == SIM_EJECT) {
             m->consumed++;

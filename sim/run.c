@@ -321,7 +321,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->iq = xcalloc(nq, sizeof *net->iq);
     for (size_t i = 0; i < nq; i++) {
         net->iq[i].head = net->iq[i].tail = SIM_NONE;
-        net->iq[i].vfree = net->mask_all;
+        net->iq[i].vfree = net->iq[i].room = net->mask_all;
     }
     for (int u = 0; u < net->nodes; u++) {
         sim_source *s = &net->src[u];

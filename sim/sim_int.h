@@ -347,6 +347,7 @@ typedef struct sim_queue {
     uint64_t vfree;              /* fast engine: free injection VCs */
     uint64_t send;               /* fast engine: VCs the PE is sending on
                                     (pe_msg set) */
+    uint64_t room;               /* fast engine: VCs with room (occ < B) */
 } sim_queue;
 
 /* A header woken from sleep (engine.c), with its place in the waiting
