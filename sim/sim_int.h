@@ -159,6 +159,12 @@ typedef struct sim_topology_ops {
     /* Dateline class (0..nclasses-1) of a dimension-order hop from r
      * towards dst in dim. */
     int (*vc_class)(const sim_topo *t, int r, int dst, int dim);
+    /* Optional, the two above fused for dimension-order routing (one call
+     * per routing decision instead of one per dimension): the first
+     * min_channels() choice in the lowest dimension where r and dst
+     * differ, and its class in *cls; -1 if r == dst.  NULL: route_dor.c
+     * asks min_channels and vc_class. */
+    int32_t (*dor_hop)(const sim_topo *t, int r, int dst, int *cls);
 } sim_topology_ops;
 
 struct sim_topo {
