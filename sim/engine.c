@@ -556,6 +556,14 @@ static void inject(sim_net *net)
 
 /* ---- 4. allocate ------------------------------------------------------- */
 
+/* Bits set in f; one bit (the common case: a single free VC) without the
+ * library call __builtin_popcountll becomes when the target has no
+ * popcount instruction (our portable -O2 build). */
+static inline int bits_set(uint64_t f)
+{
+    return (f & (f - 1)) == 0 ? f != 0 : __builtin_popcountll(f);
+}
+
 /* sim__route_pick on point-to-point channels: the free VCs of a
  * candidate are its permitted VCs that are not held.  Same order, same
  * draws. */
@@ -573,7 +581,7 @@ static int32_t route_pick_p2p(sim_net *net, const sim_route *rt,
                 continue;
             uint64_t f = rt->vcs[i] & ~held[rt->ch[i]];
             if (f) {
-                nfree += __builtin_popcountll(f);
+                nfree += bits_set(f);
                 only = rt->ch[i] * V + 63 - __builtin_clzll(f);
             }
         }
@@ -586,7 +594,7 @@ static int32_t route_pick_p2p(sim_net *net, const sim_route *rt,
             if (rt->ch[i] == skip_ch)
                 continue;
             uint64_t f = rt->vcs[i] & ~held[rt->ch[i]];
-            int n = __builtin_popcountll(f);
+            int n = bits_set(f);
             if (pick >= n) {
                 pick -= n;
                 continue;
