@@ -242,10 +242,9 @@ static inline void cand_set(sim_net *net, int32_t y)
 {
     int32_t c = net->vc[y].ch;
     net->cand[c] |= UINT64_C(1) << (y - c * net->V);
-    if (!net->in_ach[c]) {
-        net->in_ach[c] = 1;
-        net->ach[net->nach++] = c;
-    }
+    net->ach[net->nach] = c;     /* listed unless it is (branch-free:   */
+    net->nach += !net->in_ach[c];    /* data dependent, mispredicted) */
+    net->in_ach[c] = 1;
 }
 
 static inline void cand_clear(sim_net *net, int32_t y)

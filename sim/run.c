@@ -357,7 +357,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->blk = xcalloc((size_t)net->nvc, 1);
     net->held = xcalloc((size_t)nchan, sizeof *net->held);
     net->cand = xcalloc((size_t)nchan, sizeof *net->cand);
-    net->ach = xmalloc(sizeof *net->ach * (size_t)nchan);
+    net->ach = xmalloc(sizeof *net->ach * (size_t)(nchan + 1));
     net->in_ach = xcalloc((size_t)nchan, 1);
     net->ej = xmalloc(sizeof *net->ej * (size_t)net->nvc);
     net->in_ej = xcalloc((size_t)net->nvc, 1);

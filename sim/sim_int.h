@@ -462,7 +462,9 @@ struct sim_net {
                                     of its channel's arbitration (its
                                     owner is a VC holding a flit, and it is
                                     not blocked) */
-    int32_t *ach;                /* channels whose cand may be nonzero */
+    int32_t *ach;                /* channels whose cand may be nonzero
+                                    (nchan + 1 entries: cand_set writes
+                                    one past the end before counting) */
     int nach;
     uint8_t *in_ach;             /* [ch] listed in ach */
     int32_t *ej;                 /* VCs that may be ejecting a flit */
