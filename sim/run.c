@@ -211,8 +211,13 @@ double sim_memory_estimate(const sim_params *p)
                                                                    : 0.0);
     double nchan = nodes * channels_per_node(d) + nodes * ipn;
     double nvc = nchan * V;
-    return nvc * (double)(sizeof(sim_vc) + 4 * sizeof(int32_t)) +
-           nchan * (double)(sizeof(sim_chan) + 3 * sizeof(int32_t)) +
+    /* per VC: sim_vc and the per-VC arrays of sim_net (vc_active,
+     * vc_ready, vc_since, the work lists, flags, sleep epoch and order,
+     * the woken and merge buffers: 71 bytes); per channel: sim_chan, the
+     * search stack, candidate and held masks, channel list and sleeper
+     * heads (41 bytes) */
+    return nvc * (double)(sizeof(sim_vc) + 72) +
+           nchan * (double)(sizeof(sim_chan) + 48) +
            nodes * (double)(sizeof(sim_source) + 2 * sizeof(double) +
                             (size_t)d->n * sizeof(int32_t)) +
            nodes * ipn * (double)(sizeof(sim_queue) + (size_t)V * 8);
