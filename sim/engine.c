@@ -165,6 +165,7 @@
  * (5%) on 4 past it, and the work-set invariants; test_sim.c and
  * test_sim2.c pin zero-load latency exactly on the fast traverse.
  */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "net/xalloc.h"
@@ -905,7 +906,6 @@ static void apply(sim_net *net)
         int tail = seq == m->len - 1;
         vx->first++;
         vx->occ--;
-        net->vc_since[x] = now + 1;
         if (net->cd)
             credit_send(net, x);
         if (vx->out == SIM_EJECT) {
@@ -1017,11 +1017,13 @@ static void apply_fast(sim_net *net)
         int32_t x = net->moved[i];
         sim_vc *vx = &vc[x];
         int32_t mi = vx->msg;
-        sim_msg *m = &net->msg[mi];
+        sim_msg *m = &net->msg[mi];  /* not read on a body flit's hop */
         int32_t seq = vx->first++;
-        int tail = seq == m->len - 1;
+        /* the head is the tail iff the tail has entered x and the head is
+         * x's only flit (seq == len - 1, without reading the message) */
+        int tail = vx->owner == SIM_HELD && vx->occ == 1;
+        assert(tail == (seq == m->len - 1));
         vx->occ--;
-        net->vc_since[x] = now + 1;
         if (vx->ch >= nnet) {    /* an injection VC has room */
             int32_t qi = vx->ch - nnet;
             uint64_t bit = UINT64_C(1) << (x - vx->ch * net->V);

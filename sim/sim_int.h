@@ -393,8 +393,9 @@ struct sim_net {
                                     credits (NULL otherwise) */
     int32_t *vc_active;          /* [vc] index in net->active, SIM_NONE */
     int64_t *vc_ready;           /* [vc] header: cycle it may be allocated */
-    int64_t *vc_since;           /* [vc] cycle the current head flit got
-                                    there */
+    int64_t *vc_since;           /* [vc] cycle the VC last went from empty
+                                    to holding a flit (sim_vc_since: when
+                                    its head flit got there) */
     uint64_t mask_all;           /* all V VCs */
     uint64_t mask_class[2];      /* deterministic / escape VCs per class */
     uint64_t mask_adapt;         /* adaptive VCs (duato, minimal_adaptive) */
@@ -568,6 +569,16 @@ static inline void sim_vc_release(sim_net *net, int32_t z)
         net->bus_vc[sim_bus_slot(net, z)] = SIM_NONE;
     if (net->sleepy && net->wl_head[v->ch] != SIM_NONE)
         sim__wake(net, v->ch);
+}
+
+/* The cycle VC x's current head flit got there: x's last fill, or the
+ * cycle after its head last moved (mstamp), whichever is later.  (Kept
+ * as two stamps so that a move writes only the stamp it already
+ * writes.) */
+static inline int64_t sim_vc_since(const sim_net *net, int32_t x)
+{
+    int64_t moved = net->vc[x].mstamp + 1;
+    return moved > net->vc_since[x] ? moved : net->vc_since[x];
 }
 
 /* Input multiplexer group of VC x (-1: none). */
