@@ -164,6 +164,29 @@
  * active-list traverse on 7 designs below saturation, accepted throughput
  * (5%) on 4 past it, and the work-set invariants; test_sim.c and
  * test_sim2.c pin zero-load latency exactly on the fast traverse.
+ *
+ * ONE THREAD PER RUN (issue 14 allowed a run to partition its routers
+ * over threads if that paid on 2 cores; it does not, so it is not built).
+ * Bit-identical results on N threads would need each phase's serial order
+ * kept: the depth-first search of phase 5 follows full buffers across any
+ * partition and its cycle cut depends on the visit order, and phase 4
+ * hands out one allocator stream in waiting-list order.  What could run
+ * in parallel unchanged is generation and injection, 15-20% of a
+ * saturated cycle's instructions (callgrind, bench_sim_saturated: 5-cube
+ * 17%, 8x8 torus 20%): at most ~1.1x on 2 threads before the barriers,
+ * two or more per cycle, at 5.5-6.3 us each (pthread_barrier_wait, two
+ * threads, measured on this project's 2-core machine under its usual
+ * load) against 2-3 us for a whole cycle of the 8x8 torus and ~150 us for
+ * the saturated 5-cube.  There is no idle second core to win either: two
+ * saturated 32x32 runs started together took 2.5 s of wall time each,
+ * one alone 0.93 s.  Every caller with more than one run (sim_run_many,
+ * the optimizer's pool, the farm) already spreads independent runs over
+ * the cores, which scale without barriers.
+ *
+ * Rejected while tuning the fast engine (measured, no gain): visiting the
+ * channels in index order from an exact bitmap instead of the insertion
+ * ordered list, and sleeping headers on each candidate VC instead of on
+ * its channel (+-1% instructions).
  */
 #include <assert.h>
 #include <stdlib.h>
