@@ -37,8 +37,12 @@ static int blocked_def(const sim_net *net, int32_t y)
 }
 
 /* The event-driven work sets (engine.c, WORK SETS): blocked flags agree
- * with their definition, every VC that may move is in the ready set, and
- * every sleeping header really has nothing free to take. */
+ * with their definition; every channel's candidate mask is exactly its
+ * VCs whose owner holds a flit and that are not blocked, and a channel
+ * with candidates is listed; every ejecting VC is listed; the injection
+ * masks (free, sending, room) agree with the VCs and a queue that can
+ * move a flit is flagged; every sleeping header really has nothing free
+ * to take. */
 static int check_work_sets(const sim_net *net, err *e)
 {
     if (net->fast) {

@@ -450,8 +450,9 @@ struct sim_net {
     int32_t *dfs_ch, *dfs_i;     /* explicit stack of switch resolution */
 
     /* Event-driven work sets (engine.c, "WORK SETS"). */
-    int fast;                    /* traverse walks the ready set (credit
-                                    delay 0, point-to-point, wormhole) */
+    int fast;                    /* traverse walks the candidate sets
+                                    (credit delay 0, point-to-point,
+                                    wormhole) */
     int sleepy;                  /* failed headers sleep until woken */
     uint8_t *blk;                /* [vc] blocked: full, and its head can
                                     only move after an unrouted header
