@@ -37,12 +37,18 @@ static int blocked_def(const sim_net *net, int32_t y)
 }
 
 /* The event-driven work sets (engine.c, WORK SETS): blocked flags agree
- * with their definition, every VC that may move is in the ready set, and
- * every sleeping header really has nothing free to take. */
+ * with their definition; every channel's candidate mask is exactly its
+ * VCs whose owner holds a flit and that are not blocked, and a channel
+ * with candidates is listed; every ejecting VC is listed; the injection
+ * masks (free, sending, room) agree with the VCs and a queue that can
+ * move a flit is flagged; every sleeping header really has nothing free
+ * to take. */
 static int check_work_sets(const sim_net *net, err *e)
 {
     if (net->fast) {
-        long listed = 0;
+        const int V = net->V;
+        long nchan = (long)net->topo.nnet + (long)net->nodes * net->topo.ipn;
+        long listed = 0, ejecting = 0;
         for (int32_t x = 0; x < net->nvc; x++) {
             const sim_vc *v = &net->vc[x];
             if (net->blk[x] != blocked_def(net, x))
@@ -50,29 +56,86 @@ static int check_work_sets(const sim_net *net, err *e)
                                "invariant: VC %d blocked flag %d, should be "
                                "%d",
                                x, net->blk[x], !net->blk[x]);
-            int may_move = v->out != SIM_NONE && v->occ > 0 &&
-                           (v->out == SIM_EJECT || !net->blk[v->out]);
-            if (may_move && net->in_rdy[x] != 1)
+            int cand = v->owner >= 0 && net->vc[v->owner].occ > 0 &&
+                       !net->blk[x];
+            int bit = (int)(net->cand[v->ch] >> (x - v->ch * V) & 1);
+            if (cand != bit)
                 return err_set(e, ERR_INVALID,
-                               "invariant: VC %d may move but is not in the "
-                               "ready set",
+                               "invariant: VC %d candidate bit %d, should be "
+                               "%d",
+                               x, bit, cand);
+            if (v->out == SIM_EJECT && v->occ > 0 && !net->in_ej[x])
+                return err_set(e, ERR_INVALID,
+                               "invariant: VC %d ejects but is not listed",
                                x);
-            listed += net->in_rdy[x] != 0;
+            ejecting += net->in_ej[x];
         }
-        if (listed != net->nrdy)
-            return err_set(e, ERR_INVALID,
-                           "invariant: %ld VCs flagged ready, %d listed",
-                           listed, net->nrdy);
-        for (int i = 0; i < net->nrdy; i++)
-            if (!net->in_rdy[net->rdy[i]])
+        for (long c = 0; c < nchan; c++) {
+            if (net->cand[c] && !net->in_ach[c])
                 return err_set(e, ERR_INVALID,
-                               "invariant: ready-set entry %d not flagged",
-                               net->rdy[i]);
+                               "invariant: channel %ld has candidates but is "
+                               "not listed",
+                               c);
+            listed += net->in_ach[c];
+        }
+        if (listed != net->nach || ejecting != net->nej)
+            return err_set(e, ERR_INVALID,
+                           "invariant: %ld channels flagged, %d listed; %ld "
+                           "ejecting VCs flagged, %d listed",
+                           listed, net->nach, ejecting, net->nej);
+        long nq = (long)net->nodes * net->topo.ipn, nready = 0;
+        for (long qi = 0; qi < nq; qi++) {
+            const sim_queue *q = &net->iq[qi];
+            int ready = (int)(net->qready[qi >> 6] >> (qi & 63) & 1);
+            int can = q->len > 0 && q->vfree;
+            for (int v = 0; v < V; v++) {
+                int room = net->vc[(net->topo.nnet + qi) * V + v].occ <
+                           net->B;
+                if ((int)(q->room >> v & 1) != room)
+                    return err_set(e, ERR_INVALID,
+                                   "invariant: injection queue %ld: room "
+                                   "bit of VC %d out of step",
+                                   qi, v);
+                can |= (int)(q->send >> v & 1) && room;
+            }
+            if (can && !ready)
+                return err_set(e, ERR_INVALID,
+                               "invariant: injection queue %ld can move a "
+                               "flit but is not listed",
+                               qi);
+            nready += ready;
+            for (int v = 0; v < V; v++) {
+                int32_t x = (int32_t)((net->topo.nnet + qi) * V + v);
+                int free_bit = (int)(net->iq[qi].vfree >> v & 1);
+                int send_bit = (int)(net->iq[qi].send >> v & 1);
+                if (free_bit != (net->vc[x].owner == SIM_NONE) ||
+                    send_bit != (net->pe_msg[qi * V + v] != SIM_NONE))
+                    return err_set(e, ERR_INVALID,
+                                   "invariant: injection VC %d: free bit "
+                                   "%d, sending bit %d out of step",
+                                   x, free_bit, send_bit);
+            }
+        }
+        if (nready != net->nqready)
+            return err_set(e, ERR_INVALID,
+                           "invariant: %ld injection queues flagged, count "
+                           "says %d",
+                           nready, net->nqready);
+        for (int i = 0; i < net->nach; i++)
+            if (!net->in_ach[net->ach[i]])
+                return err_set(e, ERR_INVALID,
+                               "invariant: channel list entry %d not flagged",
+                               net->ach[i]);
+        for (int i = 0; i < net->nej; i++)
+            if (!net->in_ej[net->ej[i]])
+                return err_set(e, ERR_INVALID,
+                               "invariant: ejection list entry %d not "
+                               "flagged",
+                               net->ej[i]);
     }
     if (!net->sleepy)
         return 0;
-    for (int i = 0; i < net->nwaiting; i++) {
-        int32_t x = net->waiting[i];
+    for (int32_t x = 0; x < net->nvc; x++) {
         if (!net->zzz[x])
             continue;
         const sim_vc *v = &net->vc[x];
@@ -144,6 +207,11 @@ int sim_check_invariants(const sim_net *net, err *e)
             net->grp_owner[sim_vc_group(net, x)] != x)
             FAIL("VC %d has an output but not its multiplexer (held by %d)",
                  x, net->grp_owner[sim_vc_group(net, x)]);
+        if (v->ch < net->topo.nnet &&
+            (int)(net->held[v->ch] >> (x - v->ch * V) & 1) !=
+                (v->owner != SIM_NONE))
+            FAIL("VC %d: held bit out of step with its owner %d", x,
+                 v->owner);
         if (v->owner == SIM_NONE) {
             if (v->occ || v->msg != SIM_NONE || v->out != SIM_NONE)
                 FAIL("free VC %d holds message %d (%d flits, out %d)", x,
@@ -192,14 +260,31 @@ int sim_check_invariants(const sim_net *net, err *e)
              net->active[net->vc_active[x]] != x))
             FAIL("VC %d: active list out of step", x);
     }
-    if (headers_waiting != net->nwaiting)
-        FAIL("%ld unrouted headers but %d on the waiting list",
-             headers_waiting, net->nwaiting);
-    for (int i = 0; i < net->nwaiting; i++) {
-        const sim_vc *v = &net->vc[net->waiting[i]];
-        if (v->occ == 0 || v->first != 0 || v->out != SIM_NONE)
-            FAIL("waiting-list entry %d is not an unrouted header",
-                 net->waiting[i]);
+    /* Unrouted headers: on the waiting list (awake, in push order), just
+     * woken (merged back at the next allocation), or asleep. */
+    long asleep = 0;
+    for (int32_t x = 0; x < net->nvc; x++)
+        if (net->zzz[x]) {
+            const sim_vc *v = &net->vc[x];
+            if (v->occ == 0 || v->first != 0 || v->out != SIM_NONE)
+                FAIL("sleeping VC %d is not an unrouted header", x);
+            asleep++;
+        }
+    if (asleep != net->nzzz)
+        FAIL("%ld headers asleep, counter says %ld", asleep, net->nzzz);
+    if (headers_waiting != net->nwaiting + net->nwoken + net->nzzz)
+        FAIL("%ld unrouted headers but %d waiting + %d woken + %ld asleep",
+             headers_waiting, net->nwaiting, net->nwoken, net->nzzz);
+    for (int i = 0; i < net->nwaiting + net->nwoken; i++) {
+        int32_t x = i < net->nwaiting ? net->waiting[i]
+                                      : net->woken[i - net->nwaiting].x;
+        const sim_vc *v = &net->vc[x];
+        if (v->occ == 0 || v->first != 0 || v->out != SIM_NONE ||
+            net->zzz[x])
+            FAIL("waiting-list entry %d is not an awake unrouted header", x);
+        if (i > 0 && i < net->nwaiting &&
+            net->wseq[net->waiting[i - 1]] >= net->wseq[x])
+            FAIL("waiting list out of order at entry %d", i);
     }
     for (int r = 0; r < net->topo.routers; r++) {
         if (ejecting[r] != net->eject_busy[r])

@@ -134,7 +134,7 @@ long sim__deadlock_find(sim_net *net, long min_stuck)
     for (int32_t x = 0; x < nvc; x++) {
         const sim_vc *vx = &net->vc[x];
         if (vx->occ > 0 && vx->out != SIM_EJECT &&
-            net->now - net->vc_since[x] >= min_stuck)
+            net->now - sim_vc_since(net, x) >= min_stuck)
             in[x] = 1, nmem++;
     }
     if (nmem == 0) {

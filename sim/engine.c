@@ -8,9 +8,9 @@
  *                 arrive upstream and are usable in this cycle.
  *   2. generate   messages whose arrival falls in cycle t join their source
  *                 queue (source.c; calendar order: cycle, then node id).
- *   3. inject     per sending node (in the order nodes became busy) and per
- *                 injection channel of the node (the unicast one, then the
- *                 broadcast ports): queued messages take free injection VCs
+ *   3. inject     per sending node (in the order nodes became busy; the
+ *                 fast engine: in node order) and per injection channel of
+ *                 the node (the unicast one, then the broadcast ports): queued messages take free injection VCs
  *                 (lowest free VC first, FIFO), then the injection channel
  *                 moves one flit, round robin over the injection VCs with
  *                 room, from the PE into the router's injection buffer.
@@ -88,7 +88,7 @@
  * move, not the VCs that hold a message).  Past saturation almost every VC
  * holds a worm, and almost every worm is frozen behind its header, which
  * waits for a VC that another frozen worm holds.  Scanning them every cycle
- * cost ~0.9 ms per cycle on a saturated 1024-node network.  Three sets,
+ * cost ~0.9 ms per cycle on a saturated 1024-node network.  These sets,
  * kept across cycles, replace the scans:
  *
  *   blocked    blk[y] = 1 iff y is full (occ == B) and its head flit can
@@ -100,10 +100,19 @@
  *              links); cleared by unblock when the header at the bottom of
  *              the chain is allocated, walking up the same way.  No other
  *              event changes it: a blocked VC neither sends nor receives.
- *   ready      a superset of the VCs that may move: out allocated, a flit
- *              in the buffer, out not blocked.  A VC is listed when it gets
- *              a flit, gets an output, or its output is unblocked; the
- *              traverse drops the entries that no longer qualify.
+ *   candidates cand[c], per channel, bit v set iff VC y = c V + v is
+ *              owned by a VC x (not the PE, not held by a tail) that holds
+ *              a flit, and y is not blocked: exactly the VCs the channel's
+ *              round robin may grant (x's head moves into y if y has room
+ *              or frees a slot in this cycle).  Kept by the events that
+ *              change it: x gets its first flit or its output (feeder_on),
+ *              x empties (apply), y is blocked or unblocked.  The channels
+ *              whose mask may be nonzero are listed (ach, insertion order,
+ *              entries dropped lazily once their mask is 0), and so are
+ *              the VCs that may be ejecting (ej).  The search therefore
+ *              never looks at a VC that cannot be granted: on the
+ *              saturated 4-ary 5-cube it examined 5.6 VC slots per
+ *              channel, most of them idle or blocked.
  *   sleeping   a header whose allocation failed sleeps (zzz[x]) on the
  *              channels of its candidate VCs (or on its router's ejection
  *              channels) and is woken when a VC of one of them is released
@@ -113,12 +122,23 @@
  *              only succeed after such a release, so sleeping is exact: the
  *              allocation phase makes the same choices, in the same order,
  *              with the same draws, as retrying every header every cycle.
+ *              A sleeping header is off the waiting list (thousands sleep
+ *              on a saturated 1024-node network; the list was scanned every
+ *              cycle): woken headers are merged back at the next
+ *              allocation by their push sequence number (wseq), so the list
+ *              stays in the order a scan of every header would follow.
+ *   injection  per injection queue, masks of its free VCs (vfree) and of
+ *              the VCs its PE is sending on (send), and a bitmap (qready)
+ *              of the queues that may move a flit: set by a new message or
+ *              a flit leaving one of its VCs, cleared when the queue could
+ *              move nothing.
  *
- * The blocked and ready sets are used (net->fast) for point-to-point
- * wormhole networks with credit delay 0; the DCSH (buses, multiplexers),
- * PCS and credit delay > 0 keep the active-list traverse.  Sleeping is used
- * everywhere except on DCSH buses, message-level multiplexers and PCS.
- * sim_check_invariants checks all three sets against their definitions.
+ * The blocked, candidate and injection sets are used (net->fast) for
+ * point-to-point wormhole networks with credit delay 0; the DCSH (buses,
+ * multiplexers), PCS and credit delay > 0 keep the active-list traverse.
+ * Sleeping is used everywhere except on DCSH buses, message-level
+ * multiplexers and PCS.  sim_check_invariants checks every set against
+ * its definition.
  *
  * WHAT THE FAST TRAVERSE CHANGES (not bit-identical to the engine before
  * issue 14 at high load; deterministic for a given (params, seed) as
@@ -128,28 +148,49 @@
  * resolution is in progress.  Which channel the search enters first
  * decides where such a cycle of full buffers is cut.  The old traverse
  * entered the channels in active-list order and also searched through
- * blocked worms; the fast one enters them in ready-set order and never
- * enters a blocked VC.  The order of the granted flits (the moved list)
- * also follows the visit order, and apply() appends headers that arrive in
- * the same cycle to the waiting list in that order, which decides their
- * allocation priority and hence the allocator's draws.  Neither rule is
- * better than the other (both are round robin per channel, both cut
- * cycles conservatively); the statistics agree: tests/test_sim_fast.c
- * pins latency (within the combined 95% CIs) and throughput (2%) against
- * the active-list traverse on 7 designs below saturation, accepted
- * throughput (5%) on 4 past it, and the work-set invariants; test_sim.c
- * and test_sim2.c pin zero-load latency exactly on the fast traverse.
- * Runs coincide only while no two flits that matter to each other move in
- * the same cycle in a different order: on the 8x8 torus (V=2, B=4, L=16,
- * seed 1) the bench's fixed-cycle runs at 1% and at half of saturation
- * coincided, a full sim_run at 0.004 (about a quarter of saturation) did
- * not.
+ * blocked worms; the fast one first grants every ejecting VC, then enters
+ * the channels in the order they got candidates, and never enters a
+ * blocked VC.  The order of the granted flits (the moved list) also
+ * follows the visit order, and apply() appends headers that arrive in the
+ * same cycle to the waiting list in that order, which decides their
+ * allocation priority and hence the allocator's draws.  Likewise the fast
+ * injection visits the queues in index order (node, then channel), the
+ * active-list engine in the order the nodes became busy: headers injected
+ * in the same cycle sit at different routers, so this changes only which
+ * draw of the allocator stream each one gets.  Neither rule is better
+ * than the other (both are round robin per channel, both cut cycles
+ * conservatively); the statistics agree: tests/test_sim_fast.c pins
+ * latency (within the combined 95% CIs) and throughput (2%) against the
+ * active-list traverse on 7 designs below saturation, accepted throughput
+ * (5%) on 4 past it, and the work-set invariants; test_sim.c and
+ * test_sim2.c pin zero-load latency exactly on the fast traverse.
  *
- * The ready set is kept in insertion order (stable compaction); a VC whose
- * output gets blocked is marked (in_rdy = 2) and dropped at the next
- * traverse.  Visiting it in VC-index order instead (a two-level bitmap)
- * was tried: no faster on the saturated 1024-node cases, so not kept.
+ * ONE THREAD PER RUN (issue 14 allowed a run to partition its routers
+ * over threads if that paid on 2 cores; it does not, so it is not built).
+ * Bit-identical results on N threads would need each phase's serial order
+ * kept: the depth-first search of phase 5 follows full buffers across any
+ * partition and its cycle cut depends on the visit order, and phase 4
+ * hands out one allocator stream in waiting-list order.  What could run
+ * in parallel unchanged is generation and injection, 15-20% of a
+ * saturated cycle's instructions (callgrind, bench_sim_saturated: 5-cube
+ * 17%, 8x8 torus 20%): at most ~1.1x on 2 threads before the barriers,
+ * two or more per cycle, at 5.5-6.3 us each (pthread_barrier_wait, two
+ * threads, measured on this project's 2-core machine under its usual
+ * load) against 2-3 us for a whole cycle of the 8x8 torus and ~150 us for
+ * the saturated 5-cube.  There is no idle second core to win either: two
+ * saturated 32x32 runs started together took 2.5 s of wall time each,
+ * one alone 0.93 s.  Every caller with more than one run (sim_run_many,
+ * the optimizer's pool, the farm) already spreads independent runs over
+ * the cores, which scale without barriers.
+ *
+ * Rejected while tuning the fast engine (measured, no gain): visiting the
+ * channels in index order from an exact bitmap instead of the insertion
+ * ordered list, and sleeping headers on each candidate VC instead of on
+ * its channel (+-1% instructions).
  */
+#include <assert.h>
+#include <stdlib.h>
+
 #include "net/xalloc.h"
 #include "sim_int.h"
 
@@ -175,13 +216,24 @@ void sim__active_remove(sim_net *net, int32_t x)
 
 void sim__waiting_push(sim_net *net, int32_t x)
 {
+    net->wseq[x] = net->wseq_next++;
     net->waiting[net->nwaiting++] = x;
+}
+
+/* Fast engine: injection queue qi may be able to move a flit. */
+static inline void qready_set(sim_net *net, int32_t qi)
+{
+    uint64_t b = UINT64_C(1) << (qi & 63);
+    uint64_t *w = &net->qready[qi >> 6];
+    if (!(*w & b)) {
+        *w |= b;
+        net->nqready++;
+    }
 }
 
 void sim__queue_push(sim_net *net, int32_t u, int32_t qi, int32_t m)
 {
     sim_queue *q = &net->iq[qi];
-    q->stuck = 0;
     net->msg[m].next = SIM_NONE;
     if (q->len == 0)
         q->head = m;
@@ -190,6 +242,10 @@ void sim__queue_push(sim_net *net, int32_t u, int32_t qi, int32_t m)
     q->tail = m;
     q->len++;
     net->queued++;
+    if (net->fast) {
+        qready_set(net, qi);
+        return;
+    }
     sim_source *s = &net->src[u];
     if (!s->listed) {
         s->listed = 1;
@@ -204,24 +260,46 @@ static inline int32_t phys_of(const sim_net *net, int32_t c)
 
 /* ---- work sets -------------------------------------------------------- */
 
-/* x may be able to move: list it (the traverse drops it lazily when not). */
-static inline void rdy_add(sim_net *net, int32_t x)
+/* Network VC y becomes a candidate of its channel's arbitration: its
+ * owner holds a flit for it and it is not blocked. */
+static inline void cand_set(sim_net *net, int32_t y)
 {
-    if (net->in_rdy[x] == 0)
-        net->rdy[net->nrdy++] = x;
-    net->in_rdy[x] = 1;
+    int32_t c = net->vc[y].ch;
+    net->cand[c] |= UINT64_C(1) << (y - c * net->V);
+    net->ach[net->nach] = c;     /* listed unless it is (branch-free:   */
+    net->nach += !net->in_ach[c];    /* data dependent, mispredicted) */
+    net->in_ach[c] = 1;
 }
 
-/* y just got a flit (or its output became blocked): if it is now full
- * and its head waits on an unrouted header, mark it and every full VC
- * upstream of it in its worm blocked. */
+static inline void cand_clear(sim_net *net, int32_t y)
+{
+    int32_t c = net->vc[y].ch;
+    net->cand[c] &= ~(UINT64_C(1) << (y - c * net->V));
+}
+
+/* x holds a flit and an output: make that output a candidate (unless it
+ * is blocked), or list x as ejecting. */
+static inline void feeder_on(sim_net *net, int32_t x)
+{
+    int32_t out = net->vc[x].out;
+    if (out >= 0) {
+        if (!net->blk[out])
+            cand_set(net, out);
+    } else if (out == SIM_EJECT && !net->in_ej[x]) {
+        net->in_ej[x] = 1;
+        net->ej[net->nej++] = x;
+    }
+}
+
+/* y just got a flit: if it is now full and its head waits on an unrouted
+ * header, mark it and every full VC upstream of it in its worm blocked
+ * (none of them is a candidate any more). */
 static void block_up(sim_net *net, int32_t y)
 {
     while (y >= 0 && !net->blk[y] && net->vc[y].occ == net->B) {
         net->blk[y] = 1;
+        cand_clear(net, y);
         y = net->vc[y].owner;
-        if (y >= 0 && net->in_rdy[y] == 1)
-            net->in_rdy[y] = 2;  /* its output is blocked: drop it */
     }
 }
 
@@ -234,15 +312,15 @@ static inline void block_check(sim_net *net, int32_t y)
 }
 
 /* The header at y was just routed: y and the full VCs behind it are no
- * longer blocked, and their feeders may move again. */
+ * longer blocked, and their feeders may send again. */
 static void unblock(sim_net *net, int32_t y)
 {
-    rdy_add(net, y);
+    feeder_on(net, y);
     while (y >= 0 && net->blk[y]) {
         net->blk[y] = 0;
         int32_t x = net->vc[y].owner;
-        if (x >= 0)
-            rdy_add(net, x);
+        if (x >= 0 && net->vc[x].occ > 0)
+            cand_set(net, y);
         y = x;
     }
 }
@@ -277,8 +355,12 @@ void sim__wake(sim_net *net, int32_t slot)
     while (i != SIM_NONE) {
         int32_t next = net->wn_next[i];
         int32_t x = net->wn_x[i];
-        if (net->wepoch[x] == net->wn_ep[i])
+        if (net->wepoch[x] == net->wn_ep[i] && net->zzz[x]) {
             net->zzz[x] = 0;
+            net->nzzz--;
+            net->woken[net->nwoken].seq = net->wseq[x];
+            net->woken[net->nwoken++].x = x;
+        }
         net->wn_next[i] = net->wn_free;
         net->wn_free = i;
         i = next;
@@ -329,7 +411,8 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
     if (net->cd)
         net->vc_credits[y]--;
     if (net->fast) {
-        rdy_add(net, y);
+        if (vy->occ == 1)
+            feeder_on(net, y);
         block_check(net, y);
     }
 }
@@ -339,8 +422,6 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
 static int inject_channel(sim_net *net, int32_t qi)
 {
     sim_queue *q = &net->iq[qi];
-    if (q->stuck)
-        return 1;
     const int V = net->V;
     int32_t base = (net->topo.nnet + qi) * V;
     int32_t *pe_msg = net->pe_msg + (long)qi * V;
@@ -392,12 +473,62 @@ static int inject_channel(sim_net *net, int32_t qi)
         moved = 1;
         net->last_move = net->now;
     }
-    /* Nothing moved: every VC is taken or the queue empty, and no sending
-     * VC has room.  Only a flit leaving an injection VC (apply) or a new
-     * message changes that. */
-    if (net->fast && busy && !moved)
-        q->stuck = 1;
     return busy;
+}
+
+/* inject_channel() for the fast engine: the same choices, from the
+ * queue's masks of free and sending VCs. */
+static int inject_channel_fast(sim_net *net, int32_t qi)
+{
+    sim_queue *q = &net->iq[qi];
+    const int V = net->V;
+    int32_t base = (net->topo.nnet + qi) * V;
+    int32_t *pe_msg = net->pe_msg + (long)qi * V;
+    int32_t *pe_next = net->pe_next + (long)qi * V;
+
+    while (q->len > 0 && q->vfree) {   /* lowest free VC first, FIFO */
+        int v = __builtin_ctzll(q->vfree);
+        q->vfree &= q->vfree - 1;
+        q->send |= UINT64_C(1) << v;
+        int32_t m = q->head;
+        q->head = net->msg[m].next;
+        q->len--;
+        net->queued--;
+        net->vc[base + v].owner = SIM_PE;
+        net->vc[base + v].msg = m;
+        pe_msg[v] = m;
+        pe_next[v] = 0;
+    }
+    /* Round robin from q->rr over the sending VCs with room.  None: every
+     * VC is taken or the queue empty, and no sending VC has room; only a
+     * flit leaving an injection VC (apply) or a new message changes
+     * that. */
+    uint64_t s = q->send & q->room;
+    if (!s)
+        return 0;
+    uint64_t h = s & (~UINT64_C(0) << q->rr);
+    int v = __builtin_ctzll(h ? h : s);
+    int32_t y = base + v;
+    int32_t m = pe_msg[v];
+    sim_msg *mm = &net->msg[m];
+    int32_t seq = pe_next[v]++;
+    put_flit(net, y, seq);
+    if (net->vc[y].occ == net->B)
+        q->room &= ~(UINT64_C(1) << v);
+    net->flits_injected++;
+    if (seq == 0) {
+        mm->t_inject = net->now;
+        net->vc_ready[y] = net->now + net->Dr;
+        sim__waiting_push(net, y);
+    }
+    if (pe_next[v] == mm->len) {
+        pe_msg[v] = SIM_NONE;
+        q->send &= ~(UINT64_C(1) << v);
+        net->vc[y].owner = SIM_HELD;
+    }
+    q->rr = v + 1 == V ? 0 : v + 1;
+    net->last_move = net->now;
+    return (q->len > 0 && q->vfree) || (q->send & q->room);
 }
 
 /* Returns 1 while the node still has work (queued or sending). */
@@ -410,8 +541,31 @@ static int inject_node(sim_net *net, int32_t u)
     return busy;
 }
 
+/* Fast engine: the queues that may move a flit, in queue order (node,
+ * then injection channel); a queue leaves the set when nothing can move,
+ * and is put back by a new message or a flit leaving one of its VCs. */
+static void inject_fast(sim_net *net)
+{
+    long nw = ((long)net->nodes * net->topo.ipn + 63) >> 6;
+    for (long i = 0; i < nw; i++) {
+        uint64_t w = net->qready[i];
+        while (w) {
+            int b = __builtin_ctzll(w);
+            w &= w - 1;
+            if (!inject_channel_fast(net, (int32_t)(i * 64 + b))) {
+                net->qready[i] &= ~(UINT64_C(1) << b);
+                net->nqready--;
+            }
+        }
+    }
+}
+
 static void inject(sim_net *net)
 {
+    if (net->fast) {
+        inject_fast(net);
+        return;
+    }
     int j = 0;
     for (int i = 0; i < net->nact_src; i++) {
         int32_t u = net->act_src[i];
@@ -425,8 +579,61 @@ static void inject(sim_net *net)
 
 /* ---- 4. allocate ------------------------------------------------------- */
 
+/* Bits set in f; one bit (the common case: a single free VC) without the
+ * library call __builtin_popcountll becomes when the target has no
+ * popcount instruction (our portable -O2 build). */
+static inline int bits_set(uint64_t f)
+{
+    return (f & (f - 1)) == 0 ? f != 0 : __builtin_popcountll(f);
+}
+
+/* sim__route_pick on point-to-point channels: the free VCs of a
+ * candidate are its permitted VCs that are not held.  Same order, same
+ * draws. */
+static int32_t route_pick_p2p(sim_net *net, const sim_route *rt,
+                              int32_t skip_ch)
+{
+    const int V = net->V;
+    const uint64_t *held = net->held;
+    for (int tier = 0, start = 0; tier < rt->ntiers;
+         start = rt->end[tier++]) {
+        int nfree = 0;
+        int32_t only = SIM_NONE;
+        for (int i = start; i < rt->end[tier]; i++) {
+            if (rt->ch[i] == skip_ch)
+                continue;
+            uint64_t f = rt->vcs[i] & ~held[rt->ch[i]];
+            if (f) {
+                nfree += bits_set(f);
+                only = rt->ch[i] * V + 63 - __builtin_clzll(f);
+            }
+        }
+        if (nfree == 0)
+            continue;
+        if (nfree == 1)
+            return only;
+        int pick = (int)rng_below(&net->rng, (uint64_t)nfree);
+        for (int i = start; i < rt->end[tier]; i++) {
+            if (rt->ch[i] == skip_ch)
+                continue;
+            uint64_t f = rt->vcs[i] & ~held[rt->ch[i]];
+            int n = bits_set(f);
+            if (pick >= n) {
+                pick -= n;
+                continue;
+            }
+            while (pick-- > 0)
+                f &= f - 1;
+            return rt->ch[i] * V + __builtin_ctzll(f);
+        }
+    }
+    return SIM_NONE;
+}
+
 int32_t sim__route_pick(sim_net *net, const sim_route *rt, int32_t skip_ch)
 {
+    if (!net->bus_vc)
+        return route_pick_p2p(net, rt, skip_ch);
     const int V = net->V;
     for (int tier = 0, start = 0; tier < rt->ntiers;
          start = rt->end[tier++]) {
@@ -498,6 +705,7 @@ static int try_allocate(sim_net *net, int32_t x)
         if (net->E > 0 && r < net->nodes && net->eject_busy[r] >= net->E) {
             if (net->sleepy) {   /* until an ejection channel frees */
                 net->zzz[x] = 1;
+                net->nzzz++;
                 net->wepoch[x]++;
                 sleep_on(net, x, eject_slot(net, r));
             }
@@ -516,6 +724,7 @@ static int try_allocate(sim_net *net, int32_t x)
     if (y == SIM_NONE) {
         if (net->sleepy) {       /* until a candidate channel frees a VC */
             net->zzz[x] = 1;
+            net->nzzz++;
             net->wepoch[x]++;
             for (int i = 0; i < rt.end[rt.ntiers]; i++)
                 sleep_on(net, x, rt.ch[i]);
@@ -530,15 +739,56 @@ static int try_allocate(sim_net *net, int32_t x)
     return 1;
 }
 
+static int woken_cmp(const void *a, const void *b)
+{
+    int64_t x = ((const sim_woken *)a)->seq, y = ((const sim_woken *)b)->seq;
+    return (x > y) - (x < y);
+}
+
+/* Put the headers woken since the last allocation back into the waiting
+ * list, at their places in the push order (the list is sorted by wseq). */
+static void merge_woken(sim_net *net)
+{
+    sim_woken *w = net->woken;
+    int n = net->nwoken;
+    if (n < 16) {
+        for (int i = 1; i < n; i++) {
+            sim_woken t = w[i];
+            int j = i;
+            for (; j > 0 && w[j - 1].seq > t.seq; j--)
+                w[j] = w[j - 1];
+            w[j] = t;
+        }
+    } else {
+        qsort(w, (size_t)n, sizeof *w, woken_cmp);
+    }
+    int32_t *a = net->waiting, *out = net->wscratch;
+    int na = net->nwaiting, i = 0, j = 0, k = 0;
+    while (i < na && j < n)
+        out[k++] = net->wseq[a[i]] < w[j].seq ? a[i++] : w[j++].x;
+    while (i < na)
+        out[k++] = a[i++];
+    while (j < n)
+        out[k++] = w[j++].x;
+    net->wscratch = a;
+    net->waiting = out;
+    net->nwaiting = k;
+    net->nwoken = 0;
+}
+
+/* Headers in waiting order (oldest first).  Sleeping headers are off the
+ * list: they are skipped as the scan of every header would skip them. */
 static void allocate(sim_net *net)
 {
+    if (net->nwoken)
+        merge_woken(net);
     int j = 0;
     for (int i = 0; i < net->nwaiting; i++) {
         int32_t x = net->waiting[i];
-        if (!net->zzz[x] && net->vc_ready[x] <= net->now &&
-            try_allocate(net, x))
+        if (net->vc_ready[x] <= net->now && try_allocate(net, x))
             continue;
-        net->waiting[j++] = x;
+        if (!net->zzz[x])        /* not ready yet, or not sleepy */
+            net->waiting[j++] = x;
     }
     net->nwaiting = j;
 }
@@ -670,7 +920,6 @@ static void walk_group(sim_net *net, int32_t g)
 static void apply(sim_net *net)
 {
     const int64_t now = net->now;
-    int nfilled = 0;             /* network VCs that got a flit (fast) */
     for (int i = 0; i < net->nmoved; i++) {
         int32_t x = net->moved[i];
         sim_vc *vx = &net->vc[x];
@@ -680,9 +929,6 @@ static void apply(sim_net *net)
         int tail = seq == m->len - 1;
         vx->first++;
         vx->occ--;
-        net->vc_since[x] = now + 1;
-        if (vx->ch >= net->topo.nnet)   /* an injection VC has room */
-            net->iq[vx->ch - net->topo.nnet].stuck = 0;
         if (net->cd)
             credit_send(net, x);
         if (vx->out == SIM_EJECT) {
@@ -715,11 +961,6 @@ static void apply(sim_net *net)
             }
             if (tail)
                 vy->owner = SIM_HELD;
-            if (net->fast) {
-                rdy_add(net, y);
-                if (vy->occ == net->B)   /* may be blocked: see below */
-                    net->dfs_ch[nfilled++] = y;
-            }
         }
         if (tail) {
             if (net->mux_lock) {
@@ -731,6 +972,128 @@ static void apply(sim_net *net)
             sim_vc_release(net, x);
         }
     }
+    if (net->nmoved)
+        net->last_move = now;
+    net->nmoved = 0;
+}
+
+/* ---- 5-6. the fast traverse (net->fast) -------------------------------- */
+
+/* resolve() for the fast engine: the same round robin and depth-first
+ * search, over the channel's candidates only (cand[c]: the VCs at or
+ * after the round-robin pointer first, then the others).  Every ejecting
+ * VC has been granted before (traverse_fast), so a full candidate whose
+ * head does not move in this cycle is waiting on a network channel. */
+static void resolve_fast(sim_net *net, int32_t c0)
+{
+    const int V = net->V, B = net->B;
+    const int64_t now = net->now;
+    sim_vc *vc = net->vc;
+    sim_chan *chan = net->topo.chan;
+    const uint64_t *cand = net->cand;
+    int32_t *stk = net->dfs_ch;
+    uint64_t *rem = net->dfs_rem;
+    chan[c0].stamp = now;
+    stk[0] = c0;
+    rem[0] = cand[c0];
+    int sp = 1;
+    while (sp > 0) {
+        int f = sp - 1;
+        uint64_t m = rem[f];
+        if (!m) {                /* nobody can use channel c this cycle */
+            sp--;
+            continue;
+        }
+        int32_t c = stk[f];
+        uint64_t h = m & (~UINT64_C(0) << chan[c].rr);
+        int v = __builtin_ctzll(h ? h : m);
+        int32_t y = c * V + v;
+        const sim_vc *vy = &vc[y];
+        if (vy->occ < B || vy->mstamp == now) {
+            int32_t x = vy->owner;
+            vc[x].mstamp = now;
+            net->moved[net->nmoved++] = x;
+            chan[c].rr = v + 1 == V ? 0 : v + 1;
+            sp--;
+            continue;
+        }
+        int32_t c2 = vc[vy->out].ch;
+        if (chan[c2].stamp != now) {
+            chan[c2].stamp = now;
+            stk[sp] = c2;
+            rem[sp++] = cand[c2];
+            continue;            /* come back to this candidate */
+        }
+        rem[f] = m & ~(UINT64_C(1) << v);
+    }
+}
+
+/* apply() for the fast engine: the same moves, keeping the work sets. */
+static void apply_fast(sim_net *net)
+{
+    const int64_t now = net->now;
+    const int B = net->B;
+    const int32_t nnet = net->topo.nnet;
+    sim_vc *vc = net->vc;
+    int nfilled = 0;             /* network VCs that got full */
+    for (int i = 0; i < net->nmoved; i++) {
+        int32_t x = net->moved[i];
+        sim_vc *vx = &vc[x];
+        int32_t mi = vx->msg;
+        sim_msg *m = &net->msg[mi];  /* not read on a body flit's hop */
+        int32_t seq = vx->first++;
+        /* the head is the tail iff the tail has entered x and the head is
+         * x's only flit (seq == len - 1, without reading the message) */
+        int tail = vx->owner == SIM_HELD && vx->occ == 1;
+        assert(tail == (seq == m->len - 1));
+        vx->occ--;
+        if (vx->ch >= nnet) {    /* an injection VC has room */
+            int32_t qi = vx->ch - nnet;
+            uint64_t bit = UINT64_C(1) << (x - vx->ch * net->V);
+            qready_set(net, qi);
+            net->iq[qi].room |= bit;
+            if (tail)            /* and is free */
+                net->iq[qi].vfree |= bit;
+        }
+        if (vx->out == SIM_EJECT) {
+            m->consumed++;
+            net->flits_consumed++;
+            if (net->stats.window == 1)
+                net->stats.win_cons_flits++;
+            if (tail) {
+                int32_t r = vc_router(net, x);
+                net->eject_busy[r]--;
+                if (net->wl_head[eject_slot(net, r)] >= 0)
+                    sim__wake(net, eject_slot(net, r));
+                sim__deliver(net, mi);   /* may grow the message pool */
+            }
+        } else {
+            int32_t y = vx->out;
+            sim_vc *vy = &vc[y];
+            if (vy->occ++ == 0) {
+                vy->first = seq;
+                net->vc_since[y] = now + 1;
+                if (seq == 0) {
+                    int32_t r2 = vc_router(net, y);
+                    m->hops++;
+                    net->vc_ready[y] = now + 1 + (m->dst == r2 ? 0 : net->Dr);
+                    sim__waiting_push(net, y);
+                } else {
+                    feeder_on(net, y);
+                }
+            }
+            if (tail)
+                vy->owner = SIM_HELD;
+            if (vy->occ == B)    /* may be blocked: see below */
+                net->dfs_ch[nfilled++] = y;
+            if (vx->occ == 0)
+                cand_clear(net, y);
+        }
+        if (tail) {
+            sim__active_remove(net, x);
+            sim_vc_release(net, x);
+        }
+    }
     for (int i = 0; i < nfilled; i++)
         block_check(net, net->dfs_ch[i]);
     if (net->nmoved)
@@ -738,48 +1101,46 @@ static void apply(sim_net *net)
     net->nmoved = 0;
 }
 
-/* The fast traverse: only the ready set, dropping VCs that cannot move
- * (no flit, no output, or an output that is blocked). */
-static void traverse_ready(sim_net *net)
+/* The fast traverse: every ejecting VC moves a flit; then every channel
+ * with candidates is resolved (dropping lazily the list entries that no
+ * longer qualify). */
+static void traverse_fast(sim_net *net)
 {
     const int64_t now = net->now;
     sim_vc *vc = net->vc;
-    const uint8_t *blk = net->blk;
-    int32_t *rdy = net->rdy;
-    int j = 0;
     net->nmoved = 0;
-    for (int i = 0; i < net->nrdy; i++) {
-        int32_t x = rdy[i];
-        if (net->in_rdy[x] == 2) {
-            net->in_rdy[x] = 0;
+    int j = 0;
+    for (int i = 0; i < net->nej; i++) {
+        int32_t x = net->ej[i];
+        if (vc[x].out != SIM_EJECT || vc[x].occ == 0) {
+            net->in_ej[x] = 0;
             continue;
         }
-        sim_vc *vx = &vc[x];
-        int32_t out = vx->out;
-        if (out == SIM_NONE || vx->occ == 0 || (out >= 0 && blk[out])) {
-            net->in_rdy[x] = 0;
-            continue;
-        }
-        rdy[j++] = x;
-        if (vx->mstamp == now)
-            continue;
-        if (out == SIM_EJECT) {
-            grant(net, x);
-            continue;
-        }
-        int32_t c = vc[out].ch;
-        if (net->topo.chan[c].stamp != now)
-            resolve(net, c);
+        net->ej[j++] = x;
+        vc[x].mstamp = now;
+        net->moved[net->nmoved++] = x;
     }
-    net->nrdy = j;
-    apply(net);
+    net->nej = j;
+    j = 0;
+    for (int i = 0; i < net->nach; i++) {
+        int32_t c = net->ach[i];
+        if (!net->cand[c]) {
+            net->in_ach[c] = 0;
+            continue;
+        }
+        net->ach[j++] = c;
+        if (net->topo.chan[c].stamp != now)
+            resolve_fast(net, c);
+    }
+    net->nach = j;
+    apply_fast(net);
 }
 
 static void traverse(sim_net *net)
 {
     const int64_t now = net->now;
     if (net->fast) {
-        traverse_ready(net);
+        traverse_fast(net);
         return;
     }
     net->nmoved = 0;
@@ -811,7 +1172,8 @@ static void traverse(sim_net *net)
  * skipped over. */
 static void skip_idle(sim_net *net)
 {
-    if (net->nactive || net->nwaiting || net->nact_src || net->nprobes ||
+    if (net->nactive || net->nwaiting || net->nwoken || net->nzzz ||
+        net->nact_src || net->nqready || net->nprobes ||
         !net->sources_on ||
         net->heap_n == 0 || net->heap_t[0] <= net->now ||
         net->now - net->last_move <= net->cd)

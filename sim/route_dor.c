@@ -43,6 +43,14 @@ static void dor_route(const sim_net *net, int r, const sim_msg *m, int in_vc,
     int32_t ch[2];
     (void)in_vc;
     sim_route_begin(out);
+    if (t->ops->dor_hop) {
+        int cls = 0;
+        int32_t c = t->ops->dor_hop(t, r, m->dst, &cls);
+        if (c >= 0)
+            sim_route_add(out, c, net->mask_class[cls]);
+        sim_route_tier(out);
+        return;
+    }
     for (int dim = 0; dim < t->n; dim++) {
         if (t->ops->min_channels(t, r, m->dst, dim, ch) == 0)
             continue;

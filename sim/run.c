@@ -211,8 +211,13 @@ double sim_memory_estimate(const sim_params *p)
                                                                    : 0.0);
     double nchan = nodes * channels_per_node(d) + nodes * ipn;
     double nvc = nchan * V;
-    return nvc * (double)(sizeof(sim_vc) + 4 * sizeof(int32_t)) +
-           nchan * (double)(sizeof(sim_chan) + 3 * sizeof(int32_t)) +
+    /* per VC: sim_vc and the per-VC arrays of sim_net (vc_active,
+     * vc_ready, vc_since, the work lists, flags, sleep epoch and order,
+     * the woken and merge buffers: 71 bytes); per channel: sim_chan, the
+     * search stack, candidate and held masks, channel list and sleeper
+     * heads (41 bytes) */
+    return nvc * (double)(sizeof(sim_vc) + 72) +
+           nchan * (double)(sizeof(sim_chan) + 48) +
            nodes * (double)(sizeof(sim_source) + 2 * sizeof(double) +
                             (size_t)d->n * sizeof(int32_t)) +
            nodes * ipn * (double)(sizeof(sim_queue) + (size_t)V * 8);
@@ -319,8 +324,10 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->src = xcalloc((size_t)net->nodes, sizeof *net->src);
     size_t nq = (size_t)net->nodes * (size_t)net->topo.ipn;
     net->iq = xcalloc(nq, sizeof *net->iq);
-    for (size_t i = 0; i < nq; i++)
+    for (size_t i = 0; i < nq; i++) {
         net->iq[i].head = net->iq[i].tail = SIM_NONE;
+        net->iq[i].vfree = net->iq[i].room = net->mask_all;
+    }
     for (int u = 0; u < net->nodes; u++) {
         sim_source *s = &net->src[u];
         rng_seed(&s->rng, p->seed, (uint64_t)u);
@@ -337,6 +344,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->heap_t = xmalloc(sizeof *net->heap_t * (size_t)net->nodes);
     net->heap_node = xmalloc(sizeof *net->heap_node * (size_t)net->nodes);
     net->act_src = xmalloc(sizeof *net->act_src * (size_t)net->nodes);
+    net->qready = xcalloc((nq + 63) / 64, sizeof *net->qready);
     net->eject_busy = xcalloc((size_t)net->topo.routers,
                               sizeof *net->eject_busy);
     net->active = xmalloc(sizeof *net->active * (size_t)net->nvc);
@@ -352,10 +360,18 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
     net->fast = net->sleepy && !net->cd && !net->topo.grp;
     net->blk = xcalloc((size_t)net->nvc, 1);
-    net->in_rdy = xcalloc((size_t)net->nvc, 1);
-    net->rdy = xmalloc(sizeof *net->rdy * (size_t)net->nvc);
+    net->held = xcalloc((size_t)nchan, sizeof *net->held);
+    net->cand = xcalloc((size_t)nchan, sizeof *net->cand);
+    net->ach = xmalloc(sizeof *net->ach * (size_t)(nchan + 1));
+    net->in_ach = xcalloc((size_t)nchan, 1);
+    net->ej = xmalloc(sizeof *net->ej * (size_t)net->nvc);
+    net->in_ej = xcalloc((size_t)net->nvc, 1);
+    net->dfs_rem = xmalloc(sizeof *net->dfs_rem * (size_t)nchan);
     net->zzz = xcalloc((size_t)net->nvc, 1);
     net->wepoch = xcalloc((size_t)net->nvc, sizeof *net->wepoch);
+    net->wseq = xcalloc((size_t)net->nvc, sizeof *net->wseq);
+    net->woken = xmalloc(sizeof *net->woken * (size_t)net->nvc);
+    net->wscratch = xmalloc(sizeof *net->wscratch * (size_t)net->nvc);
     net->nslots = (int32_t)nchan + net->topo.routers;
     net->wl_head = xmalloc(sizeof *net->wl_head * (size_t)net->nslots);
     for (int32_t i = 0; i < net->nslots; i++)
@@ -396,6 +412,7 @@ void sim_net_destroy(sim_net *net)
     free(net->heap_t);
     free(net->heap_node);
     free(net->act_src);
+    free(net->qready);
     free(net->perm);
     free(net->eject_busy);
     free(net->active);
@@ -404,10 +421,18 @@ void sim_net_destroy(sim_net *net)
     free(net->dfs_ch);
     free(net->dfs_i);
     free(net->blk);
-    free(net->in_rdy);
-    free(net->rdy);
+    free(net->held);
+    free(net->cand);
+    free(net->ach);
+    free(net->in_ach);
+    free(net->ej);
+    free(net->in_ej);
+    free(net->dfs_rem);
     free(net->zzz);
     free(net->wepoch);
+    free(net->wseq);
+    free(net->woken);
+    free(net->wscratch);
     free(net->wl_head);
     free(net->wn_x);
     free(net->wn_next);

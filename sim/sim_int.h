@@ -159,6 +159,12 @@ typedef struct sim_topology_ops {
     /* Dateline class (0..nclasses-1) of a dimension-order hop from r
      * towards dst in dim. */
     int (*vc_class)(const sim_topo *t, int r, int dst, int dim);
+    /* Optional, the two above fused for dimension-order routing (one call
+     * per routing decision instead of one per dimension): the first
+     * min_channels() choice in the lowest dimension where r and dst
+     * differ, and its class in *cls; -1 if r == dst.  NULL: route_dor.c
+     * asks min_channels and vc_class. */
+    int32_t (*dor_hop)(const sim_topo *t, int r, int dst, int *cls);
 } sim_topology_ops;
 
 struct sim_topo {
@@ -344,10 +350,18 @@ typedef struct sim_queue {
     int32_t head, tail;          /* message indices */
     int32_t len;
     int32_t rr;                  /* round robin over the channel's VCs */
-    int32_t stuck;               /* fast engine: busy, but nothing can move
-                                    until a flit leaves one of its
-                                    injection VCs or a message arrives */
+    uint64_t vfree;              /* fast engine: free injection VCs */
+    uint64_t send;               /* fast engine: VCs the PE is sending on
+                                    (pe_msg set) */
+    uint64_t room;               /* fast engine: VCs with room (occ < B) */
 } sim_queue;
+
+/* A header woken from sleep (engine.c), with its place in the waiting
+ * order. */
+typedef struct sim_woken {
+    int64_t seq;
+    int32_t x;
+} sim_woken;
 
 /* A broadcast in progress (bcast.c). */
 typedef struct sim_bcast {
@@ -379,8 +393,9 @@ struct sim_net {
                                     credits (NULL otherwise) */
     int32_t *vc_active;          /* [vc] index in net->active, SIM_NONE */
     int64_t *vc_ready;           /* [vc] header: cycle it may be allocated */
-    int64_t *vc_since;           /* [vc] cycle the current head flit got
-                                    there */
+    int64_t *vc_since;           /* [vc] cycle the VC last went from empty
+                                    to holding a flit (sim_vc_since: when
+                                    its head flit got there) */
     uint64_t mask_all;           /* all V VCs */
     uint64_t mask_class[2];      /* deterministic / escape VCs per class */
     uint64_t mask_adapt;         /* adaptive VCs (duato, minimal_adaptive) */
@@ -411,8 +426,12 @@ struct sim_net {
     int64_t *heap_t;             /* generation calendar: (cycle, node) */
     int32_t *heap_node;
     int heap_n;
-    int32_t *act_src;            /* nodes with queued or sending messages */
+    int32_t *act_src;            /* nodes with queued or sending messages
+                                    (not the fast engine) */
     int nact_src;
+    uint64_t *qready;            /* fast engine: bit qi set iff injection
+                                    queue qi may be able to move a flit */
+    int32_t nqready;             /* bits set in qready */
     int32_t *perm;               /* permutation patterns: dest per node */
     long silent_nodes;
     long sending_nodes;
@@ -431,19 +450,41 @@ struct sim_net {
     int32_t *dfs_ch, *dfs_i;     /* explicit stack of switch resolution */
 
     /* Event-driven work sets (engine.c, "WORK SETS"). */
-    int fast;                    /* traverse walks the ready set (credit
-                                    delay 0, point-to-point, wormhole) */
+    int fast;                    /* traverse walks the candidate sets
+                                    (credit delay 0, point-to-point,
+                                    wormhole) */
     int sleepy;                  /* failed headers sleep until woken */
     uint8_t *blk;                /* [vc] blocked: full, and its head can
                                     only move after an unrouted header
                                     further down its worm is allocated */
-    uint8_t *in_rdy;             /* [vc] 0 not in rdy, 1 listed, 2 listed
-                                    but known unable to move (dropped at
-                                    the next traverse) */
-    int32_t *rdy;                /* feeders that may move (superset) */
-    int nrdy;
-    uint8_t *zzz;                /* [vc] header asleep on the waiting list */
+    uint64_t *held;              /* [ch] bit v: VC ch*V+v is held (owner
+                                    set by sim_vc_take, cleared by
+                                    sim_vc_release; network channels) */
+    uint64_t *cand;              /* [ch] bit v: VC ch*V+v is a candidate
+                                    of its channel's arbitration (its
+                                    owner is a VC holding a flit, and it is
+                                    not blocked) */
+    int32_t *ach;                /* channels whose cand may be nonzero
+                                    (nchan + 1 entries: cand_set writes
+                                    one past the end before counting) */
+    int nach;
+    uint8_t *in_ach;             /* [ch] listed in ach */
+    int32_t *ej;                 /* VCs that may be ejecting a flit */
+    int nej;
+    uint8_t *in_ej;              /* [vc] listed in ej */
+    uint64_t *dfs_rem;           /* [depth] candidates still to try */
+    uint8_t *zzz;                /* [vc] header asleep (off the waiting
+                                    list until woken) */
+    long nzzz;                   /* headers asleep */
     uint32_t *wepoch;            /* [vc] sleep epoch (stale wake entries) */
+    int64_t *wseq;               /* [vc] header: its place in the waiting
+                                    order (push order) */
+    int64_t wseq_next;
+    sim_woken *woken;            /* headers woken since the last
+                                    allocation, merged back into the
+                                    waiting list by wseq */
+    int nwoken;
+    int32_t *wscratch;           /* merge buffer, nvc entries */
     int32_t *wl_head;            /* [slot] sleepers: slot = channel, or
                                     nchan + router for ejection */
     int32_t nslots;
@@ -506,6 +547,8 @@ static inline int32_t sim_vc_holder(const sim_net *net, int32_t z)
 static inline void sim_vc_take(sim_net *net, int32_t z, int32_t owner,
                                int32_t msg)
 {
+    int32_t ch = net->vc[z].ch;
+    net->held[ch] |= UINT64_C(1) << (z - ch * net->V);
     net->vc[z].owner = owner;
     net->vc[z].msg = msg;
     if (net->bus_vc && net->vc[z].ch < net->topo.nnet)
@@ -519,6 +562,7 @@ void sim__wake(sim_net *net, int32_t s);
 static inline void sim_vc_release(sim_net *net, int32_t z)
 {
     sim_vc *v = &net->vc[z];
+    net->held[v->ch] &= ~(UINT64_C(1) << (z - v->ch * net->V));
     v->out = SIM_NONE;
     v->msg = SIM_NONE;
     v->owner = SIM_NONE;
@@ -526,6 +570,16 @@ static inline void sim_vc_release(sim_net *net, int32_t z)
         net->bus_vc[sim_bus_slot(net, z)] = SIM_NONE;
     if (net->sleepy && net->wl_head[v->ch] != SIM_NONE)
         sim__wake(net, v->ch);
+}
+
+/* The cycle VC x's current head flit got there: x's last fill, or the
+ * cycle after its head last moved (mstamp), whichever is later.  (Kept
+ * as two stamps so that a move writes only the stamp it already
+ * writes.) */
+static inline int64_t sim_vc_since(const sim_net *net, int32_t x)
+{
+    int64_t moved = net->vc[x].mstamp + 1;
+    return moved > net->vc_since[x] ? moved : net->vc_since[x];
 }
 
 /* Input multiplexer group of VC x (-1: none). */

@@ -36,9 +36,11 @@ static int torus_min_channels(const sim_topo *t, int r, int dst, int dim,
 {
     int k = t->k[dim];
     int a = sim_topo_coord(t, r, dim), b = sim_topo_coord(t, dst, dim);
-    int x = ((b - a) % k + k) % k;
+    int x = b - a;               /* (b - a) mod k, both in [0, k) */
     if (x == 0)
         return 0;
+    if (x < 0)
+        x += k;
     if (x < k - x) {
         ch[0] = sim_topo_port(t, r, dim, +1);
         return 1;
@@ -55,6 +57,21 @@ static int torus_min_channels(const sim_topo *t, int r, int dst, int dim,
 static int torus_vc_class(const sim_topo *t, int r, int dst, int dim)
 {
     return sim_topo_coord(t, r, dim) < sim_topo_coord(t, dst, dim);
+}
+
+static int32_t torus_dor_hop(const sim_topo *t, int r, int dst, int *cls)
+{
+    for (int dim = 0; dim < t->n; dim++) {
+        int a = sim_topo_coord(t, r, dim), b = sim_topo_coord(t, dst, dim);
+        if (a == b)
+            continue;
+        int k = t->k[dim], x = b - a;
+        if (x < 0)
+            x += k;
+        *cls = a < b;
+        return sim_topo_port(t, r, dim, x <= k - x ? +1 : -1);
+    }
+    return -1;
 }
 
 static long mesh_neighbor(const sim_topo *t, long u, int dim, int dir)
@@ -74,6 +91,17 @@ static int mesh_min_channels(const sim_topo *t, int r, int dst, int dim,
         return 0;
     ch[0] = sim_topo_port(t, r, dim, b > a ? +1 : -1);
     return 1;
+}
+
+static int32_t mesh_dor_hop(const sim_topo *t, int r, int dst, int *cls)
+{
+    *cls = 0;
+    for (int dim = 0; dim < t->n; dim++) {
+        int a = sim_topo_coord(t, r, dim), b = sim_topo_coord(t, dst, dim);
+        if (a != b)
+            return sim_topo_port(t, r, dim, b > a ? +1 : -1);
+    }
+    return -1;
 }
 
 static int zero_class(const sim_topo *t, int r, int dst, int dim)
@@ -105,6 +133,7 @@ const sim_topology_ops sim__topo_torus = {
     .neighbor = torus_neighbor,
     .min_channels = torus_min_channels,
     .vc_class = torus_vc_class,
+    .dor_hop = torus_dor_hop,
 };
 
 const sim_topology_ops sim__topo_mesh = {
@@ -113,6 +142,7 @@ const sim_topology_ops sim__topo_mesh = {
     .neighbor = mesh_neighbor,
     .min_channels = mesh_min_channels,
     .vc_class = zero_class,
+    .dor_hop = mesh_dor_hop,
 };
 
 const sim_topology_ops sim__topo_hypercube = {

@@ -56,8 +56,31 @@ static void test_torus_against_sweep(void **state)
                  r.probes, r.detail);
     assert_true(r.rate_lo <= r.rate && r.rate <= r.rate_hi);
     assert_true(fabs(r.flits - 16 * r.rate) < 1e-12);
-    /* the overload throughput understates it (the fall past saturation) */
-    assert_true(r.throughput < 0.95 * 16 * r.rate);
+    /* The network accepts less at full overload than at saturation (the
+     * fall past saturation, sim/saturation.c).  Measured over a long run:
+     * the search's overload probe (a quarter of a probe) is too short to
+     * show it for every seed (seeds 1-5: 0.217-0.241 flits/node/cycle with
+     * the engine before the channel candidate sets, 0.220-0.243 with
+     * them), while 10000 + 40000 cycles at seed 1 give 0.2208 (before) and
+     * 0.2203, against a saturation of 0.24-0.25. */
+    sim_params po = p;
+    po.rate = 1.0 / 16;
+    sim_net *net;
+    err e;
+    err_clear(&e);
+    sim_counts a, b;
+    if (sim_net_create(&po, &net, &e) || sim_net_step(net, 10000, &e))
+        fail_msg("%s", e.msg);
+    sim_net_counts(net, &a);
+    if (sim_net_step(net, 40000, &e))
+        fail_msg("%s", e.msg);
+    sim_net_counts(net, &b);
+    sim_net_destroy(net);
+    double over = (double)(b.flits_consumed - a.flits_consumed) / 64 /
+                  (double)(b.cycle - a.cycle);
+    if (over > 0.95 * r.flits)
+        fail_msg("8x8 torus: accepts %.4f at overload, saturation %.4f",
+                 over, r.flits);
     assert_true(r.probes >= 2 && r.probes <= 6);
     assert_true(r.cycles <= 6 * (r.warm_cycles + r.span_cycles));
 
