@@ -155,7 +155,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), wqd;
-    if (model__torus_ejection(d, w, rate, o->variant, &wqd) !=
+    if (model__torus_ejection_worm(d, w, rate, o->variant, &wqd) !=
         MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     td_ctx c;
