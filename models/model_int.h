@@ -122,6 +122,58 @@ model_status wait_mg1_pk(double lam, double lm, double lm2, double *w);
 model_status model_ejection_mg1(const net_design *d, double lam, double lm,
                                 double lm2, double *wqd);
 
+/* The worm's drain (corrected variant; docs/validation/notes.md finding
+ * 9).  The ejection channel is held from the header's arrival until the
+ * tail is consumed, so its service time is not the message length but the
+ * time the rest of the worm takes to reach it (finding 8 measured it equal
+ * to the worm's transmission time at immediate ejection).  With b-flit
+ * buffers a worm of len flits spans, when its header arrives, the last
+ * ceil(len / b) channels of its path and, when longer than b x hops, the
+ * source's injection channel too.  Its flits stream through those stages
+ * in tandem; each stage is a channel shared flit by flit with the other
+ * worms holding one of its VCs: a processor-sharing server with at most V
+ * jobs in service.  For such a server (M/M/1-PS capped at V; Little's law
+ * on E[min(N, V)] = sum_{j=1..V} rho^j) a job's in-service time is
+ * exactly Lm (1 - rho^V) / (1 - rho), so the stall per flit is
+ *     model_ps_stall(rho, V) = (rho - rho^V) / (1 - rho),
+ * 0 for V = 1 and rho / (1 - rho) as V grows, rho the channel's flit load.
+ * With one-flit buffers a stall anywhere holds every flit behind it, so
+ * the stalls of the stages add up:
+ *     stalls = sum_seg P(seg crossed) P(seg spanned) stall_seg
+ *              + P(len > b hops) model_ps_stall(rate Lm, V).
+ * The PS stall assumes a competitor that always has a flit ready.  The
+ * competitors are worms of the same network, stretched like ours: one is
+ * ready in 1/s of the cycles, so the stalls it causes scale by 1/s, and
+ *     s = 1 + stalls / s,   s = (1 + sqrt(1 + 4 stalls)) / 2.
+ * A segment is one stage of contention, not one per channel: on a ring (a
+ * torus dimension) the worms that share one channel with ours mostly share
+ * the next as well, and interleaving with the same competitor costs once.
+ * So a torus dimension is one segment (its hops only decide how far back
+ * the worm reaches).  Measured against the simulator's ejection service
+ * (finding 9: 10-cube V = 6, Lm = 128; 8-cube V = 2, Lm = 32) this is
+ * within 1-11%; the stalls without the 1/s (an upper bound) are 9-24%
+ * high, the injection stage alone 6-28% low. */
+typedef struct model_worm_path {
+    int nseg;                          /* in path order, first crossed first */
+    double cross[NET_MAX_DIMS];        /* P(the segment is crossed) */
+    double hops[NET_MAX_DIMS];         /* mean hops in it, given crossed */
+    double stall[NET_MAX_DIMS];        /* its stall per flit */
+} model_worm_path;
+
+/* PS stall per flit of a channel with flit load rho shared by at most vcs
+ * worms (above); INFINITY when rho >= 1. */
+double model_ps_stall(double rho, int vcs);
+
+/* The drain stretch s >= 1 of a worm of the workload's lengths (above). */
+double model_worm_stretch(const net_design *d, const net_workload *w,
+                          double rate, const model_worm_path *path);
+
+/* W_qd with the worm's drain as the ejection service: M/G/1 at lam / c
+ * per channel, service s x len (mean s lm, second moment s^2 lm2).
+ * MODEL_SATURATED when lam s lm / c >= 1; 0 with ejection_channels == 0. */
+model_status model_ejection_worm(const net_design *d, double lam, double lm,
+                                 double lm2, double stretch, double *wqd);
+
 /* The corrected closing step, replacing model_result_thesis():
  *   latency = W_s + (L - idle) slowdown + idle
  * W_s = wait_mg1_pk(rate, lm, lm2): the node's messages share one

@@ -96,6 +96,21 @@
  *       channels of a bisection-limited torus) the blocking of hops the
  *       tail has already left no longer compounds into the occupancy.
  *       At rate -> 0 the latency is d_avg (1 + Dr) + Lm: unchanged.
+ *   First to free (docs/validation/notes.md finding 9).  (4.9)'s blocked
+ *   header waits one whole holding time: 002 section 2.3 "has to wait for
+ *   the deterministic virtual channel" (and MODELS.md section 3 item 4).
+ *   The simulator's router (sim/route_duato.c) retries both tiers every
+ *   cycle and leaves on whichever VC frees first, which Duato's condition
+ *   allows.  A header blocked with both dimensions left has m = 2 (V - 2)
+ *   + 1 busy candidates (the adaptive VCs of both minimal channels and its
+ *   escape VC), with one dimension left m = (V - 2) + 1; their remaining
+ *   holding times taken as independent and memoryless (mean S, the
+ *   geometric lengths), the first frees after S / m.  So each term of
+ *   Pblk(h) is divided by its m in the corrected variant; the blocking
+ *   probabilities themselves are the thesis's.  torus-duato does the same
+ *   with r dimensions left, m = r (V - 2) + 1.  Decision: the model
+ *   follows the simulated router, not MODELS.md item 4, because the
+ *   simulator's router is the network dse decides with.
  */
 #include <math.h>
 #include <stdio.h>
@@ -146,10 +161,19 @@ static double m6_zero_load(const net_design *d, const net_workload *w,
 static double m6_pblk(double h, void *vctx)
 {
     const m6_ctx *c = vctx;
+    /* corrected: a blocked header takes the first of the VCs it may use
+     * to free (header comment, "first to free"): with both dimensions
+     * left, the V - 2 adaptive VCs of each and its escape VC; with one,
+     * that dimension's adaptive VCs and its escape VC */
+    double m2 = 1, m1 = 1;
+    if (c->worm) {
+        m2 = 2.0 * (c->vcs - 2) + 1;
+        m1 = (c->vcs - 2) + 1.0;
+    }
     if (h > c->kavg)
-        return c->pa * c->pd;
+        return c->pa * c->pd / m2;
     double pc = clamp01(2.0 / (h + 1.0));
-    return (1 - pc) * c->pa * c->pd + pc * c->pd;
+    return (1 - pc) * c->pa * c->pd / m2 + pc * c->pd / m1;
 }
 
 /* The chain at holding time L and the blocking combinatorics (B1, B4). */
@@ -197,7 +221,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), wqd;
-    if (model__torus_ejection(d, w, rate, o->variant, &wqd) !=
+    if (model__torus_ejection_worm(d, w, rate, o->variant, &wqd) !=
         MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     m6_ctx c;

@@ -106,6 +106,39 @@ static void len_tail(double lm, int geometric, double m, double *over,
     }
 }
 
+void model__ring_classes(int k, double *load)
+{
+    /* + offsets 1..rp (the tie k/2 goes +); - offsets leave r = 1..rm.  A
+     * visit with r hops of the ring still to make (this one included) is
+     * made by a message with offset x >= r that entered x - r hops back:
+     * R - r + 1 of them per channel position. */
+    int rp = k / 2, rm = (k - 1) / 2;
+    for (int p = 0; p < k; p++) {
+        /* + channel p -> p+1: the destination p + r wraps iff r >= k - p,
+         * and a visit with the wrap ahead rides class 0 */
+        double a0 = 0, a1 = 0;
+        for (int r = 1; r <= rp; r++) {
+            if (r >= k - p)
+                a0 += rp - r + 1;
+            else
+                a1 += rp - r + 1;
+        }
+        load[2 * p] = a0;
+        load[2 * p + 1] = a1;
+        /* - channel p -> p-1: wraps iff r >= p + 1, and then rides class 1
+         * (the mirror image) */
+        a0 = a1 = 0;
+        for (int r = 1; r <= rm; r++) {
+            if (r >= p + 1)
+                a1 += rm - r + 1;
+            else
+                a0 += rm - r + 1;
+        }
+        load[2 * (k + p)] = a0;
+        load[2 * (k + p) + 1] = a1;
+    }
+}
+
 void model__torus_hold(const net_design *d, const net_workload *w, int i,
                        model_hold *h)
 {
@@ -252,6 +285,47 @@ model_status model__torus_ejection(const net_design *d, const net_workload *w,
     if (variant == MODEL_VARIANT_CORRECTED)
         return model_ejection_mg1(d, lam, lm, model_length_m2(d, w), wqd);
     return model__wait_ejection(d, lam, lm, wqd);
+}
+
+void model__torus_worm_path(const net_design *d, double rate,
+                            model_worm_path *path)
+{
+    double nodes = (double)net_nodes(d), excl = nodes / (nodes - 1.0);
+    double lm_rate = rate;   /* messages per node per cycle */
+    path->nseg = d->n;
+    for (int i = 0; i < d->n; i++) {
+        double crossed, remaining;
+        model__ring_moments(d->k[i], &crossed, &remaining);
+        double p = (1.0 - 1.0 / d->k[i]) * excl;
+        path->cross[i] = p < 1 ? p : 1;
+        path->hops[i] = crossed;
+        /* flit load of one channel of dimension i: the message rate on it
+         * (lam K_i N/(N-1) / 2, two directions) times Lm, filled in by the
+         * caller's Lm below */
+        path->stall[i] = lm_rate * p * crossed / 2.0;
+    }
+}
+
+double model__torus_worm_stretch(const net_design *d, const net_workload *w,
+                                 double rate)
+{
+    double lm = net_message_flits(d, w);
+    model_worm_path path;
+    model__torus_worm_path(d, rate, &path);
+    for (int i = 0; i < path.nseg; i++)
+        path.stall[i] = model_ps_stall(path.stall[i] * lm, d->vcs);
+    return model_worm_stretch(d, w, rate, &path);
+}
+
+model_status model__torus_ejection_worm(const net_design *d,
+                                        const net_workload *w, double lam,
+                                        model_variant variant, double *wqd)
+{
+    double lm = net_message_flits(d, w);
+    if (variant != MODEL_VARIANT_CORRECTED)
+        return model__wait_ejection(d, lam, lm, wqd);
+    return model_ejection_worm(d, lam, lm, model_length_m2(d, w),
+                               model__torus_worm_stretch(d, w, lam), wqd);
 }
 
 int model__duato_close(model_result *out, const net_design *d,

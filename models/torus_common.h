@@ -48,6 +48,17 @@ double model__ring_kavg(int k, model_variant variant);
  * Closed forms, O(1). */
 void model__ring_moments(int k, double *crossed, double *remaining);
 
+/* The dateline classes of one bidirectional ring of radix k under
+ * dimension-order routing (the simulator's rule, sim/topo_cube.c: a hop
+ * rides class 1 while the current coordinate is below the destination's,
+ * class 0 otherwise; + at the tie k/2).  For channel ch = p (the +
+ * channel p -> p+1) and ch = k + p (the - channel p -> p-1), load[2 ch]
+ * and load[2 ch + 1] receive the visits in class 0 and class 1 made when
+ * every source sends one message to each of the k - 1 other coordinates
+ * (sum over the + channels: k sum_{x=1..k/2} x).  load holds 4k doubles.
+ * O(k^2). */
+void model__ring_classes(int k, double *load);
+
 /* The corrected VC holding time of a worm (docs/models.md "The worm's
  * holding time"; used by the corrected variant of torus-det).  A worm of
  * len flits in b-flit buffers spans ceil(len / b) VCs, so the VC it takes
@@ -97,6 +108,27 @@ model_status model__wait_ejection(const net_design *d, double lam, double lm,
 model_status model__torus_ejection(const net_design *d, const net_workload *w,
                                    double lam, model_variant variant,
                                    double *wqd);
+
+/* The worm's drain path of the torus (model_worm_path, model_int.h): one
+ * segment per dimension, crossed with probability (1 - 1/k_i) N/(N-1),
+ * its mean hops the ring's; stall[i] receives the message rate of one
+ * channel of dimension i (lam K_i N/(N-1) / 2), which the caller turns
+ * into a stall with its Lm and V. */
+void model__torus_worm_path(const net_design *d, double rate,
+                            model_worm_path *path);
+
+/* The drain stretch of a worm in the torus (model_worm_stretch over
+ * model__torus_worm_path, each channel's stall model_ps_stall(lam_c Lm,
+ * V)). */
+double model__torus_worm_stretch(const net_design *d, const net_workload *w,
+                                 double rate);
+
+/* W_qd for the variant, with the worm's drain as the ejection service in
+ * the corrected variant (model_ejection_worm; torus-det, torus-duato,
+ * torus2d-duato); printed and recommended as model__wait_ejection(). */
+model_status model__torus_ejection_worm(const net_design *d,
+                                        const net_workload *w, double lam,
+                                        model_variant variant, double *wqd);
 
 /* The closing step of the Duato tori (torus2d-duato, torus-duato) at the
  * solved network latency L, p being the VC chain of the solution:

@@ -47,7 +47,8 @@
  * printed), 0 with ejection_channels == 0; W_qs printed without
  * 1/(1-rho), saturation declared when lam_i S_i, lam Lm / c or (lam/V) L
  * reaches 1 (B7).  A header may take any of the V VCs (as M5 and M7):
- * the Dally-Seitz split of the VCs into dateline classes is not modelled.
+ * the printed and recommended variants do not model the Dally-Seitz split
+ * of the VCs into dateline classes; the corrected variant does ((e)).
  * There is no printed/recommended difference: both variants evaluate the
  * equations above.
  * Lengths: the formulas use the mean Lm only (exponential in the thesis's
@@ -102,12 +103,47 @@
  *       no longer compounds into the occupancy: on the wide-channel tori
  *       of a bisection-limited study (Lm = 16, 16 hops) the seeds' S_i
  *       counted every one of them.
+ *   (e) Dateline classes (docs/validation/notes.md finding 9).  The
+ *       simulator, like the thesis (002 section 4.2.1(g)), splits the V
+ *       VCs of a torus channel into two classes (sim/topo_cube.c,
+ *       sim/route_dor.c): class 0 the ceil(V/2) even-numbered VCs, class 1
+ *       the floor(V/2) odd ones; a hop uses class 1 while the current
+ *       coordinate is below the destination's.  So in the + direction a
+ *       visit to channel p -> p+1 with r hops of the ring still to make
+ *       (this one included) rides class 0 iff the wrap is ahead, r >= k -
+ *       p, and in the - direction (p -> p-1) class 1 iff r >= p + 1.  The
+ *       visits with r hops left come from the offsets x >= r: R - r + 1 of
+ *       them per source, R = k/2 for + (the tie goes +) and (k-1)/2 for -.
+ *       These loads are exact (checked by brute force over all pairs in
+ *       tests/test_models_torus_hold.c); away from the wrap one class
+ *       carries a channel's whole load, so with V = 2 most channels have
+ *       ONE usable VC, not two.  Each (channel, class) gets its own B1
+ *       chain with V_c VCs at its own rate, scaled so that the channels'
+ *       mean is the pooled lam_i; the blocking probability of dimension i
+ *       is the visit-weighted mean of P_c[V_c], and V_avg the flit-weighted
+ *       Vbar of the sum of a channel's two independent class chains.
+ *       Convoys: a header that continues along a ring follows the worms
+ *       that held the previous channel before it; their tails leave the
+ *       next channel about when they left the previous one, so what can
+ *       block a continuing header is a worm that entered the ring at this
+ *       channel, 1 / h_i of the occupants (each message crossing ring i
+ *       enters it once in h_i visits).  A visit is an entry with
+ *       probability 1 / h_i and then meets the class busy with P_c[V_c]:
+ *         P(blocked) = P_c[V_c] (1/h_i + (1 - 1/h_i) / h_i).
+ *       The convoy argument is exact for V_c = 1 (the follower waited for
+ *       the leader's tail on the previous channel); with V_c >= 2 a
+ *       parallel worm on another VC can still be ahead, so it understates
+ *       the blocking there.  The pooled chain P[V] = rho^V with V = 2 hid
+ *       both effects: it undercounts the usable VCs' occupancy (rho^2 for
+ *       rho) and overcounts the hops at which a header can be blocked.
  *   At rate -> 0: B = 0, V_avg = 1, W_qd = W_s = 0, so the zero-load
  *   latency is unchanged (exact).
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "net/xalloc.h"
 #include "torus_common.h"
 
 typedef struct tdet_ctx {
@@ -120,6 +156,19 @@ typedef struct tdet_ctx {
     double lm;       /* the tail without W_qd (transmitting pass) */
     int worm;        /* corrected: VC holding time of the worm (hold[]) */
     model_hold hold[NET_MAX_DIMS];
+    /* corrected: the dateline classes (header comment, (e)).  Channel types
+     * of dimension i: nt[i] of them, type t standing for cnt[t] channels
+     * whose class-0 and class-1 VCs are requested at l0[t] and l1[t]
+     * messages per cycle; v0, v1 VCs per class.  0 types: pooled chain. */
+    int nt[NET_MAX_DIMS];
+    double *cnt[NET_MAX_DIMS], *l0[NET_MAX_DIMS], *l1[NET_MAX_DIMS];
+    int v0, v1;
+    /* P_c[V_c] = (l S)^V_c: the visit-weighted blocking is
+     * (S^v0 mom0 + S^v1 mom1) / visits, mom_c = sum cnt l_c^(V_c+1), so
+     * each map evaluation is O(1) per dimension; lmax: the busiest class,
+     * whose chain saturates first */
+    double mom0[NET_MAX_DIMS], mom1[NET_MAX_DIMS], visits[NET_MAX_DIMS];
+    double lmax[NET_MAX_DIMS];
 } tdet_ctx;
 
 static int tdet_covers(const net_design *d, const net_workload *w, char *why,
@@ -163,14 +212,139 @@ static void tdet_pass(tdet_ctx *c, const double *b, int transmitting)
     }
 }
 
+/* ---- dateline classes (corrected variant, header comment (e)) ---------- */
+
+/* x^e for a small integer e >= 0 (pow() dominated the map's cost). */
+static double ipow(double x, int e)
+{
+    double r = 1;
+    while (e > 0) {
+        if (e & 1)
+            r *= x;
+        x *= x;
+        e >>= 1;
+    }
+    return r;
+}
+
+/* Append a channel type, merged with the previous one when its loads are
+ * the same (positions away from the wrap link all look alike). */
+static void class_add(tdet_ctx *c, int i, double a0, double a1)
+{
+    int t = c->nt[i];
+    if (t > 0 && c->l0[i][t - 1] == a0 && c->l1[i][t - 1] == a1) {
+        c->cnt[i][t - 1] += 1;
+        return;
+    }
+    c->cnt[i][t] = 1;
+    c->l0[i][t] = a0;
+    c->l1[i][t] = a1;
+    c->nt[i] = t + 1;
+}
+
+/* The class loads of every channel of dimension i (model__ring_classes),
+ * scaled so that their mean is c->lam[i] (the pooled model's channel
+ * rate). */
+static void class_setup(tdet_ctx *c, const net_design *d, int i)
+{
+    int k = d->k[i];
+    c->cnt[i] = xmalloc(3 * (size_t)(2 * k) * sizeof(double));
+    c->l0[i] = c->cnt[i] + 2 * k;
+    c->l1[i] = c->cnt[i] + 4 * k;
+    c->nt[i] = 0;
+    double *load = xmalloc(4 * (size_t)k * sizeof(double));
+    model__ring_classes(k, load);
+    double total = 0;
+    for (int ch = 0; ch < 2 * k; ch++) {
+        class_add(c, i, load[2 * ch], load[2 * ch + 1]);
+        total += load[2 * ch] + load[2 * ch + 1];
+    }
+    free(load);
+    double scale = total > 0 ? c->lam[i] * 2.0 * k / total : 0;
+    c->mom0[i] = c->mom1[i] = c->visits[i] = c->lmax[i] = 0;
+    for (int t = 0; t < c->nt[i]; t++) {
+        double a0 = c->l0[i][t] *= scale, a1 = c->l1[i][t] *= scale;
+        double w = c->cnt[i][t];
+        c->mom0[i] += w * a0 * ipow(a0, c->v0);
+        c->mom1[i] += w * a1 * ipow(a1, c->v1);
+        c->visits[i] += w * (a0 + a1);
+        c->lmax[i] = fmax(c->lmax[i], fmax(a0, a1));
+    }
+}
+
+static void class_free(tdet_ctx *c)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->nt[i] > 0)
+            free(c->cnt[i]);
+}
+
+/* P(all VCs of the class a visit requests are busy), averaged over the
+ * visits of dimension i, every VC held s cycles on average: P_c[V_c] =
+ * (l_c s)^V_c of each class chain (B1), weighted by its visits l_c. */
+static model_status class_block(const tdet_ctx *c, int i, double s,
+                                double *pblock)
+{
+    if (!(c->lmax[i] * s < 1) || !isfinite(s))
+        return MODEL_SATURATED;
+    double num = ipow(s, c->v0) * c->mom0[i] + ipow(s, c->v1) * c->mom1[i];
+    /* Convoys (header comment (e)): a header entering the ring (1 / h_i of
+     * the visits) meets the class VCs busy with probability P_c[V_c]; one
+     * that continues along it is blocked only by a worm that entered the
+     * ring at this channel (1 / h_i of the occupants): the worms it
+     * followed through the previous channel are ahead of it. */
+    double h = c->h[i] > 1 ? c->h[i] : 1;
+    *pblock = c->visits[i] > 0
+                  ? num / c->visits[i] * (1.0 / h + (1.0 - 1.0 / h) / h)
+                  : 0;
+    return MODEL_CONVERGED;
+}
+
+/* Vbar (B2) of the physical channels of dimension i, averaged over the
+ * flits that cross them: the busy VCs of a channel are the sum of its two
+ * independent class chains. */
+static model_status class_vbar(const tdet_ctx *c, int i, double s,
+                               double *vbar)
+{
+    double p0[MODEL_TORUS_VMAX + 1], p1[MODEL_TORUS_VMAX + 1];
+    double num = 0, den = 0;
+    for (int t = 0; t < c->nt[i]; t++) {
+        double w = c->cnt[i][t] * (c->l0[i][t] + c->l1[i][t]);
+        if (!(w > 0))
+            continue;
+        if (vc_chain_probs(c->l0[i][t], s, c->v0, p0) != MODEL_CONVERGED ||
+            vc_chain_probs(c->l1[i][t], s, c->v1, p1) != MODEL_CONVERGED)
+            return MODEL_SATURATED;
+        double m1 = 0, m2 = 0;   /* E[v], E[v^2] of v = v0 + v1 */
+        for (int a = 0; a <= c->v0; a++)
+            for (int b = 0; b <= c->v1; b++) {
+                double pr = p0[a] * p1[b], v = a + b;
+                m1 += v * pr;
+                m2 += v * v * pr;
+            }
+        num += w * (m1 > 0 ? m2 / m1 : 1.0);
+        den += w;
+    }
+    *vbar = den > 0 ? num / den : 1.0;
+    return MODEL_CONVERGED;
+}
+
 /* Channel-visit weighted V_avg over the holding times c->s. */
 static model_status tdet_vavg(const tdet_ctx *c, double *vavg)
 {
     double p[MODEL_TORUS_VMAX + 1], vnum = 0, vden = 0;
     for (int i = 0; i < c->n; i++) {
-        if (vc_chain_probs(c->lam[i], c->s[i], c->vcs, p) != MODEL_CONVERGED)
-            return MODEL_SATURATED;
-        vnum += c->kbar[i] * vc_multiplexing(p, c->vcs);
+        double vb;
+        if (c->nt[i] > 0) {
+            if (class_vbar(c, i, c->s[i], &vb) != MODEL_CONVERGED)
+                return MODEL_SATURATED;
+        } else {
+            if (vc_chain_probs(c->lam[i], c->s[i], c->vcs, p) !=
+                MODEL_CONVERGED)
+                return MODEL_SATURATED;
+            vb = vc_multiplexing(p, c->vcs);
+        }
+        vnum += c->kbar[i] * vb;
         vden += c->kbar[i];
     }
     *vavg = vden > 0 ? vnum / vden : 1.0;
@@ -184,6 +358,14 @@ static model_status tdet_map(void *vctx, const double *x, double *fx)
     double p[MODEL_TORUS_VMAX + 1];
     tdet_pass(c, x, 0);
     for (int i = 0; i < c->n; i++) {
+        if (c->nt[i] > 0) {
+            double pb;
+            model_status st = class_block(c, i, c->s[i], &pb);
+            if (st != MODEL_CONVERGED)
+                return st;
+            fx[i] = pb * c->s[i];
+            continue;
+        }
         model_status st = vc_chain_probs(c->lam[i], c->s[i], c->vcs, p);
         if (st != MODEL_CONVERGED)
             return st;
@@ -202,6 +384,10 @@ static void tdet_setup(tdet_ctx *c, const net_design *d, double rate,
     c->dr = d->router_delay;
     c->lm_wqd = lm + wqd;
     c->lm = lm;
+    for (int i = 0; i < NET_MAX_DIMS; i++)
+        c->nt[i] = 0;
+    c->v0 = (d->vcs + 1) / 2;   /* even-numbered VCs: class 0 */
+    c->v1 = d->vcs / 2;         /* odd-numbered VCs: class 1 */
     double before = 1;   /* prod_{l<i} p_l */
     for (int i = 0; i < c->n; i++) {
         double ps = 1.0 / d->k[i];
@@ -243,7 +429,7 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), wqd;
-    if (model__torus_ejection(d, w, rate, o->variant, &wqd) != MODEL_CONVERGED)
+    if (model__torus_ejection_worm(d, w, rate, o->variant, &wqd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     tdet_ctx c;
     tdet_setup(&c, d, rate, lm, wqd);
@@ -251,12 +437,19 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
     if (c.worm)
         for (int i = 0; i < c.n; i++)
             model__torus_hold(d, w, i, &c.hold[i]);
+    /* (e) the dateline classes: the simulator splits V >= 2 (V = 1 is a
+     * watchdog-only configuration that shares one VC) */
+    if (c.worm && d->vcs >= 2)
+        for (int i = 0; i < c.n; i++)
+            class_setup(&c, d, i);
 
     double b[NET_MAX_DIMS] = {0};
     int iters = 0;
     model_status st = model_solve(tdet_map, &c, b, c.n, o, &iters);
-    if (st != MODEL_CONVERGED)
+    if (st != MODEL_CONVERGED) {
+        class_free(&c);
         return model_result_fail(out, st, iters);
+    }
 
     tdet_pass(&c, b, 0);
     double L = tdet_latency(&c), vavg;
@@ -267,7 +460,9 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
     }
     tdet_pass(&c, b, 1);
     double L_tx = tdet_latency(&c);
-    if (tdet_vavg(&c, &vavg) != MODEL_CONVERGED)
+    st = tdet_vavg(&c, &vavg);
+    class_free(&c);
+    if (st != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
     return model_result_corrected(out, rate, d->vcs, lm,
                                   model_length_m2(d, w), L, L - L_tx, vavg,

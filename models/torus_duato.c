@@ -109,6 +109,14 @@ static model_status td_chain(td_ctx *c, double L, double *p)
     return MODEL_CONVERGED;
 }
 
+/* The blocked header's wait, as a fraction of one holding time: 1 in the
+ * seeds (it waits for its escape VC); corrected, 1 / m for the m VCs it
+ * may take with r dimensions left (torus2d_duato.c, m6_first_free). */
+static double td_first_free(const td_ctx *c, int r)
+{
+    return c->worm ? 1.0 / (r * (c->vcs - 2) + 1.0) : 1.0;
+}
+
 /* x[0] = L. */
 static model_status td_map(void *vctx, const double *x, double *fx)
 {
@@ -119,7 +127,7 @@ static model_status td_map(void *vctx, const double *x, double *fx)
         return st;
     double blocking = 0, pa_power = 1;
     for (int r = 1; r <= c->n; r++) {
-        blocking += c->wr[r] * pa_power * c->pd;
+        blocking += c->wr[r] * pa_power * c->pd * td_first_free(c, r);
         pa_power *= c->pa;
     }
     if (c->worm) {
@@ -138,7 +146,7 @@ static double td_blocking(const td_ctx *c)
 {
     double blocking = 0, pa_power = 1;
     for (int r = 1; r <= c->n; r++) {
-        blocking += c->wr[r] * pa_power * c->pd;
+        blocking += c->wr[r] * pa_power * c->pd * td_first_free(c, r);
         pa_power *= c->pa;
     }
     return blocking;
@@ -155,7 +163,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), wqd;
-    if (model__torus_ejection(d, w, rate, o->variant, &wqd) !=
+    if (model__torus_ejection_worm(d, w, rate, o->variant, &wqd) !=
         MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     td_ctx c;

@@ -100,6 +100,45 @@ static double pk_wait(double lam, double lm, double lm2, double sd)
     return lam * lm2 * sd * sd / (2 * (1 - lam * lm * sd));
 }
 
+/* The worm's drain stretch (model_int.h "the worm's drain"), written out
+ * for a torus: one segment per dimension, crossed with p = (1 - 1/k_i)
+ * N/(N-1), ring hops h given crossed, channel flit load rho_c = lam p h
+ * Lm / 2; a segment counts
+ * when the worm is longer than the buffers of the hops after it (b = 1),
+ * the injection stage (load lam Lm) when it is longer than all of them;
+ * each stage stalls (rho - rho^V)/(1 - rho) per flit; s = 1 + stalls / s. */
+static double ps_stall(double rho, int V)
+{
+    return (rho - pow(rho, V)) / (1 - rho);
+}
+
+static double over(double lm, net_length_dist len, double m)
+{
+    if (m <= 0)
+        return 1;
+    return len == NET_LENGTH_FIXED ? (lm > m) : pow(1 - 1 / lm, m);
+}
+
+static double worm_stretch(const net_design *d, const net_workload *w,
+                           double lam)
+{
+    int V = d->vcs;
+    double lm = net_message_flits(d, w), nodes = (double)net_nodes(d);
+    double stalls = 0, after = 0;
+    for (int i = d->n - 1; i >= 0; i--) {   /* from the destination back */
+        int k = d->k[i];
+        double p = fmin(1, (1 - 1.0 / k) * nodes / (nodes - 1));
+        double h = 0;  /* E[min(x, k - x)] over offsets 1..k-1 */
+        for (int x = 1; x < k; x++)
+            h += fmin(x, k - x) / (k - 1.0);
+        stalls += p * over(lm, w->length, after) *
+                  ps_stall(lam * p * h / 2 * lm, V);
+        after += p * h;
+    }
+    stalls += over(lm, w->length, after) * ps_stall(lam * lm, V);
+    return (1 + sqrt(1 + 4 * stalls)) / 2;
+}
+
 /* Dally's degree over the B1 closed form. */
 static double vbar_closed(double rho, int V)
 {
@@ -116,11 +155,16 @@ static double vbar_closed(double rho, int V)
 
 /* torus-det on a 3-node ring: every message makes h = 1 hop (offsets 1 and
  * 2 are both one hop away), g = 0 hops are left after a channel, the
- * channel rate is lam K N / (2 (N-1)) = lam / 2 (K = 2/3), f = 1.  So
+ * channel rate is lam K N / (2 (N-1)) = lam / 2 (K = 2/3), f = 1.  The
+ * dateline classes (torus_det.c (e)): the + channels 0 -> 1 and 1 -> 2 and
+ * the - channel 0 -> 2 (the wrap) carry class 1 only, the others class 0
+ * only, each at the full lam / 2; class 0 has ceil(V/2) VCs, class 1
+ * floor(V/2).  Every visit enters the ring (h = 1: no convoys).  So
  *   S = 1 + W_qd + Lm            (holding time; no Dr, no B in it)
- *   rho = lam S / 2,  B = rho^V S                        (blocking)
- *   S' = 1 + Lm,  Vbar = Vbar(lam S' / 2)   (transmitting: no W_qd, no Dr)
- *   W_qd = P-K(lam, Lm, E[L^2], 1) with one ejection channel, else 0
+ *   rho = lam S / 2,  B = S (rho^V1 + rho^V0) / 2           (blocking)
+ *   S' = 1 + Lm,  Vbar = (Vbar_V1(lam S'/2) + Vbar_V0(lam S'/2)) / 2
+ *   W_qd = P-K with service s x length (the worm's drain), one ejection
+ *          channel, else 0
  *   L = 1 + Dr + B + W_qd + Lm,  idle = Dr + W_qd (one hop, one ejection)
  *   latency = P-K(lam, Lm, E[L^2], 1) + (L - idle) Vbar + idle
  * Vbar does not depend on W_qd here, so nothing needs iterating. */
@@ -142,14 +186,18 @@ static void test_ring_by_hand(void **state)
                     char why[256];
                     assert_int_equal(m->covers(&d, &w, why, sizeof why), 0);
                     double lm = 16, lm2 = length_m2(lm, lens[l]);
+                    int v0 = (V + 1) / 2, v1 = V / 2;
                     const double rates[] = {0.004, 0.008, 0.012};
                     for (size_t r = 0; r < 3; r++) {
                         double lam = rates[r];
-                        double vb = vbar_closed(lam * (1 + lm) / 2, V);
-                        double wqd = ej ? pk_wait(lam, lm, lm2, 1) : 0;
+                        double rtx = lam * (1 + lm) / 2;
+                        double vb = (vbar_closed(rtx, v0) +
+                                     vbar_closed(rtx, v1)) / 2;
+                        double sd = worm_stretch(&d, &w, lam);
+                        double wqd = ej ? pk_wait(lam, lm, lm2, sd) : 0;
                         double s = 1 + wqd + lm;
                         double rho = lam * s / 2;
-                        double b = pow(rho, V) * s;
+                        double b = (pow(rho, v0) + pow(rho, v1)) / 2 * s;
                         double L = 1 + dr + b + wqd + lm;
                         double ws = pk_wait(lam, lm, lm2, 1);
                         double idle = dr + wqd;
@@ -232,6 +280,16 @@ static int family_cases(int dr, int ej, family_case *c)
     return n;
 }
 
+/* The models whose corrected VC holding time is the worm's
+ * (model__torus_hold, docs/models.md "The worm's holding time"),
+ * and whose ejection service is the worm's drain (model_ejection_worm). */
+static int worm_model(const char *name)
+{
+    return strcmp(name, "torus-det") == 0 ||
+           strcmp(name, "torus-duato") == 0 ||
+           strcmp(name, "torus2d-duato") == 0;
+}
+
 /* W_s = P-K of one injection channel; latency = W_s + (L - idle) Vbar +
  * idle, idle = Dr hops + W_qd (every message waits for one ejection
  * channel once, W_qd = P-K with the length as service at the ejection
@@ -264,8 +322,13 @@ static void test_closing_identity(void **state)
                                              &r), 0);
                     double ws = pk_wait(rate * cs[i].lam_inj, lm, lm2, 1);
                     assert_true(rel_diff(r.source_wait, ws) < 1e-12);
+                    /* the worm models' ejection service is the worm's
+                     * drain (model_int.h), the others' the length */
+                    double sd = worm_model(cs[i].name)
+                                    ? worm_stretch(&cs[i].d, &cs[i].w, rate)
+                                    : 1;
                     double wqd =
-                        ej ? pk_wait(rate * cs[i].lam_ej / ej, lm, lm2, 1)
+                        ej ? pk_wait(rate * cs[i].lam_ej / ej, lm, lm2, sd)
                            : 0;
                     double idle = route + wqd;
                     double want = ws +
@@ -297,15 +360,6 @@ static void test_closing_identity(void **state)
 }
 
 /* ---- where a correction vanishes ---------------------------------------- */
-
-/* The models whose corrected VC holding time is the worm's
- * (model__torus_hold, docs/models.md "The worm's holding time"). */
-static int worm_model(const char *name)
-{
-    return strcmp(name, "torus-det") == 0 ||
-           strcmp(name, "torus-duato") == 0 ||
-           strcmp(name, "torus2d-duato") == 0;
-}
 
 /* With immediate ejection (ejection_channels = 0) W_qd = 0 and, in the
  * models that keep the seeds' holding time (worm_model() aside), nothing
@@ -341,6 +395,13 @@ static void test_no_ejection_structure(void **state)
                                  0);
                 assert_int_equal(m->eval(&cs[i].d, &cs[i].w, rate, &orec,
                                          &r), 0);
+                if (strcmp(cs[i].name, "torus-det") == 0) {
+                    /* its dateline classes (torus_det.c (e)) leave fewer
+                     * VCs to a header than the pooled chain, and convoys
+                     * fewer hops to be blocked at: no order either way */
+                    checked++;
+                    continue;
+                }
                 if (worm_model(cs[i].name)) {
                     /* the worm's holding time is shorter than the seeds'
                      * remaining latency (model__torus_hold): less blocking,
@@ -409,8 +470,12 @@ static void test_router_delay_not_stretched(void **state)
             assert_true(corr < rec);
             /* express-det's Vbar stays near 1 (1.03-1.07 here): its excess
              * is blocking, which keeps the full holding time in every
-             * variant, so only "less than recommended" applies to it */
-            if (strcmp(c0[i].name, "express-det") != 0)
+             * variant, so only "less than recommended" applies to it;
+             * likewise torus-det, whose dateline classes (one VC per class
+             * on most channels at V = 3) make blocking, not Vbar, the
+             * larger part of its excess */
+            if (strcmp(c0[i].name, "express-det") != 0 &&
+                strcmp(c0[i].name, "torus-det") != 0)
                 assert_true(corr - route < 0.5 * (rec - route));
             checked++;
         }

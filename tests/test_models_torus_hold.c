@@ -192,11 +192,42 @@ static void test_hold_limits(void **state)
     assert_float_equal(h.out, 1, 1e-12);
 }
 
+/* The dateline classes of a ring (model__ring_classes, torus-det (e)),
+ * against every (source, destination) pair walked hop by hop with the
+ * simulator's rule (sim/topo_cube.c torus_vc_class: class 1 while the
+ * current coordinate is below the destination's; + at the tie). */
+static void test_ring_classes_brute(void **state)
+{
+    (void)state;
+    for (int k = 2; k <= 17; k++) {
+        double want[4 * 17], got[4 * 17];
+        memset(want, 0, sizeof want);
+        for (int s = 0; s < k; s++)
+            for (int b = 0; b < k; b++) {
+                int x = ((b - s) % k + k) % k;
+                if (x == 0)
+                    continue;
+                int dir = x <= k - x ? +1 : -1;
+                int hops = dir > 0 ? x : k - x;
+                int cur = s;
+                for (int j = 0; j < hops; j++) {
+                    int ch = dir > 0 ? cur : k + cur;
+                    want[2 * ch + (cur < b)] += 1;
+                    cur = (cur + dir + k) % k;
+                }
+            }
+        model__ring_classes(k, got);
+        for (int i = 0; i < 4 * k; i++)
+            assert_float_equal(got[i], want[i], 1e-12);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hold_brute),
         cmocka_unit_test(test_hold_limits),
+        cmocka_unit_test(test_ring_classes_brute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

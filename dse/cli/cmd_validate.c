@@ -3,8 +3,8 @@
  * (validate.h) and write docs/validation.md with its plots.
  *
  *   dse validate [--quick] [--model NAME] [--variant NAME] [--out FILE]
- *                [--jobs N] [--seeds N] [--notes FILE] [--ci FRAC]
- *                [--warmup N] [--max-messages N] [--list] [-q]
+ *                [--overwrite] [--jobs N] [--seeds N] [--notes FILE]
+ *                [--ci FRAC] [--warmup N] [--max-messages N] [--list] [-q]
  *
  * The model side is evaluated under two variants against the same
  * simulations (validate.h): --variant (corrected by default) and
@@ -13,6 +13,9 @@
  * Progress goes to stderr; a summary table and the count of set-ups
  * outside the accuracy targets to stdout.  The page's directory also gets
  * error-bands.csv (validate.h), which the build embeds for dse optimize.
+ * The page is replaced only when dse validate wrote it, and a full run's
+ * page (the committed one) only with --overwrite (dse_validate_out_check,
+ * checked before any simulation and again before writing).
  * The page records the exact command and the git revision (HEAD of the
  * checkout the command runs in, and whether net/, models/, sim/ or
  * dse/validate* had uncommitted changes; the binary's own build revision
@@ -21,7 +24,8 @@
  *
  * Exit status (commands.h): 0 when the suite ran (set-ups the simulator
  * does not support yet are reported, not failures); 1 when a set-up failed
- * (a run could not start, or deadlocked) or the page could not be written;
+ * (a run could not start, or deadlocked), the page could not be written or
+ * may not be replaced (refused before any simulation);
  * 2 for bad usage; 130 when interrupted (SIGINT/SIGTERM; nothing written).
  */
 #include <errno.h>
@@ -66,7 +70,8 @@ static void usage(FILE *out)
         "ratio and one SVG plot per set-up (in the directory named like the\n"
         "page without .md), and each model's measured error band beside the\n"
         "plots (error-bands.csv, embedded by the next build and read by dse\n"
-        "optimize: point --out elsewhere for trial runs).  The summary counts\n"
+        "optimize: point --out elsewhere for trial runs; replacing a full\n"
+        "run's page needs --overwrite).  The summary counts\n"
         "the set-ups outside the targets (saturation ratio outside 0.8-1.25\n"
         "or MAPE below 80%% of saturation above 10%%).  Set-ups the simulator\n"
         "does not support yet are listed as such.  The designs of the\n"
@@ -86,6 +91,11 @@ static void usage(FILE *out)
         "                      recommended or printed; recommended is shown\n"
         "                      beside the other two\n"
         "  --out FILE          the page to write (docs/validation.md)\n"
+        "  --overwrite         replace a page a full run wrote (the\n"
+        "                      committed one); without it dse validate\n"
+        "                      refuses before simulating.  Pages or\n"
+        "                      directories it did not write are never\n"
+        "                      replaced\n"
         "  --notes FILE        Markdown quoted under \"Open discrepancies\"\n"
         "                      (default: PAGE-without-.md/notes.md if present)\n"
         "  --jobs N            threads (all cores)\n"
@@ -99,8 +109,9 @@ static void usage(FILE *out)
         "  -q, --quiet         no progress on stderr\n"
         "  -h, --help          this help\n"
         "\n"
-        "Exit status: 0 ran; 1 a set-up failed (deadlock, run error) or the\n"
-        "page could not be written; 2 bad usage; 130 interrupted.\n");
+        "Exit status: 0 ran; 1 a set-up failed (deadlock, run error), the\n"
+        "page could not be written or may not be replaced; 2 bad usage;\n"
+        "130 interrupted.\n");
 }
 
 #define bad(...) dse_cli_bad("dse validate", __VA_ARGS__)
@@ -200,12 +211,13 @@ int dse_cmd_validate(int argc, char **argv)
 {
     enum { OPT_QUICK = 256, OPT_MODEL, OPT_OUT, OPT_NOTES, OPT_JOBS,
            OPT_SEEDS, OPT_CI, OPT_WARMUP, OPT_MAXMSG, OPT_LIST,
-           OPT_VARIANT };
+           OPT_VARIANT, OPT_OVERWRITE };
     static const struct option longopts[] = {
         {"quick", no_argument, NULL, OPT_QUICK},
         {"model", required_argument, NULL, OPT_MODEL},
         {"variant", required_argument, NULL, OPT_VARIANT},
         {"out", required_argument, NULL, OPT_OUT},
+        {"overwrite", no_argument, NULL, OPT_OVERWRITE},
         {"notes", required_argument, NULL, OPT_NOTES},
         {"jobs", required_argument, NULL, OPT_JOBS},
         {"seeds", required_argument, NULL, OPT_SEEDS},
@@ -217,7 +229,7 @@ int dse_cmd_validate(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int quick = 0, quiet = 0, list = 0;
+    int quick = 0, quiet = 0, list = 0, overwrite = 0;
     const char *model_name = NULL, *out = "docs/validation.md", *notes = NULL;
     long jobs = 0, seeds = 0, warmup = -1, maxmsg = 0;
     model_variant variant = MODEL_VARIANT_CORRECTED;
@@ -241,6 +253,9 @@ int dse_cmd_validate(int argc, char **argv)
             break;
         case OPT_OUT:
             out = optarg;
+            break;
+        case OPT_OVERWRITE:
+            overwrite = 1;
             break;
         case OPT_VARIANT:
             if (model_variant_parse(optarg, &variant) != 0)
@@ -297,6 +312,7 @@ int dse_cmd_validate(int argc, char **argv)
     dse_validate_opts_init(&o, quick);
     o.model = model_name;
     o.variant = variant;
+    o.overwrite = overwrite;
     o.threads = jobs > 0 ? (int)jobs : dse_cores();
     if (seeds)
         o.seeds = (int)seeds;
@@ -322,6 +338,15 @@ int dse_cmd_validate(int argc, char **argv)
         }
     } else if (access(notes, R_OK) != 0) {
         return bad("--notes %s: %s", notes, strerror(errno));
+    }
+
+    {
+        err ce;
+        err_clear(&ce);
+        if (dse_validate_out_check(out, &o, &ce) != 0) {
+            fprintf(stderr, "dse validate: %s\n", ce.msg);
+            return 1;
+        }
     }
 
     char command[2048];

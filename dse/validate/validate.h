@@ -122,6 +122,8 @@ typedef struct dse_validate_opts {
     int (*supports)(const net_design *d, const net_workload *w, err *e);
     dse_progress *progress;  /* may be NULL */
     volatile sig_atomic_t *stop; /* may be NULL */
+    int overwrite;           /* may replace a full run's page and bands
+                                (dse_validate_out_check) */
 } dse_validate_opts;
 
 /* Defaults for the full run (quick = 0) or the --quick subset. */
@@ -274,12 +276,34 @@ void dse_validate_bands(const dse_validate_result *r, dse_band **out,
 int dse_validate_write_bands(const dse_validate_result *r, const char *path,
                              err *e);
 
+/* The marker file every page's directory gets (docs/validation/
+ * .dse-validate), in line with the report directory rule (DSE_REPORT_MARKER,
+ * dse/report/report.h): its first line says whether a full run (every
+ * set-up, not --quick, no --model) or a partial one wrote the page. */
+#define DSE_VALIDATE_MARKER ".dse-validate"
+
+/* May a run with options o write md_path and its directory (md_path
+ * without ".md")?  Yes when neither exists (an empty directory counts as
+ * absent) or when the last writer was a partial run.  A page that a full
+ * run wrote (the marker says so; a page from before the marker counts as
+ * full when its "Subset:" line says "full") holds the committed numbers
+ * and the error bands the optimizer embeds: replacing it needs
+ * o->overwrite.  Anything else at the target (a page or a directory dse
+ * validate did not write: no marker) is never replaced.  Called by the CLI
+ * before any simulation and again by dse_validate_write_md() before it
+ * writes.  0, or ERR_CONFIG with the reason in e. */
+int dse_validate_out_check(const char *md_path, const dse_validate_opts *o,
+                           err *e);
+
 /* Write the Markdown report to md_path, one SVG per compared case and the
  * error bands (error-bands.csv, dse_validate_write_bands) into the
  * directory md_path without ".md" (docs/validation.md ->
- * docs/validation/), linked relatively.  command: the command line to
+ * docs/validation/), linked relatively, and the marker
+ * (DSE_VALIDATE_MARKER).  Refuses (ERR_CONFIG, nothing written) what
+ * dse_validate_out_check(md_path, &r->opts) refuses.  command: the command line to
  * record; revision: the git revision; notes_path: a Markdown file appended
- * under "Open discrepancies" (NULL or missing: none).  0 or ERR_IO. */
+ * under "Open discrepancies" (NULL or missing: none).  0, ERR_CONFIG or
+ * ERR_IO. */
 int dse_validate_write_md(const dse_validate_result *r, const char *md_path,
                           const char *command, const char *revision,
                           const char *notes_path, err *e);
