@@ -4,9 +4,9 @@
  */
 #include "dse/dse.h"
 
-#ifndef DSE_GIT_REV
-#define DSE_GIT_REV "unknown"
-#endif
+/* DSE_GIT_REV: the revision at build time, "-dirty" with local changes
+ * (written by cmake/git_rev.cmake at every build) */
+#include "dse_git_rev.h"
 
 const char *dse_version_string(void)
 {
