@@ -249,10 +249,7 @@ static int cached_run(dse_cache *c, dse_job_kind kind, const sim_params *jobs,
     size_t m = 0, hits = 0;
     for (size_t q = 0; q < n; q++) {
         dse_job j;
-        if (kind == DSE_JOB_SATURATION)
-            dse_job_saturation_init(&j, &jobs[q]);
-        else
-            dse_job_sim_init(&j, &jobs[q]);
+        dse_job_of_params_init(&j, kind, &jobs[q]);
         char *text = dse_job_format(&j);
         dse_job_fini(&j);
         dse_job_key(text, keys[q]);

@@ -664,8 +664,12 @@ static int farm_score(void *self, const cfg_study *s, dse_run *r,
     return rc;
 }
 
+/* Where a batch of sim or saturation jobs writes its answers: results[]
+ * (sim) or sats[] (saturation), and codes[]. */
 typedef struct sim_ctx {
+    dse_job_kind kind;
     sim_result *results;
+    sim_saturation_result *sats;
     int *codes;
 } sim_ctx;
 
@@ -673,9 +677,12 @@ static int sim_accept(void *arg, size_t q, const char *key, const char *text)
 {
     sim_ctx *x = arg;
     dse_job_result res;
-    if (dse_job_result_parse(text, key, DSE_JOB_SIM, 0, &res, NULL))
+    if (dse_job_result_parse(text, key, x->kind, 0, &res, NULL))
         return -1;
-    x->results[q] = res.sim;
+    if (x->kind == DSE_JOB_SATURATION)
+        x->sats[q] = res.sat;
+    else
+        x->results[q] = res.sim;
     x->codes[q] = res.sim_code;
     dse_job_result_fini(&res);
     return 0;
@@ -684,32 +691,41 @@ static int sim_accept(void *arg, size_t q, const char *key, const char *text)
 static void sim_failed(void *arg, size_t q, const char *reason)
 {
     sim_ctx *x = arg;
-    memset(&x->results[q], 0, sizeof x->results[q]);
-    snprintf(x->results[q].detail, sizeof x->results[q].detail,
-             "failed on the farm: %s", reason);
+    char *detail;
+    size_t size;
+    if (x->kind == DSE_JOB_SATURATION) {
+        memset(&x->sats[q], 0, sizeof x->sats[q]);
+        detail = x->sats[q].detail;
+        size = sizeof x->sats[q].detail;
+    } else {
+        memset(&x->results[q], 0, sizeof x->results[q]);
+        detail = x->results[q].detail;
+        size = sizeof x->results[q].detail;
+    }
+    snprintf(detail, size, "failed on the farm: %s", reason);
     x->codes[q] = ERR_REDIS;
 }
 
-/* Run sim or saturation jobs[0..n) as batch b (its accept/failed/ctx set
- * by the caller). */
-static int run_sim_jobs(dse_farm *f, dse_job_kind kind, const sim_params *jobs,
-                        size_t n, batch *b, volatile sig_atomic_t *stop,
-                        err *e)
+/* Run sim or saturation jobs[0..n) on the farm, answers into x. */
+static int run_sim_jobs(dse_farm *f, const sim_params *jobs, size_t n,
+                        sim_ctx *x, dse_progress *progress,
+                        volatile sig_atomic_t *stop, err *e)
 {
     char **texts = xcalloc(n + 1, sizeof *texts);
     for (size_t q = 0; q < n; q++) {
         dse_job j;
-        if (kind == DSE_JOB_SATURATION)
-            dse_job_saturation_init(&j, &jobs[q]);
-        else
-            dse_job_sim_init(&j, &jobs[q]);
+        dse_job_of_params_init(&j, x->kind, &jobs[q]);
         texts[q] = dse_job_format(&j);
         dse_job_fini(&j);
     }
-    b->f = f;
-    batch_init(b, texts, n);
-    int rc = run_batch(b, stop, e);
-    batch_fini(b);
+    batch b = {.f = f,
+               .phase = x->kind == DSE_JOB_SATURATION ? "saturate"
+                                                      : "simulate",
+               .accept = sim_accept, .failed = sim_failed, .ctx = x,
+               .progress = progress};
+    batch_init(&b, texts, n);
+    int rc = run_batch(&b, stop, e);
+    batch_fini(&b);
     for (size_t q = 0; q < n; q++)
         free(texts[q]);
     free(texts);
@@ -721,36 +737,8 @@ static int farm_simulate(void *self, const sim_params *jobs, size_t n,
                          dse_progress *progress, volatile sig_atomic_t *stop,
                          err *e)
 {
-    sim_ctx x = {results, codes};
-    batch b = {.phase = "simulate", .accept = sim_accept,
-               .failed = sim_failed, .ctx = &x, .progress = progress};
-    return run_sim_jobs(self, DSE_JOB_SIM, jobs, n, &b, stop, e);
-}
-
-typedef struct sat_ctx {
-    sim_saturation_result *results;
-    int *codes;
-} sat_ctx;
-
-static int sat_accept(void *arg, size_t q, const char *key, const char *text)
-{
-    sat_ctx *x = arg;
-    dse_job_result res;
-    if (dse_job_result_parse(text, key, DSE_JOB_SATURATION, 0, &res, NULL))
-        return -1;
-    x->results[q] = res.sat;
-    x->codes[q] = res.sim_code;
-    dse_job_result_fini(&res);
-    return 0;
-}
-
-static void sat_failed(void *arg, size_t q, const char *reason)
-{
-    sat_ctx *x = arg;
-    memset(&x->results[q], 0, sizeof x->results[q]);
-    snprintf(x->results[q].detail, sizeof x->results[q].detail,
-             "failed on the farm: %s", reason);
-    x->codes[q] = ERR_REDIS;
+    sim_ctx x = {.kind = DSE_JOB_SIM, .results = results, .codes = codes};
+    return run_sim_jobs(self, jobs, n, &x, progress, stop, e);
 }
 
 /* The decision rounds' saturation searches, one job per design: the farm
@@ -760,10 +748,8 @@ static int farm_saturate(void *self, const sim_params *jobs, size_t n,
                          dse_progress *progress, volatile sig_atomic_t *stop,
                          err *e)
 {
-    sat_ctx x = {results, codes};
-    batch b = {.phase = "saturate", .accept = sat_accept,
-               .failed = sat_failed, .ctx = &x, .progress = progress};
-    return run_sim_jobs(self, DSE_JOB_SATURATION, jobs, n, &b, stop, e);
+    sim_ctx x = {.kind = DSE_JOB_SATURATION, .sats = results, .codes = codes};
+    return run_sim_jobs(self, jobs, n, &x, progress, stop, e);
 }
 
 void dse_farm_executor(dse_farm *f, dse_executor *ex)

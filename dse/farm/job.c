@@ -126,6 +126,15 @@ void dse_job_saturation_init(dse_job *j, const sim_params *p)
     j->kind = DSE_JOB_SATURATION;
 }
 
+void dse_job_of_params_init(dse_job *j, dse_job_kind kind,
+                            const sim_params *p)
+{
+    if (kind == DSE_JOB_SATURATION)
+        dse_job_saturation_init(j, p);
+    else
+        dse_job_sim_init(j, p);
+}
+
 void dse_job_fini(dse_job *j)
 {
     if (!j)

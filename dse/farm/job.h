@@ -97,6 +97,9 @@ void dse_job_sim_init(dse_job *j, const sim_params *p);
  * (design, workload, seed, max_cycles, credit_delay, deadlock_cycles) is
  * kept, so studies that differ in rates or message counts share it. */
 void dse_job_saturation_init(dse_job *j, const sim_params *p);
+/* The sim (DSE_JOB_SIM) or saturation job of p. */
+void dse_job_of_params_init(dse_job *j, dse_job_kind kind,
+                            const sim_params *p);
 void dse_job_fini(dse_job *j);
 
 /* Upper bound on the work of score job j (kind DSE_JOB_SCORE, design,
