@@ -195,6 +195,12 @@ typedef struct dse_validate_case {
      * verdict (lo) and lowest probed with one (hi; NAN if none); the
      * simulated saturation rate is sim_sat = lo */
     double sim_sat_lo, sim_sat_hi, sim_sat;
+    /* the channel-load bound (model_bound_compute; 0 when it could not be
+     * computed): the search's ceiling.  sat_at_bound: no probe up to it
+     * saw saturation, so sim_sat is the bound itself, not a probed knee */
+    double sim_bound;
+    char bound_channel[64];
+    int sat_at_bound;
     int probes;
     dse_validate_point *points;  /* sweep, npoints */
     int npoints;

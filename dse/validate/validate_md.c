@@ -517,8 +517,11 @@ static void write_header(FILE *f, const dse_validate_result *r,
             "queues growing without bound, or accepted throughput below 95%% "
             "of offered; for the probes, stricter than sim_run's defaults: "
             "mean source queue above %g messages per node, or accepted below "
-            "%g%% of offered). The sweep runs at fixed fractions of it "
-            "(`load`).\n"
+            "%g%% of offered), never above the channel-load bound (the "
+            "busiest channel offered one flit per cycle: a short probe can "
+            "miss an overload that falls on a few channels, as on hot-spot "
+            "traffic; a set-up with no verdict up to the bound gets the "
+            "bound). The sweep runs at fixed fractions of it (`load`).\n"
             "- **Model saturation rate** (`model sat`): the largest rate at "
             "which the model converges (model_saturation_rate, bisection to "
             "0.1%%). `ratio` = model sat / sim sat: below 1 the model "
@@ -857,7 +860,12 @@ static int write_case(FILE *f, const dse_validate_case *c,
                    "load%s, %d replication%s per point\n", c->npoints,
                 c->npoints == 1 ? "" : "s", c->seeds,
                 c->seeds == 1 ? "" : "s");
-    if (c->sim_sat > 0)
+    if (c->sim_sat > 0 && c->sat_at_bound)
+        fprintf(f, "- simulated saturation rate: %s, the channel-load bound "
+                   "(busiest channel: %s); no probe up to it saw saturation "
+                   "(%d probes), and no network sustains more\n",
+                num(a, c->sim_sat, "%.5g"), c->bound_channel, c->probes);
+    else if (c->sim_sat > 0)
         fprintf(f, "- simulated saturation rate: %s (saturated at %s; %d "
                    "probes)\n",
                 num(a, c->sim_sat, "%.5g"),
