@@ -47,6 +47,15 @@
  *   that balances the dateline classes, prioritises by age, or limits
  *   injection would show a flat plateau, as the reference simulator does
  *   on all but one network.
+ *   Larger Duato tori with 1-flit buffers fall too, and much further
+ *   (found in session 5, dse sim --saturation, seed 1; 8-wire channels,
+ *   16-flit exponential messages, D_r = 1): 16x16, V = 3, accepts 0.096
+ *   flits/node/cycle at overload against 0.152 sustained at 0.0095; 32x32,
+ *   V = 6, 0.044 against 0.141 at 0.0088; while 8x8, V = 3 or 6, stays
+ *   within 5% of its peak.  Their escape VCs are the dimension-order
+ *   dateline classes, which every worm falls back on once the adaptive VCs
+ *   are full, so the same mechanism is the likely cause; it has not been
+ *   traced further.  The search handles it (SEARCH, 4).
  *
  * SEARCH.
  *   1. Overload probe (one flit/node/cycle offered, a quarter of the
@@ -65,6 +74,22 @@
  *      answer is their mean, and its interval the larger of the last
  *      probe's 95% batch-means half-width of accepted (SAT_BATCHES
  *      sub-spans) and half the disagreement.
+ *   4. FALLING THROUGHPUT.  Steps 2-3 assume the accepted rate just past
+ *      saturation is about the saturation rate (a plateau, or a gentle
+ *      fall).  Where it collapses, the estimate lands below rates the
+ *      network sustains: 32x32 Duato torus, V = 6, 8-wire channels,
+ *      16-flit exponential messages (the main study's best torus) accepts
+ *      0.044 flits/node/cycle at overload and 0.128 at 0.008 offered;
+ *      dse sim: ok at 0.0088, saturated at 0.0092, where the accepted rate
+ *      has already fallen to 0.0028 messages.  The search used to answer
+ *      0.00278 there (3.2x low) because no stable probe ever overrode the
+ *      estimate.  Now, once the estimate is 20% below a stable probe (two
+ *      stable climbs in a row) or an unstable probe accepts less than a
+ *      stable one offered, the search switches to a bracket: climb by
+ *      SAT_CLIMB from stable probes, bisect [lo, hi] geometrically until
+ *      hi / lo <= 1 + SAT_BRACKET; the answer is lo, the highest rate a
+ *      probe sustained, with the interval [lo, hi].  That 32x32 torus:
+ *      0.008465 [0.008465, 0.008905] in 8 probes, 7.2 s CPU.
  *
  * COST.  Probes run on fresh networks (seed p->seed) for warm + span
  * cycles, warm = max(SAT_MIN_WARM, 15 T0), span = max(2 warm, SAT_MIN_SPAN),
@@ -107,7 +132,9 @@
 #define SAT_OVER 1.20            /* offered / estimate in a probe */
 #define SAT_REL_WIDTH 0.02       /* converged: two estimates this close */
 #define SAT_BATCHES 8            /* sub-spans for the accepted rate's CI */
-#define SAT_MAX_PROBES 6
+#define SAT_CLIMB 1.5             /* up from a stable probe, falling */
+#define SAT_BRACKET 0.06         /* falling: hi / lo narrowed to this */
+#define SAT_MAX_PROBES 8
 #define SAT_MIN_WARM 2000        /* cycles of warm-up, at least */
 #define SAT_MIN_SPAN 4000        /* measured cycles, at least */
 #define SAT_SAMPLE 64            /* cycles between backlog samples */
@@ -259,11 +286,15 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
         return 0;
     }
 
-    /* 2. the self-consistent point: probe SAT_OVER above the last
-     * estimate; an unstable probe's accepted rate is the new estimate */
+    /* 2.-3. the self-consistent point: probe SAT_OVER above the last
+     * estimate; an unstable probe's accepted rate is the new estimate.
+     * 4. where the accepted rate falls past saturation (the estimate drops
+     * below a rate a probe sustained: FALLING THROUGHPUT above), the
+     * estimates are no guide: climb by SAT_CLIMB from the stable probes
+     * and bisect [lo, hi] to SAT_BRACKET; the answer is lo. */
     double lo = 0, hi = 0, est = o.accepted / len, prev = 0, ci = o.ci / len;
     double x = est * SAT_OVER;
-    int converged = 0;
+    int converged = 0, falling = 0;
     while (r->probes < SAT_MAX_PROBES) {
         if (x > 1.0 / len)
             x = 1.0 / len;
@@ -276,13 +307,30 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
         }
         if (o.stable) {          /* saturation lies above x */
             lo = x > lo ? x : lo;
-            x *= SAT_STEP;
+            if (est < lo / SAT_OVER) /* the estimate was 20% under lo */
+                falling = 1;
+            if (falling && hi > 0) {
+                if (hi / lo <= 1 + SAT_BRACKET)
+                    break;
+                x = sqrt(lo * hi);
+            } else {
+                x *= falling ? SAT_CLIMB : SAT_STEP;
+            }
             continue;
         }
         hi = hi > 0 && hi < x ? hi : x;
         prev = est;
         est = o.accepted / len;
         ci = o.ci / len;
+        if (falling || est < lo) {
+            falling = 1;
+            if (!(lo > 0))       /* not reached: est < lo needs lo > 0 */
+                break;
+            if (hi / lo <= 1 + SAT_BRACKET)
+                break;
+            x = sqrt(lo * hi);
+            continue;
+        }
         if (prev > 0 && fabs(est / prev - 1) <= SAT_REL_WIDTH) {
             converged = 1;
             break;
@@ -291,6 +339,22 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
     }
     r->lo = lo;
     r->hi = hi;
+    if (falling) {
+        /* the highest rate sustained, bracketed by the lowest not */
+        r->rate = r->rate_lo = lo;
+        r->rate_hi = hi > 0 ? hi : 1.0 / len;
+        r->flits = r->rate * len;
+        if (r->status == SIM_OK && !(hi > 0 && hi / lo <= 1 + SAT_BRACKET))
+            snprintf(r->detail, sizeof r->detail,
+                     "throughput falls past saturation; bracket %.4g-%.4g "
+                     "not narrowed to %.0f%% in %d probes", lo, r->rate_hi,
+                     100 * SAT_BRACKET, r->probes);
+        else if (r->status == SIM_OK)
+            snprintf(r->detail, sizeof r->detail,
+                     "throughput falls past saturation (%.4g flits/node/"
+                     "cycle at overload): bracketed", r->throughput);
+        return 0;
+    }
     r->rate = converged ? 0.5 * (est + prev) : est;
     double half = converged ? fmax(ci, 0.5 * fabs(est - prev)) : ci;
     r->rate_lo = r->rate - half;

@@ -233,7 +233,10 @@ typedef struct sim_saturation_result {
  * probes on fresh networks, each offered 20% above the current estimate,
  * take the accepted rate just past saturation as the next estimate (or
  * step up when a probe turns out stable), until two estimates agree within
- * 2%; at most 6 probes of a few thousand cycles (lengths scale with the
+ * 2%; where the accepted rate collapses past saturation (an estimate below
+ * a rate a probe sustained), it brackets instead: the answer is the
+ * highest rate sustained, the interval [lo, hi] narrowed to 6%; at most 8
+ * probes of a few thousand cycles (lengths scale with the
  * zero-load latency; sim/saturation.c).  Uses p->design, workload, seed,
  * credit_delay, deadlock_cycles and allow_deadlock_prone; p->rate, the
  * stop rule and the message counts are ignored.  p->max_cycles > 0 caps

@@ -81,8 +81,8 @@ static void test_torus_against_sweep(void **state)
     if (over > 0.95 * r.flits)
         fail_msg("8x8 torus: accepts %.4f at overload, saturation %.4f",
                  over, r.flits);
-    assert_true(r.probes >= 2 && r.probes <= 6);
-    assert_true(r.cycles <= 6 * (r.warm_cycles + r.span_cycles));
+    assert_true(r.probes >= 2 && r.probes <= 8);
+    assert_true(r.cycles <= 8 * (r.warm_cycles + r.span_cycles));
 
     sim_saturation_result again;
     saturation(&p, &again);
@@ -104,6 +104,34 @@ static void test_plateau(void **state)
     if (fabs(r.flits / r.throughput - 1) > 0.05)
         fail_msg("duato torus: saturation %.4f flits, overload %.4f",
                  r.flits, r.throughput);
+}
+
+/* Where the throughput collapses past saturation, the overload probe's
+ * accepted rate is far below what the network sustains, and so is every
+ * estimate taken just past saturation: the search must bracket between
+ * the stable and the unstable probes instead.  16x16 Duato torus, V = 3,
+ * 8-wire channels, 16-flit exponential messages, D_r = 1: the main
+ * study's router on a smaller torus.  Manual sweep (dse sim, 20000 +
+ * 100000 messages, seed 1): ok at 0.0095 (73 cycles), saturated at 0.0100
+ * (accepted 0.0072); overload accepts about 0.096 flits/node/cycle, 0.6 of
+ * the 0.152 sustained at 0.0095.  Before the bracket the search answered
+ * with the collapsed rate: 32x32 of the same router, 0.00278 against a
+ * manual 0.0088-0.0092. */
+static void test_falling_throughput(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=torus n=2 k=16 width=8 vcs=3 buffer=1 "
+                        "routing=duato router_delay=1",
+                        "message_bits=128 length=exponential");
+    sim_saturation_result r;
+    saturation(&p, &r);
+    if (r.status != SIM_OK || r.rate < 0.95 * 0.0095 || r.rate > 0.0100)
+        fail_msg("16x16 duato torus: %s, rate %.5f [%.5f, %.5f] (%d "
+                 "probes) %s", sim_status_name(r.status), r.rate,
+                 r.rate_lo, r.rate_hi, r.probes, r.detail);
+    assert_true(r.throughput < 0.8 * r.flits); /* the collapse was seen */
+    assert_true(r.lo == r.rate && r.hi > r.rate && r.rate_hi == r.hi);
+    assert_true(r.hi / r.lo <= 1.06 + 1e-9);
 }
 
 static void test_bounds(void **state)
@@ -137,6 +165,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_torus_against_sweep),
         cmocka_unit_test(test_plateau),
+        cmocka_unit_test(test_falling_throughput),
         cmocka_unit_test(test_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
