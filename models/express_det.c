@@ -64,8 +64,9 @@
  *
  * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
  * "corrected variant", docs/validation/notes.md findings 0-2; the same
- * three terms as torus-det and M6, derived from the simulated semantics of
- * MODELS.md section 3, nothing fitted):
+ * three terms as torus-det and M6, (a)-(c), and the cost of a collision,
+ * (d), derived from the simulated semantics of MODELS.md section 3,
+ * nothing fitted):
  *   (a) Routing delay.  A header deciding for Dr cycles holds its VC but
  *       sends nothing.  The holding times T^B, T^E, T^F, T (and the
  *       blocking they imply: the x^2, y^2, TB1^2 terms and the chains'
@@ -95,6 +96,45 @@
  *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - route) V_avg + route (model_result_corrected);
  *   exact zero load (all waits 0, V_avg = 1).
+ *   (d) The cost of a collision (docs/models.md "express-det: the cost of
+ *       a collision"; issue 15).  Eq.(6.7) charges b Tq^2 for a competing
+ *       flow of rate b whose holding time has mean Tq: the channel is busy
+ *       with probability b Tq and a header that finds it busy waits Tq.
+ *       But a header arriving at a random moment waits the RESIDUAL of the
+ *       competitor's holding time H, E[H^2] / (2 E[H]) (residual life seen
+ *       by a Poisson arrival), so the cost is b E[H^2] / 2; the source's
+ *       b Tq^2 is that value only for an exponential H.  H is not
+ *       exponential: its hop part (the Dr of every hop left, and the mean
+ *       length) is fixed by the path, only the length and the waits are
+ *       random.  So, corrected, H = T0 + (len - Lm) + W with T0 the
+ *       competitor's zero-load value of the same T (the recursion without
+ *       collisions: T0[i] = p_s^(n-i-1) Lm + sum_j (1-p_s) p_s^(j-i-1)
+ *       TB1_0[j], x0 = T0[i] + (k_avg - 1) Dr, y0 = T0[i] + (kE + kF - 1)
+ *       Dr, TB1_0 = T0[i] + k_avg Dr, the inner start of item 10), len the
+ *       workload's length (Var = Lm^2 - Lm geometric, 0 fixed) and W = T -
+ *       T0 the blocking and ejection waits, kept exponential as the source
+ *       assumes (independent of len):
+ *         b Tq^2  ->  b (Tq^2 + Var(len) + (Tq - T0)^2) / 2     (hsq)
+ *       at every collision term (the x^2, y^2 and TB1^2 of (6.8)-(6.17),
+ *       the V_avg steps and the transmitting pass alike).  Still quadratic
+ *       in the unknown, so (6.11) and (6.15) keep closed-form smaller
+ *       roots (fix_root).  The collision probability b Tq, the chains' rate
+ *       x T and their guards are unchanged.  At zero load T = T0 and the
+ *       term vanishes with b; with exponential waits and an exponential
+ *       length of mean Tq it would be the source's b Tq^2.
+ *       Why this and not the torus models' holding time (torus-det (d),
+ *       model__torus_hold): there the seeds' "remaining latency" charged
+ *       every later hop, many more than a worm spans.  Here a dimension is
+ *       about six hops (kB + kE + kF) and the worms are 16-100 flits, so
+ *       the tail is still on the path when the header arrives in most
+ *       visits and the holding time (1 + hops left (1 + Dr + B) + W_qd +
+ *       len - hops left) equals M7's remaining latency up to one cycle;
+ *       the M7 miss was the collision's wait, not its holding time.
+ *       Dateline classes (torus-det (e)) are not modelled either: (6.7)
+ *       charges a collision only against the flows that join the path at
+ *       the channel (the convoy argument of torus-det (e) built in) with a
+ *       one-server busy probability, which is what one VC per class gives
+ *       at V = 2.
  */
 #include <math.h>
 #include <stdio.h>
@@ -162,8 +202,23 @@ typedef struct ex_ctx {
     ex_geom g;
     double dr, G, fl, fe, pcl, m_exp;
     double t;                 /* T[i] of the dimension being solved */
+    int resid;                /* corrected (d): collision cost E[H^2]/2 */
+    double vlen;              /* Var(len) */
+    double xz, yz;            /* zero-load x and y of the dimension (d) */
     double y, te1;            /* results of the last inner map */
 } ex_ctx;
+
+/* The cost of a collision with a competitor whose holding time H has mean
+ * T, divided by its rate b (eq.(6.7): T_e = T_q + b hsq): the source's T^2,
+ * or, corrected (header comment (d)), E[H^2] / 2 with H = T0 + (len - Lm)
+ * + W, W exponential with mean T - T0:
+ *   E[H^2] / 2 = (T^2 + Var(len) + (T - T0)^2) / 2. */
+static double hsq(const ex_ctx *c, double T, double T0)
+{
+    if (!c->resid)
+        return T * T;
+    return (T * T + c->vlen + (T - T0) * (T - T0)) / 2;
+}
 
 /* 2c / (1 + sqrt(1 - 4ac)): the smaller root of a z^2 - z + c = 0. */
 static model_status small_root(double a, double c, double *z)
@@ -175,12 +230,25 @@ static model_status small_root(double a, double c, double *z)
     return MODEL_CONVERGED;
 }
 
+/* The smaller root of z = cc + a hsq(z, z0), the form of (6.10) and
+ * (6.15).  Corrected, hsq(z, z0) = z^2 - z0 z + (z0^2 + Var(len)) / 2:
+ * (1 + a z0) z = cc + a (z0^2 + Var(len)) / 2 + a z^2, which is again
+ * small_root's form once divided by 1 + a z0. */
+static model_status fix_root(const ex_ctx *c, double a, double cc, double z0,
+                             double *z)
+{
+    if (!c->resid)
+        return small_root(a, cc, z);
+    double den = 1 + a * z0;
+    return small_root(a / den, (cc + a * (z0 * z0 + c->vlen) / 2) / den, z);
+}
+
 /* Inner map x = T^B_{i,2} -> new x, through y = T^E_{i,2} and TE1. */
 static model_status ex_inner(void *vctx, const double *xv, double *fx)
 {
     ex_ctx *c = vctx;
     const ex_geom *g = &c->g;
-    double x = xv[0], x2 = x * x;
+    double x = xv[0], x2 = hsq(c, x, c->xz);
     double local_in = c->G * g->kf + c->fl * c->pcl;
     double exp_local = c->fl * (1 - c->pcl) / c->m_exp;
     double exp_exp = c->fe * (1 - c->pcl) / c->m_exp;
@@ -189,14 +257,14 @@ static model_status ex_inner(void *vctx, const double *xv, double *fx)
         return MODEL_SATURATED;
     double ct1 = c->t + (g->ke + g->kf - 1) * c->dr + local_in * x2;
     double ct2 = (g->ke - 1) * exp_local;
-    if (small_root(ct2, ct1, &c->y) != MODEL_CONVERGED)
+    if (fix_root(c, ct2, ct1, c->yz, &c->y) != MODEL_CONVERGED)
         return MODEL_SATURATED;
     if (!(exp_local * c->y < 1) || !(exp_exp * c->y < 1))
         return MODEL_SATURATED;
-    c->te1 = c->dr + c->y + exp_exp * c->y * c->y;
+    c->te1 = c->dr + c->y + exp_exp * hsq(c, c->y, c->yz);
     double a = c->G * (g->kb - 1);
     double cc = (g->kb - 1) * c->dr + c->te1;
-    return small_root(a, cc, &fx[0]);
+    return fix_root(c, a, cc, c->xz, &fx[0]);
 }
 
 /* Sum of weight * Vbar over the channels of one stage of length len
@@ -231,8 +299,8 @@ typedef struct ex_out {
  * transmitting quantities of the corrected variant (header comment).
  * MODEL_CONVERGED or the failure; r->iters is always set. */
 static model_status ex_core(const net_design *d, const model_opts *o,
-                            double rate, double lm, double wqd, int tx,
-                            ex_out *r)
+                            double rate, double lm, double lm2, double wqd,
+                            int tx, ex_out *r)
 {
     int n = d->n, V = d->vcs;
     ex_ctx c;
@@ -248,10 +316,13 @@ static model_status ex_core(const net_design *d, const model_opts *o,
     c.fl = rc * c.pcl;
     c.fe = rc * (1 - c.pcl);
     c.m_exp = d->express_m;
+    c.resid = tx;
+    c.vlen = lm2 - lm * lm;
+    double tb1z[NET_MAX_DIMS];   /* zero-load TB1 (corrected (d)) */
 
     double rl[NET_MAX_DIMS], rp[NET_MAX_DIMS], t[NET_MAX_DIMS];
     double tb1[NET_MAX_DIMS], tf1[NET_MAX_DIMS], te1[NET_MAX_DIMS];
-    double xs[NET_MAX_DIMS], ys[NET_MAX_DIMS];
+    double xs[NET_MAX_DIMS], ys[NET_MAX_DIMS], xzs[NET_MAX_DIMS], yzs[NET_MAX_DIMS];
     /* transmitting counterparts (tx only) */
     double t0[NET_MAX_DIMS], tb10[NET_MAX_DIMS], tf10[NET_MAX_DIMS];
     double te10[NET_MAX_DIMS];
@@ -273,11 +344,18 @@ static model_status ex_core(const net_design *d, const model_opts *o,
             if (!(comp * tb1[j] < 1))
                 return MODEL_SATURATED;
             ti += (1 - ps) * pow(ps, j - i - 1) *
-                  (tb1[j] + comp * tb1[j] * tb1[j]);
+                  (tb1[j] + comp * hsq(&c, tb1[j], tb1z[j]));
             if (tx)
                 ti0 += (1 - ps) * pow(ps, j - i - 1) *
-                       (tb10[j] + comp * tb1[j] * tb1[j]);
+                       (tb10[j] + comp * hsq(&c, tb1[j], tb1z[j]));
         }
+        /* zero-load T[i] and, from it, x, y and TB1 (no collisions) */
+        double tz = pow(ps, n - i - 1) * lm;
+        for (int j = i + 1; j < n; j++)
+            tz += (1 - ps) * pow(ps, j - i - 1) * tb1z[j];
+        c.xz = tz + (c.g.kavg - 1) * c.dr;
+        c.yz = tz + (c.g.ke + c.g.kf - 1) * c.dr;
+        tb1z[i] = tz + c.g.kavg * c.dr;
         t[i] = ti;
         c.t = ti;
         double x = ti + (c.g.kavg - 1) * c.dr;   /* zero-load T^B_{i,2} */
@@ -295,20 +373,22 @@ static model_status ex_core(const net_design *d, const model_opts *o,
         double local_in = c.G * c.g.kf + c.fl * c.pcl;
         xs[i] = x;
         ys[i] = c.y;
+        xzs[i] = c.xz;
+        yzs[i] = c.yz;
         te1[i] = c.te1;
-        tb1[i] = c.dr + x + first * x * x;
-        tf1[i] = ti + c.g.kf * c.dr + local_in * x * x;
+        tb1[i] = c.dr + x + first * hsq(&c, x, c.xz);
+        tf1[i] = ti + c.g.kf * c.dr + local_in * hsq(&c, x, c.xz);
         if (tx) {
             /* the same equations with Dr = 0 and every blocking term
              * (the squares) at its full-Dr value */
             double ct2 = (c.g.ke - 1) * c.fl * (1 - c.pcl) / c.m_exp;
             double exp_exp = c.fe * (1 - c.pcl) / c.m_exp;
-            double y0 = ti0 + local_in * x * x + ct2 * c.y * c.y;
+            double y0 = ti0 + local_in * hsq(&c, x, c.xz) + ct2 * hsq(&c, c.y, c.yz);
             t0[i] = ti0;
-            te10[i] = y0 + exp_exp * c.y * c.y;
-            double x0 = c.G * (c.g.kb - 1) * x * x + te10[i];
-            tb10[i] = x0 + first * x * x;
-            tf10[i] = ti0 + local_in * x * x;
+            te10[i] = y0 + exp_exp * hsq(&c, c.y, c.yz);
+            double x0 = c.G * (c.g.kb - 1) * hsq(&c, x, c.xz) + te10[i];
+            tb10[i] = x0 + first * hsq(&c, x, c.xz);
+            tf10[i] = ti0 + local_in * hsq(&c, x, c.xz);
         }
     }
 
@@ -316,9 +396,9 @@ static model_status ex_core(const net_design *d, const model_opts *o,
     for (int i = 0; i < n; i++) {
         if (!(rp[i] * tb1[i] < 1))
             return MODEL_SATURATED;
-        L += (1 - ps) * pow(ps, i) * (tb1[i] + rp[i] * tb1[i] * tb1[i]);
+        L += (1 - ps) * pow(ps, i) * (tb1[i] + rp[i] * hsq(&c, tb1[i], tb1z[i]));
         if (tx)
-            L0 += (1 - ps) * pow(ps, i) * (tb10[i] + rp[i] * tb1[i] * tb1[i]);
+            L0 += (1 - ps) * pow(ps, i) * (tb10[i] + rp[i] * hsq(&c, tb1[i], tb1z[i]));
     }
 
     /* VC multiplexing along the path of each dimension (6.19)-(6.22). */
@@ -326,8 +406,8 @@ static model_status ex_core(const net_design *d, const model_opts *o,
     double m_exp = (c.fl + c.fe) * (1 - c.pcl) / c.m_exp;
     double vsum = 0, vsum0 = 0;
     for (int i = 0; i < n; i++) {
-        double gx2 = c.G * xs[i] * xs[i];
-        double ey2 = c.fl * (1 - c.pcl) / c.m_exp * ys[i] * ys[i];
+        double gx2 = c.G * hsq(&c, xs[i], xzs[i]);
+        double ey2 = c.fl * (1 - c.pcl) / c.m_exp * hsq(&c, ys[i], yzs[i]);
         if (ex_stage(m_local, V, c.g.kb, tb1[i], te1[i], c.dr + gx2, &vsum) ||
             ex_stage(m_exp, V, c.g.ke, te1[i], tf1[i], c.dr + ey2, &vsum) ||
             ex_stage(m_local, V, c.g.kf, tf1[i], t[i], c.dr + gx2, &vsum))
@@ -361,7 +441,7 @@ static int ex_eval(const net_design *d, const net_workload *w, double rate,
         MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     ex_out r;
-    model_status st = ex_core(d, o, rate, lm, wqd, corrected, &r);
+    model_status st = ex_core(d, o, rate, lm, lm2, wqd, corrected, &r);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, r.iters);
     if (corrected)

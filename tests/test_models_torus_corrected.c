@@ -402,10 +402,13 @@ static void test_no_ejection_structure(void **state)
                     checked++;
                     continue;
                 }
-                if (worm_model(cs[i].name)) {
+                if (worm_model(cs[i].name) ||
+                    strcmp(cs[i].name, "express-det") == 0) {
                     /* the worm's holding time is shorter than the seeds'
                      * remaining latency (model__torus_hold): less blocking,
-                     * less multiplexing */
+                     * less multiplexing.  express-det (express_det.c (d)):
+                     * a collision costs b E[H^2] / 2 <= b Tq^2, since
+                     * Var(len) + (Tq - T0)^2 <= Tq^2 for Tq >= T0 >= Lm */
                     assert_true(c.network_latency <=
                                 r.network_latency * (1 + 1e-9));
                     assert_true(c.vc_multiplexing <=
