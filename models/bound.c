@@ -559,10 +559,32 @@ int model_bound_compute(const net_design *d, const net_workload *w,
     return 0;
 }
 
+/* The bound depends on (d, w) only, and a model is evaluated at many
+ * rates of one design in a row (a sweep, model_saturation_rate's
+ * bisection, the optimizer's rates), while the bound of a 32x32
+ * express-cube costs about 17 us, more than express-det's own fixed point
+ * (bench/bench_models).  So each thread keeps the last (d, w) and its
+ * bound.  Byte equality of the structs (they hold no pointers) implies
+ * equal fields; a copy that differs only in padding just recomputes. */
+static _Thread_local struct {
+    int valid, ok;
+    net_design d;
+    net_workload w;
+    double rate;
+} screen_memo;
+
 int model__screen(const net_design *d, const net_workload *w, double rate)
 {
-    model_bound b;
-    if (model_bound_compute(d, w, &b, NULL) != 0)
+    if (!screen_memo.valid || memcmp(&screen_memo.d, d, sizeof *d) != 0 ||
+        memcmp(&screen_memo.w, w, sizeof *w) != 0) {
+        model_bound b;
+        screen_memo.ok = model_bound_compute(d, w, &b, NULL) == 0;
+        screen_memo.rate = screen_memo.ok ? b.rate : 0;
+        memcpy(&screen_memo.d, d, sizeof *d);
+        memcpy(&screen_memo.w, w, sizeof *w);
+        screen_memo.valid = 1;
+    }
+    if (!screen_memo.ok)
         return 0;
-    return rate >= b.rate;
+    return rate >= screen_memo.rate;
 }
