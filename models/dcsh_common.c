@@ -90,10 +90,34 @@
  *         Latency = W_s + (L - idle) V_avg M_avg + idle,
  *         W_s = lam E[L^2] / (2 (1 - lam Lm)).
  *       The thesis's guard (lam/V) L >= 1 stays a saturation condition.
+ *   (f) The worm's holding time (docs/validation/notes.md finding 13; the
+ *       torus family's model__torus_hold, finding 8).  (2.9) feeds the
+ *       chain, and (2.8) the blocked header's wait, the mean network
+ *       latency L: every VC of a path held from the message's first hop to
+ *       its end.  In the simulator a VC is held from the cycle its header
+ *       takes it until the worm's tail leaves it: with one-flit buffers,
+ *       until the header has crossed the r hops after the channel (each
+ *       1 + Dr + its blocking B_h, h the hops left), waited W_qd for the
+ *       ejection channel and drained the len - r flits still behind it,
+ *       each term counted only while the worm still spans the channel:
+ *         S(r) = 1 + sum_{t=1..r} P(len > t-1) (1 + Dr + B_{r-t+1})
+ *                  + P(len > r) W_qd + E[(len - r)+]
+ *       averaged over channel visits (a message of i hops makes visits
+ *       with r = i-1, ..., 0; sum_i p_i i = d_avg of them).  S replaces L
+ *       in P[v] = B1(m_c, S, V) and in B_h = Pblk(h) S; L is still
+ *       (2.6)/(2.12) with those B_h.  The hops before the channel, and
+ *       their blocking, are no longer counted in its occupancy; for the
+ *       2-D DCSH that is the first hop's blocking B_n, the largest.  The
+ *       transmitting occupancy of (a) and (d) is the same S without Dr and
+ *       W_qd (S_tx), in place of L_tx: V_avg = Vbar(B1(m_c, S_tx, V)),
+ *       M_avg = 1 / (1 - m_c S_tx).  The blocked header still waits a
+ *       whole holding time, as (2.8) says.
  *   (e) At rate 0: W_qd = W_s = 0, V_avg = M_avg = 1, so the latency is
  *       d_avg (1 + Dr) + Lm, the same zero load as the other variants.
  *
- * Solve (MODELS.md M3 "Solve"): one unknown L in every variant, started
+ * Solve (MODELS.md M3 "Solve"): one unknown L in the recommended and
+ * printed variants, S in the corrected one (started at its zero-load
+ * value, the same monotone climb); L is started
  * at the zero-load value L0 = sum p_i (i(1+Dr) + Lm) + W_qd (the printed
  * or the corrected W_qd) and iterated with model_solve;
  * the map is increasing in L, so the iterates climb to the least fixed
@@ -182,6 +206,8 @@ typedef struct adaptive_ctx {
     /* corrected variant only */
     int input_mux;              /* apply the processor-sharing M_avg */
     double lm2;                 /* E[length^2] */
+    /* corrected (f): P(len > t) and E[(len - t)+], t = 0..n (b = 1) */
+    double over[NET_MAX_DIMS + 1], excess[NET_MAX_DIMS + 1];
 } adaptive_ctx;
 
 /* Pblk(h), h = 1..n, for a channel held L cycles on average. */
@@ -232,26 +258,63 @@ static double adaptive_idle(const dcsh_params *p, double w_qd)
     return p->dr * p->d_avg + w_qd;
 }
 
-/* Corrected variant: the multiplexing slowdown V_avg x M_avg of a network
- * whose mean latency is L, from the transmitting occupancy L - idle (the
- * same L_i without their routing decisions and ejection wait, blocking
- * delays kept).  *v_avg and *m_avg receive the two factors. */
-static model_status corrected_slowdown(const adaptive_ctx *c, double L,
-                                       double w_qd, double *v_avg,
-                                       double *m_avg)
+/* Corrected (f): the worm's holding time, the mean over channel visits of
+ * the time a VC is held until the worm's tail leaves it, given the
+ * blocking delays B[h] (h = hops left, the hop itself included), dr cycles
+ * per routing decision and the ejection wait wqd.  A visit with r hops
+ * after the channel (a message of i hops makes visits r = i-1, ..., 0):
+ *   S(r) = 1 + sum_{t=1..r} P(len > b(t-1)) (1 + dr + B[r-t+1])
+ *            + P(len > b r) wqd + E[(len - b r)+]                       */
+static double adaptive_hold(const adaptive_ctx *c, const double *B, double dr,
+                            double wqd)
 {
     const dcsh_params *p = c->p;
-    double ltx = L - adaptive_idle(p, w_qd);
-    *m_avg = 1;
-    model_status st = vc_mux_degree(c->m_c, ltx, p->vcs, v_avg);
+    /* visits with r hops after the channel: one per message of more than
+     * r hops, weight sum_{i>r} p_i */
+    double sum = 0, weight = 1 - p->p[0];
+    for (int r = 0; r < p->n; r++) {
+        weight -= p->p[r];
+        double sr = 1 + c->over[r] * wqd + c->excess[r];
+        for (int t = 1; t <= r; t++)
+            sr += c->over[t - 1] * (1 + dr + B[r - t + 1]);
+        sum += weight * sr;
+    }
+    return sum / p->d_avg;               /* sum_i p_i i = d_avg visits */
+}
+
+/* Corrected (f): blocking delays B[1..n] and the mean network latency for
+ * a VC holding time S; the blocked header waits one holding time (2.8). */
+static model_status adaptive_delays(const adaptive_ctx *c, double S,
+                                    double *B, double *L)
+{
+    const dcsh_params *p = c->p;
+    double pblk[NET_MAX_DIMS + 1];
+    model_status st = blocking_probs(c, S, pblk);
     if (st != MODEL_CONVERGED)
         return st;
-    if (c->input_mux) {
-        double rho = c->m_c * ltx;      /* the (k-1)V chain's own rho */
-        if (!isfinite(rho) || rho < 0 || rho >= 1)
-            return MODEL_SATURATED;
-        *m_avg = 1 / (1 - rho);         /* processor sharing */
+    double blocked = 0;
+    B[0] = 0;
+    *L = 0;
+    for (int i = 1; i <= p->n; i++) {
+        B[i] = pblk[i] * S;                           /* (2.8), hold S */
+        blocked += B[i];
+        *L += p->p[i] * (i * (1 + p->dr) + p->lm + blocked + p->w_qd);
     }
+    return MODEL_CONVERGED;
+}
+
+/* Corrected (f): x[0] = S, the worm's holding time. */
+static model_status adaptive_hold_map(void *ctx, const double *x, double *fx)
+{
+    const adaptive_ctx *c = ctx;
+    const dcsh_params *p = c->p;
+    double B[NET_MAX_DIMS + 1], L;
+    model_status st = adaptive_delays(c, x[0], B, &L);
+    if (st != MODEL_CONVERGED)
+        return st;
+    if (p->lam / p->vcs * L >= 1)
+        return MODEL_SATURATED;         /* source queue (2.13) unstable */
+    fx[0] = adaptive_hold(c, B, p->dr, p->w_qd);
     return MODEL_CONVERGED;
 }
 
@@ -298,8 +361,49 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
     if (corrected &&
         model_ejection_mg1(d, p.lam, p.lm, lm2, &p.w_qd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
-    adaptive_ctx c = {&p, block, p.lam * p.d_avg / p.n, input_mux, lm2};
-    /* start at the zero-load point with this rate's W_qd */
+    adaptive_ctx c = {&p, block, p.lam * p.d_avg / p.n, input_mux, lm2,
+                      {0}, {0}};
+    if (corrected) {
+        /* the simulator's lengths: geometric with mean Lm (memoryless:
+         * E[(len - t)+] = Lm P(len > t)), or fixed */
+        int geo = w->length == NET_LENGTH_EXPONENTIAL;
+        double q = p.lm > 1 ? 1 - 1 / p.lm : 0, over = 1;
+        for (int t = 0; t <= p.n; t++) {
+            c.over[t] = geo ? over : (p.lm > t ? 1 : 0);
+            c.excess[t] = geo ? p.lm * over : (p.lm > t ? p.lm - t : 0);
+            over *= q;
+        }
+        /* (f): one unknown, the worm's holding time S, started at its
+         * zero-load value (no blocking) */
+        double B0[NET_MAX_DIMS + 1] = {0};
+        double s[1] = {adaptive_hold(&c, B0, p.dr, p.w_qd)};
+        int iterations = 0;
+        model_status st = model_solve(adaptive_hold_map, &c, s, 1, opts,
+                                      &iterations);
+        double B[NET_MAX_DIMS + 1], L, v_avg, m_avg = 1;
+        if (st == MODEL_CONVERGED)
+            st = adaptive_delays(&c, s[0], B, &L);
+        if (st != MODEL_CONVERGED)
+            return model_result_fail(out, st, iterations);
+        if (p.lam / p.vcs * L >= 1)
+            return model_result_fail(out, MODEL_SATURATED, iterations);
+        /* (a), (d): the multiplexing degrees from the transmitting
+         * occupancy, the same hold without routing decisions and W_qd */
+        double s_tx = adaptive_hold(&c, B, 0, 0);
+        if (vc_mux_degree(c.m_c, s_tx, p.vcs, &v_avg) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, iterations);
+        if (input_mux) {
+            double rho = c.m_c * s_tx;
+            if (!isfinite(rho) || !(rho < 1))
+                return model_result_fail(out, MODEL_SATURATED, iterations);
+            m_avg = 1 / (1 - rho);          /* processor sharing */
+        }
+        return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, L,
+                                      adaptive_idle(&p, p.w_qd),
+                                      v_avg * m_avg, iterations);
+    }
+    /* recommended, printed: the thesis's unknown L, started at the
+     * zero-load point with this rate's W_qd */
     double x[1] = {p.w_qd};
     for (int i = 1; i <= p.n; i++)
         x[0] += p.p[i] * (i * (1 + p.dr) + p.lm);
@@ -311,14 +415,6 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
     if (p.lam / p.vcs * L >= 1)
         return model_result_fail(out, MODEL_SATURATED, iterations);
     double v_avg, m_avg = 1;
-    if (corrected) {
-        st = corrected_slowdown(&c, L, p.w_qd, &v_avg, &m_avg);
-        if (st != MODEL_CONVERGED)
-            return model_result_fail(out, st, iterations);
-        return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, L,
-                                      adaptive_idle(&p, p.w_qd),
-                                      v_avg * m_avg, iterations);
-    }
     st = vc_mux_degree(c.m_c, L, p.vcs, &v_avg);                  /* (2.14) */
     if (st == MODEL_CONVERGED && input_mux) {
         long states = (long)(p.k - 1) * p.vcs;

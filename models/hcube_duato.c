@@ -29,7 +29,10 @@
  * header) with M_avg = 1 as in [recommended], for the reason above (a
  * hypercube router has no input multiplexer, so the processor-sharing
  * M_avg of finding 5 has nothing to describe).  What remains:
- *   idle = Dr d_avg + W_qd,  V_avg = Vbar(B1(m_c, L - idle, V)),
+ *   the worm's holding time S (dcsh_common.c item (f)) in the chain and
+ *   the blocked header's wait, in place of L,
+ *   idle = Dr d_avg + W_qd,  V_avg = Vbar(B1(m_c, S_tx, V)) (S without
+ *   Dr and W_qd),
  *   W_qd = M/G/1 of the one ejection channel held for the message length
  *   (model_ejection_mg1, fixed before the solve: unstretched like every
  *   other holding time, docs/validation/notes.md finding 7),

@@ -5,16 +5,14 @@
  *
  * Oracles, none computed by the code under test:
  *   - zero load: eval at rate 0 equals the closed form of MODELS.md A.3;
- *   - with unlimited ejection (W_qd = 0) the corrected network latency L
- *     is the recommended one (nothing else feeds it), and the latency is
- *     the closing step written out here from the closed forms: the B1
- *     chain from its printed recurrence, Vbar, the processor-sharing
- *     1/(1 - rho) and the P-K source wait;
- *   - with one ejection channel W_qd is the unstretched M/G/1 wait
- *     lam E[L^2] / (2 (1 - lam Lm)) written here (model_int.h,
- *     model_ejection_mg1; docs/validation/notes.md finding 7): the model's
- *     L must solve the corrected fixed point with that W_qd (residual),
- *     and its slowdown and latency must be the closing step from that L;
+ *   - the adaptive engine (M3, M4, hcube-duato) written out here,
+ *     adaptive_oracle(): the worm's holding time over channel visits
+ *     (dcsh_common.c item (f)) solved by plain iteration, the B1 chain from
+ *     its printed recurrence, Vbar, the processor-sharing 1/(1 - rho) and
+ *     the P-K source wait; with unlimited ejection (W_qd = 0) and with one
+ *     ejection channel, whose W_qd is the unstretched M/G/1 wait
+ *     lam E[L^2] / (2 (1 - lam Lm)) (model_int.h, model_ejection_mg1;
+ *     docs/validation/notes.md finding 7);
  *   - dcsh-det-vc unrolled by hand for n = 2, dcsh-det-novc for n = 2;
  *   - the router delay adds about Dr x hops at low load, not
  *     Vbar x Dr x hops;
@@ -143,6 +141,68 @@ static void test_zero_load(void **state)
 
 /* ---- adaptive engine (M3, M4, hcube-duato) ------------------------------ */
 
+/* The corrected adaptive engine written out (dcsh_common.c items (a)-(f)):
+ * the worm's holding time S over channel visits, solved here by plain
+ * iteration from its zero-load value, one-flit buffers, geometric lengths.
+ * Fills the network latency L and the slowdown; returns the latency. */
+static double adaptive_oracle(int n, int k, int V, int hop, double lm,
+                              double dr, double lam, double wqd, int mux,
+                              double *L_out, double *s_out)
+{
+    double nodes = pow(k, n), davg = n * (k - 1.0) / k * nodes / (nodes - 1);
+    double pi[16], mc = lam * davg / n, q = 1 - 1 / lm;
+    for (int i = 1; i <= n; i++) {
+        double c = 1;
+        for (int j = 1; j <= i; j++)
+            c = c * (n - j + 1) / j;
+        pi[i] = c * pow(k - 1.0, i) / (nodes - 1);
+    }
+    double S = 0, B[16] = {0}, L = 0;
+    for (int it = 0; it < 100000; it++) {
+        double p[512];
+        assert_int_equal(chain(mc, S > 0 ? S : 1e-9, V, p), 0);
+        double pa = p[V] + p[V - 1] / V, pc = 0;
+        for (int j = 1; j <= V; j++)
+            pc += (double)j / V * p[j];
+        L = 0;
+        double blocked = 0;
+        for (int h = 1; h <= n; h++) {
+            B[h] = (hop ? pow(pc, h) : p[V] * pow(pa, h - 1)) * S;
+            blocked += B[h];
+            L += pi[h] * (h * (1 + dr) + lm + blocked + wqd);
+        }
+        double sum = 0;
+        for (int i = 1; i <= n; i++)
+            for (int r = 0; r < i; r++) {
+                double sr = 1;
+                for (int t = 1; t <= r; t++)
+                    sr += pow(q, t - 1) * (1 + dr + B[r - t + 1]);
+                sum += pi[i] * (sr + pow(q, r) * (wqd + lm));
+            }
+        double next = sum / davg;
+        if (fabs(next - S) < 1e-13 * next) {
+            S = next;
+            break;
+        }
+        S = next;
+    }
+    /* transmitting occupancy: the same hold without Dr and W_qd */
+    double sum = 0;
+    for (int i = 1; i <= n; i++)
+        for (int r = 0; r < i; r++) {
+            double sr = 1;
+            for (int t = 1; t <= r; t++)
+                sr += pow(q, t - 1) * (1 + B[r - t + 1]);
+            sum += pi[i] * (sr + pow(q, r) * lm);
+        }
+    double stx = sum / davg;
+    double s = vbar(mc, stx, V) * (mux ? 1 / (1 - mc * stx) : 1);
+    double idle = dr * davg + wqd;
+    *L_out = L;
+    *s_out = s;
+    return pk(lam, lm, m2(lm)) + (L - idle) * s + idle;
+}
+
 static void test_adaptive_no_ejection(void **state)
 {
     (void)state;
@@ -162,37 +222,31 @@ static void test_adaptive_no_ejection(void **state)
         design(&d, &w, cases[c].n, cases[c].k, cases[c].vcs, cases[c].rt,
                cases[c].lm, cases[c].dr, 0);
         const model *m = cases[c].m;
-        model_opts o = corrected(), rec;
-        model_opts_init(&rec);
-        rec.variant = MODEL_VARIANT_RECOMMENDED;
-        o.tolerance = rec.tolerance = 1e-13;
+        model_opts o = corrected();
+        o.tolerance = 1e-13;
         double sat;
         assert_int_equal(model_saturation_rate(m, &d, &w, &o, &sat, NULL), 0);
-        double davg = net_avg_distance(&d), lm = cases[c].lm;
+        double lm = cases[c].lm;
         int mux = cases[c].k > 2;
         for (int i = 1; i <= 4; i++) {
-            double lam = sat * i / 4.4;
-            model_result a, b;
+            double lam = sat * i / 4.4, L, s;
+            model_result a;
             assert_int_equal(m->eval(&d, &w, lam, &o, &a), 0);
-            assert_int_equal(m->eval(&d, &w, lam, &rec, &b), 0);
-            /* W_qd = 0 in both: the same network latency */
-            assert_true(rel(a.network_latency, b.network_latency) < 1e-9);
-            double L = a.network_latency, route = cases[c].dr * davg;
-            double mc = lam * davg / d.n, ltx = L - route;
-            double s = vbar(mc, ltx, cases[c].vcs) *
-                       (mux ? 1 / (1 - mc * ltx) : 1);
-            double ws = pk(lam, lm, m2(lm));
+            double lat = adaptive_oracle(
+                cases[c].n, cases[c].k, cases[c].vcs,
+                cases[c].rt == NET_ROUTE_HOP_BASED, lm, cases[c].dr, lam, 0,
+                mux, &L, &s);
+            assert_true(rel(a.network_latency, L) < 1e-9);
             assert_true(rel(a.vc_multiplexing, s) < 1e-9);
-            assert_true(rel(a.source_wait, ws) < 1e-9);
-            assert_true(rel(a.latency, ws + (L - route) * s + route) < 1e-9);
+            assert_true(rel(a.source_wait, pk(lam, lm, m2(lm))) < 1e-9);
+            assert_true(rel(a.latency, lat) < 1e-9);
         }
     }
 }
 
 /* With one ejection channel: W_qd = lam E[L^2] / (2 (1 - lam Lm)), not
- * stretched and not depending on L; the model's L must solve
- * L = sum p_i L_i(L, W_qd), and its slowdown must be
- * s = Vbar(B1(m_c, L_tx, V)) / (1 - m_c L_tx), L_tx = L - Dr d_avg - W_qd. */
+ * stretched and not depending on L; it enters every L_i and the holding
+ * time of the VCs the worm still spans, and is idle (not stretched). */
 static void test_adaptive_ejection(void **state)
 {
     (void)state;
@@ -210,33 +264,15 @@ static void test_adaptive_ejection(void **state)
             double sat;
             assert_int_equal(model_saturation_rate(m, &d, &w, &o, &sat, NULL),
                              0);
-            double nodes = k * k, davg = net_avg_distance(&d);
             for (int i = 1; i <= 4; i++) {
-                double lam = sat * i / 4.4;
+                double lam = sat * i / 4.4, L, s;
                 model_result r;
                 assert_int_equal(m->eval(&d, &w, lam, &o, &r), 0);
-                double L = r.network_latency, s = r.vc_multiplexing;
-                double mc = lam * davg / n, p[64];
-                double wqd = pk(lam, lm, m2(lm));
-                assert_int_equal(chain(mc, L, V, p), 0);
-                double pa = p[V] + p[V - 1] / V, pc = 0;
-                for (int j = 1; j <= V; j++)
-                    pc += (double)j / V * p[j];
-                double f = 0;
-                for (int h = 1; h <= n; h++) {
-                    double li = h * (1.0 + dr) + lm + wqd;
-                    for (int g = 1; g <= h; g++)
-                        li += (hop ? pow(pc, g) : p[V] * pow(pa, g - 1)) * L;
-                    double ph = h == 1 ? 2 * (k - 1) / (nodes - 1)
-                                       : (k - 1.0) * (k - 1) / (nodes - 1);
-                    f += ph * li;
-                }
-                assert_true(rel(f, L) < 1e-9);
-                /* idle: routing decisions and the ejection wait */
-                double idle = dr * davg + wqd, ltx = L - idle;
-                assert_true(rel(s, vbar(mc, ltx, V) / (1 - mc * ltx)) < 1e-9);
-                assert_true(rel(r.latency, pk(lam, lm, m2(lm)) +
-                                               ltx * s + idle) < 1e-9);
+                double lat = adaptive_oracle(n, k, V, hop, lm, dr, lam,
+                                             pk(lam, lm, m2(lm)), 1, &L, &s);
+                assert_true(rel(r.network_latency, L) < 1e-9);
+                assert_true(rel(r.vc_multiplexing, s) < 1e-9);
+                assert_true(rel(r.latency, lat) < 1e-9);
             }
         }
 }
