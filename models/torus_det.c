@@ -136,6 +136,20 @@
  *       the blocking there.  The pooled chain P[V] = rho^V with V = 2 hid
  *       both effects: it undercounts the usable VCs' occupancy (rho^2 for
  *       rho) and overcounts the hops at which a header can be blocked.
+ *   (f) First to free (docs/validation/notes.md finding 14).  M5's blocked
+ *       header waits one whole holding time (T^b of eq.3.7).  The
+ *       simulator's header asks for the class's mask, not for one VC
+ *       (sim/route_dor.c: mask_class[cls]), and is granted any free VC of
+ *       it (sim/engine.c, route_pick_p2p), retrying until one frees.  With
+ *       all V_c VCs of its class busy, their remaining holding times
+ *       independent and memoryless with mean S_i (the assumption behind
+ *       charging a whole S_i for one busy VC), the first of them frees
+ *       after S_i / V_c.  So each class's term of the blocking delay is
+ *       divided by its V_c:
+ *         B_i = S_i conv_i sum_c l_c P_c[V_c] / V_c / sum_c l_c
+ *       (conv_i the convoy factor above).  V = 2 (one VC per class) is
+ *       unchanged; this is the rule the Duato tori already follow with
+ *       their m candidate VCs (torus2d_duato.c, "first to free").
  *   At rate -> 0: B = 0, V_avg = 1, W_qd = W_s = 0, so the zero-load
  *   latency is unchanged (exact).
  */
@@ -279,15 +293,19 @@ static void class_free(tdet_ctx *c)
             free(c->cnt[i]);
 }
 
-/* P(all VCs of the class a visit requests are busy), averaged over the
- * visits of dimension i, every VC held s cycles on average: P_c[V_c] =
- * (l_c s)^V_c of each class chain (B1), weighted by its visits l_c. */
+/* The blocking delay per hop of dimension i in units of the holding time
+ * s, averaged over its visits: P(all V_c VCs of the class a visit
+ * requests are busy) = P_c[V_c] = (l_c s)^V_c of each class chain (B1),
+ * weighted by its visits l_c, times the wait for the first of those V_c
+ * VCs to free, s / V_c (header comment, "first to free"). */
 static model_status class_block(const tdet_ctx *c, int i, double s,
                                 double *pblock)
 {
     if (!(c->lmax[i] * s < 1) || !isfinite(s))
         return MODEL_SATURATED;
-    double num = ipow(s, c->v0) * c->mom0[i] + ipow(s, c->v1) * c->mom1[i];
+    double num = ipow(s, c->v0) * c->mom0[i] / c->v0;
+    if (c->v1 > 0)
+        num += ipow(s, c->v1) * c->mom1[i] / c->v1;
     /* Convoys (header comment (e)): a header entering the ring (1 / h_i of
      * the visits) meets the class VCs busy with probability P_c[V_c]; one
      * that continues along it is blocked only by a worm that entered the

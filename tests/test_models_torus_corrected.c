@@ -161,7 +161,8 @@ static double vbar_closed(double rho, int V)
  * only, each at the full lam / 2; class 0 has ceil(V/2) VCs, class 1
  * floor(V/2).  Every visit enters the ring (h = 1: no convoys).  So
  *   S = 1 + W_qd + Lm            (holding time; no Dr, no B in it)
- *   rho = lam S / 2,  B = S (rho^V1 + rho^V0) / 2           (blocking)
+ *   rho = lam S / 2,  B = S (rho^V1 / V1 + rho^V0 / V0) / 2  (blocking;
+ *                 the first of the class's V_c VCs to free, (f))
  *   S' = 1 + Lm,  Vbar = (Vbar_V1(lam S'/2) + Vbar_V0(lam S'/2)) / 2
  *   W_qd = P-K with service s x length (the worm's drain), one ejection
  *          channel, else 0
@@ -197,7 +198,10 @@ static void test_ring_by_hand(void **state)
                         double wqd = ej ? pk_wait(lam, lm, lm2, sd) : 0;
                         double s = 1 + wqd + lm;
                         double rho = lam * s / 2;
-                        double b = (pow(rho, v0) + pow(rho, v1)) / 2 * s;
+                        /* a blocked header takes the first of its
+                         * class's V_c VCs to free: S / V_c */
+                        double b = (pow(rho, v0) / v0 + pow(rho, v1) / v1) /
+                                   2 * s;
                         double L = 1 + dr + b + wqd + lm;
                         double ws = pk_wait(lam, lm, lm2, 1);
                         double idle = dr + wqd;
