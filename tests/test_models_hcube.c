@@ -502,6 +502,60 @@ static void test_pcube_variants_differ(void **state)
     assert_true(rel(a.latency, b.latency) > 1e-6);
 }
 
+/* The corrected variant (hcube_pcube.c, "Corrected variant"): exact at
+ * zero load for any length law, buffer depth and span (a short worm that
+ * does not reach the destination, Lm < H), latency above zero load and
+ * growing; on the source's three set-ups it saturates later than the
+ * recommended reading (the M/G/1 channel with the whole network time as
+ * service, saturated when rate x S >= 1) and below the channel-load bound. */
+static void test_pcube_corrected(void **state)
+{
+    (void)state;
+    model_opts o;
+    model_opts_init(&o);
+    o.variant = MODEL_VARIANT_CORRECTED;
+    for (int n = 1; n <= 10; n += 3)
+        for (int dr = 0; dr <= 1; dr++)
+            for (int lm = 2; lm <= 64; lm *= 8)
+                for (int geo = 0; geo <= 1; geo++)
+                    for (int buf = 1; buf <= 4; buf *= 4) {
+                        net_design d;
+                        net_workload w;
+                        pcube_design(&d, &w, n, 3, lm);
+                        d.router_delay = dr;
+                        d.buffer_flits = buf;
+                        w.length = geo ? NET_LENGTH_EXPONENTIAL
+                                       : NET_LENGTH_FIXED;
+                        double z = model_hcube_pcube.zero_load(&d, &w, &o);
+                        model_result r;
+                        assert_int_equal(
+                            model_hcube_pcube.eval(&d, &w, 0.0, &o, &r), 0);
+                        assert_true(rel(r.latency, z) < 1e-12);
+                        assert_int_equal(
+                            model_hcube_pcube.eval(&d, &w, 1e-9, &o, &r), 0);
+                        assert_true(r.latency >= z * (1 - 1e-12));
+                        assert_true(rel(r.latency, z) < 1e-5);
+                    }
+    static const struct { int n, vcs, lm; } cases[] = {
+        {8, 3, 32}, {6, 6, 64}, {9, 3, 128}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        net_design d;
+        net_workload w;
+        pcube_design(&d, &w, cases[i].n, cases[i].vcs, cases[i].lm);
+        double cor, rec;
+        model_bound bound;
+        o.variant = MODEL_VARIANT_CORRECTED;
+        assert_int_equal(model_saturation_rate(&model_hcube_pcube, &d, &w, &o,
+                                               &cor, NULL), 0);
+        o.variant = MODEL_VARIANT_RECOMMENDED;
+        assert_int_equal(model_saturation_rate(&model_hcube_pcube, &d, &w, &o,
+                                               &rec, NULL), 0);
+        assert_int_equal(model_bound_compute(&d, &w, &bound, NULL), 0);
+        assert_true(cor > 1.2 * rec);
+        assert_true(cor < bound.rate);
+    }
+}
+
 /* ---- zero load, monotonicity, saturation, coverage ------------------- */
 
 static void check_zero_load(const model *m, const net_design *d,
@@ -902,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_pcube_users),
         cmocka_unit_test(test_pcube_matches_pair_by_pair),
         cmocka_unit_test(test_pcube_variants_differ),
+        cmocka_unit_test(test_pcube_corrected),
         cmocka_unit_test(test_zero_load),
         cmocka_unit_test(test_curves),
         cmocka_unit_test(test_covers),
