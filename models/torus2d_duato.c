@@ -111,6 +111,19 @@
  *   with r dimensions left, m = r (V - 2) + 1.  Decision: the model
  *   follows the simulated router, not MODELS.md item 4, because the
  *   simulator's router is the network dse decides with.
+ *   (e) The rest of the hold in progress (docs/validation/notes.md
+ *   finding 16; express_det.c (d), finding 12, made the same argument for
+ *   one channel).  A header that meets busy VCs arrives at a random moment
+ *   of their holds, so it waits the residual E[H^2] / (2 E[H]), not a
+ *   whole hold S: that is S only for an exponential hold.  The hold is its
+ *   zero-load part H0 (the worm's own span, Dr and drain: mean
+ *   s0 = 1 + C (1 + Dr) + drain, variance var0 over channel visits and the
+ *   length law, model__torus_hold_any's m2) plus the waits (blocking, the
+ *   ejection wait), taken as exponential with mean S - s0 as the thesis
+ *   does; so E[H^2] = S^2 + var0 + (S - s0)^2 and the blocked wait (before
+ *   the first-to-free 1/m) is (S^2 + var0 + (S - s0)^2) / (2 S) in the
+ *   holding-time map, in L and in the transmitting hold.  The chain's
+ *   occupancy still uses S (Little: the mean hold, not the residual).
  */
 #include <math.h>
 #include <stdio.h>
@@ -126,7 +139,20 @@ typedef struct m6_ctx {
     int worm;        /* corrected: the unknown is the VC holding time */
     double dr, wqd;
     model_hold hold;
+    double s0, var0;  /* corrected: zero-load hold's mean and variance */
 } m6_ctx;
+
+/* corrected (header, (e)): the wait of a header that meets a busy VC is
+ * the rest of the hold in progress, E[H^2] / (2 E[H]), with the hold H =
+ * its zero-load part H0 (mean s0, variance var0) plus exponential waits
+ * of mean S - s0: E[H^2] = S^2 + var0 + (S - s0)^2. */
+static double residual_hold(const m6_ctx *c, double s)
+{
+    if (!(s > 0))
+        return s;
+    double w = s - c->s0;
+    return (s * s + c->var0 + w * w) / (2 * s);
+}
 
 static int m6_covers(const net_design *d, const net_workload *w, char *why,
                      size_t why_size)
@@ -202,8 +228,9 @@ static model_status m6_map(void *vctx, const double *x, double *fx)
          * waits one holding time of the VC it wants */
         const model_hold *h = &c->hold;
         double pbar = c->davg > 0 ? blocking / c->davg : 0;
-        fx[0] = 1 + h->coef[0] * (1 + c->dr + pbar * x[0]) + h->drain +
-                h->out * c->wqd;
+        fx[0] = 1 +
+                h->coef[0] * (1 + c->dr + pbar * residual_hold(c, x[0])) +
+                h->drain + h->out * c->wqd;
         return MODEL_CONVERGED;
     }
     fx[0] = c->base + blocking * x[0];
@@ -238,6 +265,11 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     c.wqd = wqd;
     if (c.worm)
         model__torus_hold_any(d, w, &c.hold);
+    c.s0 = c.var0 = 0;
+    if (c.worm) {
+        c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
+        c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);
+    }
 
     double x = c.worm ? 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain
                       : c.base;
@@ -252,8 +284,9 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     double L = x, hold_tx = x - idle;
     if (c.worm) {
         double blocking = frac_sum(c.davg, m6_pblk, &c);
-        L = c.base + blocking * x;
-        hold_tx = 1 + c.hold.coef[0] * (1 + blocking / c.davg * x) +
+        double wait = residual_hold(&c, x);
+        L = c.base + blocking * wait;
+        hold_tx = 1 + c.hold.coef[0] * (1 + blocking / c.davg * wait) +
                   c.hold.drain;
     }
     return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, p,

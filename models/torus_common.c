@@ -208,6 +208,33 @@ void model__torus_hold(const net_design *d, const net_workload *w, int i,
     free(wc);
 }
 
+/* E[H0^2 | r hops left after the channel] over the length distribution,
+ * H0 = 1 + (1 + Dr) min(r, ceil(len / b)) + (len - b r)+ (len >= 1). */
+static double hold0_m2(double lm, int geo, double b, int dr, int r)
+{
+    double hop = 1.0 + dr, br = b * r;
+    if (!geo) {
+        double h0 = 1 + hop * fmin((double)r, ceil(lm / b)) +
+                    (lm > br ? lm - br : 0);
+        return h0 * h0;
+    }
+    /* geometric on 1, 2, ...: P(len = l) = p q^(l-1), p = 1 / Lm */
+    double p = lm > 1 ? 1.0 / lm : 1.0, q = 1.0 - p, m2 = 0, pl = p;
+    long top = (long)floor(br);
+    for (long l = 1; l <= top && pl > 1e-300; l++) {
+        double h0 = 1 + hop * ceil(l / b);
+        m2 += pl * h0 * h0;
+        pl *= q;
+    }
+    /* len > b r: H0 = 1 + (1 + Dr) r + X, X = len - b r geometric on
+     * 1, 2, ... with mean Lm (memoryless; for non-integer b r the overshoot
+     * is taken with the same law) */
+    double over = top > 0 ? pow(q, (double)top) : 1.0;
+    double a = 1 + hop * r, ex = lm, ex2 = 2 * lm * lm - lm;
+    m2 += over * (a * a + 2 * a * ex + ex2);
+    return m2;
+}
+
 void model__torus_hold_any(const net_design *d, const net_workload *w,
                            model_hold *h)
 {
@@ -259,6 +286,8 @@ void model__torus_hold_any(const net_design *d, const net_workload *w,
         h->coef[0] += pr * wc;
         h->drain += pr * excess;
         h->out += pr * over;
+        if (pr > 0)
+            h->m2 += pr * hold0_m2(lm, geo, b, d->router_delay, r);
     }
     free(px);
     free(nx);

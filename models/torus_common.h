@@ -84,6 +84,7 @@ typedef struct model_hold {
     double coef[NET_MAX_DIMS];
     double drain;
     double out;
+    double m2;   /* model__torus_hold_any only: E[H0^2], see there */
 } model_hold;
 void model__torus_hold(const net_design *d, const net_workload *w, int i,
                        model_hold *h);

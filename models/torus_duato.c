@@ -63,6 +63,9 @@
  *   channel visits, S = 1 + C (1 + Dr + Pbar S) + drain + out W_qd with
  *   Pbar = sum_r w_r P_a^(r-1) P_d / D; L = D (1 + Dr) + Lm + W_qd +
  *   (sum_r w_r P_a^(r-1) P_d) S; V_avg from 1 + C (1 + Pbar S) + drain.
+ *   The first-to-free wait (1/m, m = r (V - 2) + 1) and the rest of the
+ *   hold in progress, (S^2 + var0 + (S - s0)^2) / (2 S) in place of S in
+ *   the blocked wait, as torus2d_duato.c (e) (finding 16).
  */
 #include <math.h>
 #include <stdio.h>
@@ -77,7 +80,20 @@ typedef struct td_ctx {
     int worm;        /* corrected: the unknown is the VC holding time */
     double dr, wqd, davg;
     model_hold hold;
+    double s0, var0;  /* corrected: zero-load hold's mean and variance */
 } td_ctx;
+
+/* corrected (header, (e)): the wait of a header that meets a busy VC is
+ * the rest of the hold in progress, E[H^2] / (2 E[H]), with the hold H =
+ * its zero-load part H0 (mean s0, variance var0) plus exponential waits
+ * of mean S - s0: E[H^2] = S^2 + var0 + (S - s0)^2. */
+static double residual_hold(const td_ctx *c, double s)
+{
+    if (!(s > 0))
+        return s;
+    double w = s - c->s0;
+    return (s * s + c->var0 + w * w) / (2 * s);
+}
 
 static int td_covers(const net_design *d, const net_workload *w, char *why,
                      size_t why_size)
@@ -134,8 +150,9 @@ static model_status td_map(void *vctx, const double *x, double *fx)
         /* x[0] = S (torus2d_duato.c, m6_map) */
         const model_hold *h = &c->hold;
         double pbar = c->davg > 0 ? blocking / c->davg : 0;
-        fx[0] = 1 + h->coef[0] * (1 + c->dr + pbar * x[0]) + h->drain +
-                h->out * c->wqd;
+        fx[0] = 1 +
+                h->coef[0] * (1 + c->dr + pbar * residual_hold(c, x[0])) +
+                h->drain + h->out * c->wqd;
         return MODEL_CONVERGED;
     }
     fx[0] = c->base + blocking * x[0];
@@ -183,6 +200,11 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     c.davg = davg;
     if (c.worm)
         model__torus_hold_any(d, w, &c.hold);
+    c.s0 = c.var0 = 0;
+    if (c.worm) {
+        c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
+        c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);
+    }
 
     double x = c.worm ? 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain
                       : c.base;
@@ -196,8 +218,9 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     double L = x, hold_tx = x - idle;
     if (c.worm) {
         double blocking = td_blocking(&c);
-        L = c.base + blocking * x;
-        hold_tx = 1 + c.hold.coef[0] * (1 + blocking / davg * x) +
+        double wait = residual_hold(&c, x);
+        L = c.base + blocking * wait;
+        hold_tx = 1 + c.hold.coef[0] * (1 + blocking / davg * wait) +
                   c.hold.drain;
     }
     return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, p,
