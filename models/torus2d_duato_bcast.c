@@ -71,48 +71,74 @@
  * the mean completion time (exact at zero load: D (M + 1 + Dr)).
  *
  * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
- * "corrected variant", docs/validation/notes.md findings 0-2 and 6).  The
- * recommended equations above, with the terms M6's corrected variant
- * re-derives (torus2d_duato.c), adapted to M10's two message classes and
- * to what the simulator does with broadcasts (sim/bcast.c: unicasts enter
- * through the node's one unicast injection channel, the copies through
- * one injection channel per output port):
- *   (a) Routing delay.  Blocking (P, P_a, P_d, Wc) keeps the full mean
- *       holding time S; the multiplexing degree uses the transmitting one,
- *       the same S with the routing decisions out:
- *         S' = w_u (Su - dbar Dr) + w_b (Sb - Dr),  Vbar = Vbar(B1(lam_c, S', V))
- *       and the closing step stretches only Su - dbar Dr.
- *   (b) Unicast source wait: the unicasts of a node share ONE injection
- *       channel (MODELS.md section 3 item 7), M/G/1 at the unicast rate
- *       (1 - beta) lam: W_s = (1-beta) lam E[L^2] / (2 (1 - (1-beta) lam M)),
- *       not stretched (finding 2).  The per-port queues of (26)-(28),
- *       which mix unicasts and copies, are the paper's node, not the
- *       simulated one.
- *   (c) Ejection (c >= 1 channels; c = 0 is the paper's immediate
- *       consumption and stays W_qd = 0): one message at a time, held until
- *       the tail is consumed, an M/G/1 queue whose service is the message
- *       length (model_ejection_mg1; model_int.h says why not the length
- *       stretched by Vbar) at the node's whole ejection rate
- *       (1 - beta) lam + beta lam (N - 1) over c channels, instead of
- *       M/D/1.  W_qd enters Su and Sb where the recommended one does,
- *       hence blocking; but a worm waiting to eject sends nothing, so,
- *       like Dr, it is left out of the transmitting occupancy and is not
- *       stretched.
- *   L_u = W_s + (Su - idle) Vbar + idle, idle = dbar Dr + W_qd
- *   (model_result_corrected); the transmitting occupancy is
- *   w_u (Su - dbar Dr - W_qd) + w_b (Sb - Dr - W_qd).
- *   Broadcast part: each of the D store-and-forward stages is a wait in a
- *   port injection queue, one channel fed by the copies of that port,
- *   lam_p = beta lam (N - 1) / 4 on average (a broadcast makes N - 1
- *   copies, spread over the N nodes' 4 ports), W_p its M/G/1 wait, then a
- *   one-hop copy whose transmission is stretched and whose routing
- *   decision is not:
- *     T_bcast = D (W_p + (Sb - Dr) Vbar + Dr)
- *   still a mean along one deepest path (the same optimistic estimate as
- *   above; exact at zero load).  Saturated when lam_p M >= 1.
+ * "corrected variant", docs/validation/notes.md findings 0-2, 6, 8, 9, 14
+ * and the torus2d-duato-bcast finding).  Re-derived from what the
+ * simulator does with broadcasts (sim/bcast.c, sim/engine.c phase 3), with
+ * M6's corrected terms (torus2d_duato.c) where they apply; no constant
+ * fitted:
+ *   (a) Routing delay and ejection wait hold VCs but send nothing: idle =
+ *       dbar Dr + W_qd is not stretched (finding 1).
+ *   (b) Unicast source wait: the unicasts share ONE injection channel
+ *       (the copies have their own, one per output port): M/G/1 at
+ *       (1 - beta) lam, not stretched (finding 2).
+ *   (c) Ejection (c >= 1): M/G/1 at the node's whole ejection rate
+ *       (1 - beta) lam + beta lam (N - 1) over c channels, the length as
+ *       service (model_ejection_mg1); c = 0 is immediate consumption.
+ *   (d) The tree's channel loads, per dimension.  The simulated tree
+ *       sends, per broadcast, k - 1 copies along dimension 0 (the source's
+ *       row) and k (k - 1) along dimension 1 (every column), so a channel
+ *       of dimension i carries c_b[i] lam copies, c_b[0] = beta (k - 1)/2,
+ *       c_b[1] = beta k (k - 1)/2 (sum over a node's 4 channels beta
+ *       (k^2 - 1), as eq.(3) counts).  Dimension 1 carries k times
+ *       dimension 0: at k = 16, beta = 0.04, 4.8 lam against 0.3 lam, the
+ *       paper's average 2.55 lam.  Each dimension has its own chain,
+ *       P_i = B1(lam (c_u + c_b[i]), Sbar_i, V), Sbar_i the rate-weighted
+ *       VC holding time of unicasts (S_u) and copies (S_b).
+ *   (e) The worm's holding time (finding 8, model__torus_hold_any): the
+ *       unicast's unknown is its VC holding time over channel visits,
+ *       S_u = 1 + C (1 + Dr + Bbar) + drain + out W_qd, Bbar the mean
+ *       blocking delay per hop; a copy is one hop to a node that ejects it
+ *       at once (c = 0) or after W_qd: S_b = 1 + M + W_qd.  A copy's own
+ *       blocking happens before it holds a network VC.
+ *   (f) First to free (findings 9, 14): a blocked unicast header leaves on
+ *       whichever candidate VC frees first.  With both dimensions left it
+ *       is blocked with the adaptive VCs of both channels and the escape
+ *       VC of dimension 0 busy (P_a[1] P_d[0], the thesis's combinatorics
+ *       per dimension) and waits 1 / ((V - 1)/Sbar_0 + (V - 2)/Sbar_1)
+ *       (memoryless residuals); with one dimension left (P_c, either
+ *       dimension, 1/2 each) P_d[i] and Sbar_i / (V - 1).  This replaces
+ *       the M/G/1 channel wait Wc of (18) (resolution 7).
+ *   (g) Saturation follows from the dimension-1 chain: no port of the
+ *       paper's per-port source queues (26)-(28) exists in the simulator.
+ *   (h) The worm's stretch (finding 9, model_worm_stretch), in place of
+ *       the mean multiplexing degree.  With one-flit buffers a unicast
+ *       worm longer than its path streams through all its channels at
+ *       once and a stall at any of them holds every flit behind it, so the
+ *       stalls of the stages add.  A torus dimension is one stage for the
+ *       unicasts that share it (they mostly share the next channel too),
+ *       stall model_ps_stall(rho_i, V), rho_i = lam (c_u + c_b[i]) M; but a
+ *       copy is a one-hop worm, so every further channel of the dimension
+ *       meets different copies: (hops_i - 1) more stages of stall
+ *       model_ps_stall(lam c_b[i] M, V).  Plus the unicast injection
+ *       channel; s = (1 + sqrt(1 + 4 stalls)) / 2 (the competitors are
+ *       stretched too).  At k = 16, M = 64 the copies on the 3 further
+ *       dimension-1 hops are half the stalls: the recommended Vbar (one
+ *       channel's mean) missed them, -7.5% already at 5% load.
+ *   L = dbar (1 + Dr) + M + W_qd + sum_h Pblk(h) wait(h);
+ *   latency = W_s + (L - idle) s + idle (model_result_corrected).
+ *   Broadcast part: a deepest tree path has floor(k/2) stages on
+ *   dimension 0, then floor(k/2) on dimension 1; each is an M/G/1 wait in
+ *   its port's injection queue at lam c_b[i] (the copies leaving by that
+ *   port), Dr, the copy header's wait P_i[V] Sbar_i / V (the first of V
+ *   to free) and the copy's hop (1 + M) Vbar_i (one stage, its channel's
+ *   multiplexing degree from the transmitting occupancy), plus W_qd:
+ *     T_bcast = floor(k/2) sum_i (W_p,i + Dr + P_i[V] Sbar_i / V
+ *                                 + (1 + M) Vbar_i + W_qd)
+ *   still a mean along one path, exact at zero load (D (M + 1 + Dr)).
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "torus_common.h"
 
@@ -126,11 +152,15 @@ typedef struct bc_ctx {
     double wqd;
     int vcs;
     double pa, pd, pv, wc;   /* per map evaluation */
-    /* corrected variant */
-    int corrected;
+    /* corrected variant (and the ejection wait) */
     const net_design *d;
     double dr, route;        /* Dr, dbar Dr */
     double m2;               /* E[L^2] */
+    /* corrected variant: per-dimension channels (x = dim 0, y = dim 1) */
+    double rate, cu, cbd[2]; /* per unit lam: unicast, copies per channel */
+    double sb;               /* a copy's VC holding time, 1 + M + W_qd */
+    double sbar[2], pad[2], pdd[2];
+    model_hold hold;
 } bc_ctx;
 
 static int bc_covers(const net_design *d, const net_workload *w, char *why,
@@ -193,17 +223,6 @@ static model_status bc_channel(bc_ctx *c, double su, double sb, double *p)
     return MODEL_CONVERGED;
 }
 
-/* Corrected variant: Vbar of the transmitting occupancy, without the
- * routing decisions and the wait for the ejection channel, during which a
- * worm holds its VCs but sends nothing. */
-static model_status bc_vbar_tx(const bc_ctx *c, double su, double sb,
-                               double *vbar)
-{
-    double s = c->wu * (su - c->route - c->wqd) +
-               c->wb * (sb - c->dr - c->wqd);
-    return vc_mux_degree(c->lam_c, s, c->vcs, vbar);
-}
-
 /* x = (Su, Sb). */
 static model_status bc_map(void *vctx, const double *x, double *fx)
 {
@@ -217,26 +236,142 @@ static model_status bc_map(void *vctx, const double *x, double *fx)
     return MODEL_CONVERGED;
 }
 
-/* The corrected closing step (header comment): unicast latency and the
- * broadcast completion estimate from the solved (Su, Sb). */
-static int bc_close_corrected(const bc_ctx *c, double rate, double beta,
-                              double su, double sb, int iters,
-                              model_result *out)
+/* Corrected variant: the chain of dimension i's channels at the unicast
+ * holding time su (header comment, (d)-(g)). */
+static model_status bc_dim_chain(bc_ctx *c, int i, double su, double sb,
+                                 double *p)
 {
-    double vbar, wp;
-    double nodes = (double)net_nodes(c->d);
-    double lam_p = rate * beta * (nodes - 1) / 4.0;
-    if (bc_vbar_tx(c, su, sb, &vbar) != MODEL_CONVERGED ||
-        wait_mg1_pk(lam_p, c->m, c->m2, &wp) != MODEL_CONVERGED)
-        return model_result_fail(out, MODEL_SATURATED, iters);
-    int rc = model_result_corrected(out, (1 - beta) * rate, c->vcs, c->m,
-                                    c->m2, su, c->route + c->wqd, vbar,
-                                    iters);
-    if (rc == 0) {
-        double depth = 2 * (c->d->k[0] / 2);
-        out->broadcast_latency =
-            depth * (wp + (sb - c->dr - c->wqd) * vbar + c->dr + c->wqd);
+    double lu = c->rate * c->cu, lb = c->rate * c->cbd[i];
+    double lam = lu + lb;
+    c->sbar[i] = lam > 0 ? (lu * su + lb * sb) / lam : su;
+    model_status st = vc_chain_probs(lam, c->sbar[i], c->vcs, p);
+    if (st != MODEL_CONVERGED)
+        return st;
+    int V = c->vcs;
+    c->pad[i] = clamp01(p[V] + 2 * p[V - 1] / V + p[V - 2] / binom(V, 2));
+    c->pdd[i] = clamp01(p[V] + c->cd * p[V - 1] / V);
+    return MODEL_CONVERGED;
+}
+
+/* Corrected: blocking delay of a unicast header with h hops left. */
+static double bc_pb_dims(double h, void *vctx)
+{
+    const bc_ctx *c = vctx;
+    double V = c->vcs;
+    /* both dimensions left: the adaptive VCs of both channels and the
+     * escape VC of dimension 0 (the lowest left); the first of them to
+     * free, each freeing at the rate 1 / Sbar of its channel */
+    double both = c->pad[1] * c->pdd[0] /
+                  ((V - 1) / c->sbar[0] + (V - 2) / c->sbar[1]);
+    if (h > c->kbar)
+        return both;
+    double pc = clamp01(2.0 / (h + 1.0));
+    double one = 0.5 * (c->pdd[0] * c->sbar[0] + c->pdd[1] * c->sbar[1]) /
+                 (V - 1);
+    return (1 - pc) * both + pc * one;
+}
+
+/* Corrected map, x[0] = the unicast's VC holding time S_u. */
+static model_status bc_map_corr(void *vctx, const double *x, double *fx)
+{
+    bc_ctx *c = vctx;
+    double p[MODEL_TORUS_VMAX + 1];
+    for (int i = 0; i < 2; i++) {
+        model_status st = bc_dim_chain(c, i, x[0], c->sb, p);
+        if (st != MODEL_CONVERGED)
+            return st;
     }
+    double blocking = frac_sum(c->dbar, bc_pb_dims, c);
+    double pbar = c->dbar > 0 ? blocking / c->dbar : 0;
+    fx[0] = 1 + c->hold.coef[0] * (1 + c->dr + pbar) + c->hold.drain +
+            c->hold.out * c->wqd;
+    return MODEL_CONVERGED;
+}
+
+static int bc_eval_corrected(const net_design *d, const net_workload *w,
+                             double rate, const model_opts *o,
+                             model_result *out)
+{
+    double k = d->k[0], beta = w->broadcast_fraction;
+    double nodes = (double)net_nodes(d);
+    bc_ctx c;
+    memset(&c, 0, sizeof c);
+    c.d = d;
+    c.vcs = d->vcs;
+    c.m = net_message_flits(d, w);
+    c.m2 = model_length_m2(d, w);
+    c.kbar = model__ring_kavg(d->k[0], MODEL_VARIANT_RECOMMENDED);
+    c.dbar = 2 * c.kbar;
+    c.cd = 1.0;
+    c.dr = d->router_delay;
+    c.route = c.dbar * c.dr;
+    c.rate = rate;
+    c.cu = (1 - beta) * c.dbar / 4.0;
+    /* the simulator's tree (sim/bcast.c): per broadcast k - 1 copies on
+     * dimension 0 (the source's row) and k (k - 1) on dimension 1 (every
+     * column), each over 2 N channels of its dimension */
+    c.cbd[0] = beta * (k - 1) / 2.0;
+    c.cbd[1] = beta * k * (k - 1) / 2.0;
+    double lam_e = rate * ((1 - beta) + beta * (nodes - 1));
+    if (model_ejection_mg1(d, lam_e, c.m, c.m2, &c.wqd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    c.sb = 1 + c.m + c.wqd;
+    model__torus_hold_any(d, w, &c.hold);
+    double x = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain +
+               c.hold.out * c.wqd;
+    int iters = 0;
+    model_status st = model_solve(bc_map_corr, &c, &x, 1, o, &iters);
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, iters);
+    double fx, p[MODEL_TORUS_VMAX + 1];
+    if (bc_map_corr(&c, &x, &fx) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    double blocking = frac_sum(c.dbar, bc_pb_dims, &c);
+    double L = c.m + c.dbar * (1 + c.dr) + c.wqd + blocking;
+    double idle = c.route + c.wqd;
+    /* transmitting occupancy of each dimension's channels */
+    double su_tx = 1 + c.hold.coef[0] * (1 + blocking / c.dbar) +
+                   c.hold.drain;
+    double vb[2];
+    for (int i = 0; i < 2; i++) {
+        double lu = rate * c.cu, lb = rate * c.cbd[i];
+        double s = (c.cu * su_tx + c.cbd[i] * (1 + c.m)) / (c.cu + c.cbd[i]);
+        if (vc_mux_degree(lu + lb, s, c.vcs, &vb[i]) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, iters);
+    }
+    /* (h) the worm's stretch (header comment): the unicast's path in
+     * dimension order, a segment per dimension, its stall the channel's
+     * (unicasts and copies) plus one stage per further hop for the copies
+     * alone; the source's unicast injection channel as the last stage */
+    model_worm_path path;
+    model__torus_worm_path(d, (1 - beta) * rate, &path);
+    for (int i = 0; i < 2; i++) {
+        double rho = rate * (c.cu + c.cbd[i]) * c.m;
+        double extra = path.hops[i] > 1 ? path.hops[i] - 1 : 0;
+        path.stall[i] = model_ps_stall(rho, c.vcs) +
+                        extra * model_ps_stall(rate * c.cbd[i] * c.m, c.vcs);
+    }
+    double slowdown = model_worm_stretch(d, w, (1 - beta) * rate, &path);
+    if (!isfinite(slowdown))
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    int rc = model_result_corrected(out, (1 - beta) * rate, c.vcs, c.m,
+                                    c.m2, L, idle, slowdown, iters);
+    if (rc != 0)
+        return rc;
+    /* broadcast completion along a deepest tree path: floor(k/2) stages
+     * on dimension 0, then floor(k/2) on dimension 1; each a wait in the
+     * port's injection queue, then a one-hop copy */
+    double t = 0;
+    for (int i = 0; i < 2; i++) {
+        double wp;
+        if (wait_mg1_pk(rate * c.cbd[i], c.m, c.m2, &wp) != MODEL_CONVERGED ||
+            bc_dim_chain(&c, i, x, c.sb, p) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, iters);
+        double hop = wp + c.dr + p[c.vcs] * c.sbar[i] / c.vcs +
+                     (1 + c.m) * vb[i] + c.wqd;
+        t += (double)(d->k[0] / 2) * hop;
+    }
+    out->broadcast_latency = t;
     return rc;
 }
 
@@ -250,6 +385,8 @@ static int bc_eval(const net_design *d, const net_workload *w, double rate,
     const model_opts *o = model__opts(opts, &def);
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
+    if (o->variant == MODEL_VARIANT_CORRECTED)
+        return bc_eval_corrected(d, w, rate, o, out);
     double k = d->k[0], beta = w->broadcast_fraction;
     double m = net_message_flits(d, w), dr = d->router_delay;
     bc_ctx c;
@@ -267,7 +404,6 @@ static int bc_eval(const net_design *d, const net_workload *w, double rate,
     c.wu = cu / csum;
     c.wb = (cb + cr) / csum;
 
-    c.corrected = o->variant == MODEL_VARIANT_CORRECTED;
     c.d = d;
     c.dr = dr;
     c.route = c.dbar * dr;
@@ -276,10 +412,7 @@ static int bc_eval(const net_design *d, const net_workload *w, double rate,
     /* the node's whole ejection rate: its unicasts and a copy of every
      * other node's broadcasts */
     double lam_e = rate * ((1 - beta) + beta * ((double)net_nodes(d) - 1));
-    if (c.corrected) {
-        if (model_ejection_mg1(d, lam_e, m, c.m2, &c.wqd) != MODEL_CONVERGED)
-            return model_result_fail(out, MODEL_SATURATED, 0);
-    } else if (d->ejection_channels > 0 &&
+    if (d->ejection_channels > 0 &&
                wait_md1(lam_e / d->ejection_channels, m, &c.wqd) !=
                    MODEL_CONVERGED) {
         return model_result_fail(out, MODEL_SATURATED, 0);
@@ -294,12 +427,6 @@ static int bc_eval(const net_design *d, const net_workload *w, double rate,
         return model_result_fail(out, st, iters);
     double su = x[0], sb = x[1];
     double p[MODEL_TORUS_VMAX + 1];
-    if (c.corrected) {
-        double fx[2];   /* Wc at the solution */
-        if (bc_map(&c, x, fx) != MODEL_CONVERGED)
-            return model_result_fail(out, MODEL_SATURATED, iters);
-        return bc_close_corrected(&c, rate, beta, su, sb, iters, out);
-    }
     if (bc_channel(&c, su, sb, p) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iters);
     double vbar = vc_multiplexing(p, d->vcs);

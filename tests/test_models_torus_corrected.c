@@ -399,10 +399,14 @@ static void test_no_ejection_structure(void **state)
                                  0);
                 assert_int_equal(m->eval(&cs[i].d, &cs[i].w, rate, &orec,
                                          &r), 0);
-                if (strcmp(cs[i].name, "torus-det") == 0) {
+                if (strcmp(cs[i].name, "torus-det") == 0 ||
+                    strcmp(cs[i].name, "torus2d-duato-bcast") == 0) {
                     /* its dateline classes (torus_det.c (e)) leave fewer
                      * VCs to a header than the pooled chain, and convoys
-                     * fewer hops to be blocked at: no order either way */
+                     * fewer hops to be blocked at: no order either way.
+                     * torus2d-duato-bcast (its (d)-(h)): the tree loads
+                     * dimension 1 k times more than dimension 0, against
+                     * the shorter worm's holding time: no order either */
                     checked++;
                     continue;
                 }
