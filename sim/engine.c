@@ -1028,34 +1028,78 @@ static void resolve_fast(sim_net *net, int32_t c0)
     }
 }
 
-/* apply() for the fast engine: the same moves, keeping the work sets. */
+/* apply() for the fast engine: the same moves, keeping the work sets.
+ *
+ * Every grant is known before the first move is applied (the moved list
+ * is complete), which saves work on the common pattern of a moving worm:
+ * when x's head moves into y and x empties, x keeps feeding y (y stays a
+ * candidate) if x's owner w moves a flit into x in this cycle
+ * (vc[w].mstamp == now); and a VC y refilled after its own head moved in
+ * this cycle keeps its state: its output stays a candidate (or it stays
+ * listed as ejecting), its vc_since need not move (sim_vc_since already
+ * answers now + 1 from its mstamp), and it needs no block check (its
+ * output accepted or passed a flit in this cycle, so it is not blocked;
+ * y becomes blocked only if its output does, and block_up walks up to y
+ * from there). */
 static void apply_fast(sim_net *net)
 {
     const int64_t now = net->now;
-    const int B = net->B;
-    const int32_t nnet = net->topo.nnet;
+    const int B = net->B, V = net->V;
+    const int32_t inj0 = net->topo.nnet * V;  /* first injection VC */
     sim_vc *vc = net->vc;
-    int nfilled = 0;             /* network VCs that got full */
-    for (int i = 0; i < net->nmoved; i++) {
-        int32_t x = net->moved[i];
+    const int32_t *moved = net->moved;
+    const int nmoved = net->nmoved;
+    int32_t *filled = net->dfs_ch;   /* network VCs that got full */
+    int nfilled = 0;
+    for (int i = 0; i < nmoved; i++) {
+        int32_t x = moved[i];
         sim_vc *vx = &vc[x];
-        int32_t mi = vx->msg;
-        sim_msg *m = &net->msg[mi];  /* not read on a body flit's hop */
         int32_t seq = vx->first++;
-        /* the head is the tail iff the tail has entered x and the head is
+        int occ = --vx->occ;
+        int32_t w = vx->owner;
+        /* the head is the tail iff the tail has entered x and the head was
          * x's only flit (seq == len - 1, without reading the message) */
-        int tail = vx->owner == SIM_HELD && vx->occ == 1;
-        assert(tail == (seq == m->len - 1));
-        vx->occ--;
-        if (vx->ch >= nnet) {    /* an injection VC has room */
-            int32_t qi = vx->ch - nnet;
-            uint64_t bit = UINT64_C(1) << (x - vx->ch * net->V);
+        int tail = w == SIM_HELD && occ == 0;
+        assert(tail == (seq == net->msg[vx->msg].len - 1));
+        if (x >= inj0) {         /* an injection VC has room */
+            int32_t qi = vx->ch - net->topo.nnet;
+            uint64_t bit = UINT64_C(1) << (x - vx->ch * V);
             qready_set(net, qi);
             net->iq[qi].room |= bit;
             if (tail)            /* and is free */
                 net->iq[qi].vfree |= bit;
         }
-        if (vx->out == SIM_EJECT) {
+        int32_t y = vx->out;
+        if (y >= 0) {
+            sim_vc *vy = &vc[y];
+            if (vy->mstamp == now) {     /* y's head moved: see above */
+                if (vy->occ++ == 0)
+                    vy->first = seq;
+            } else {
+                if (vy->occ++ == 0) {
+                    vy->first = seq;
+                    net->vc_since[y] = now + 1;
+                    if (seq == 0) {
+                        sim_msg *m = &net->msg[vx->msg];
+                        int32_t r2 = vc_router(net, y);
+                        m->hops++;
+                        net->vc_ready[y] =
+                            now + 1 + (m->dst == r2 ? 0 : net->Dr);
+                        sim__waiting_push(net, y);
+                    } else {
+                        feeder_on(net, y);
+                    }
+                }
+                if (vy->occ == B)    /* may be blocked: see below */
+                    filled[nfilled++] = y;
+            }
+            if (tail)
+                vy->owner = SIM_HELD;
+            if (occ == 0 && (w < 0 || vc[w].mstamp != now))
+                cand_clear(net, y);
+        } else {                 /* SIM_EJECT */
+            int32_t mi = vx->msg;
+            sim_msg *m = &net->msg[mi];
             m->consumed++;
             net->flits_consumed++;
             if (net->stats.window == 1)
@@ -1067,27 +1111,6 @@ static void apply_fast(sim_net *net)
                     sim__wake(net, eject_slot(net, r));
                 sim__deliver(net, mi);   /* may grow the message pool */
             }
-        } else {
-            int32_t y = vx->out;
-            sim_vc *vy = &vc[y];
-            if (vy->occ++ == 0) {
-                vy->first = seq;
-                net->vc_since[y] = now + 1;
-                if (seq == 0) {
-                    int32_t r2 = vc_router(net, y);
-                    m->hops++;
-                    net->vc_ready[y] = now + 1 + (m->dst == r2 ? 0 : net->Dr);
-                    sim__waiting_push(net, y);
-                } else {
-                    feeder_on(net, y);
-                }
-            }
-            if (tail)
-                vy->owner = SIM_HELD;
-            if (vy->occ == B)    /* may be blocked: see below */
-                net->dfs_ch[nfilled++] = y;
-            if (vx->occ == 0)
-                cand_clear(net, y);
         }
         if (tail) {
             sim__active_remove(net, x);
@@ -1095,20 +1118,25 @@ static void apply_fast(sim_net *net)
         }
     }
     for (int i = 0; i < nfilled; i++)
-        block_check(net, net->dfs_ch[i]);
-    if (net->nmoved)
+        block_check(net, filled[i]);
+    if (nmoved)
         net->last_move = now;
     net->nmoved = 0;
 }
 
 /* The fast traverse: every ejecting VC moves a flit; then every channel
  * with candidates is resolved (dropping lazily the list entries that no
- * longer qualify). */
+ * longer qualify).  A channel whose round-robin choice has room (the
+ * common case) is granted here; resolve_fast searches the others. */
 static void traverse_fast(sim_net *net)
 {
     const int64_t now = net->now;
+    const int V = net->V, B = net->B;
     sim_vc *vc = net->vc;
-    net->nmoved = 0;
+    sim_chan *chan = net->topo.chan;
+    const uint64_t *cand = net->cand;
+    int32_t *moved = net->moved;
+    int nmoved = 0;
     int j = 0;
     for (int i = 0; i < net->nej; i++) {
         int32_t x = net->ej[i];
@@ -1118,21 +1146,40 @@ static void traverse_fast(sim_net *net)
         }
         net->ej[j++] = x;
         vc[x].mstamp = now;
-        net->moved[net->nmoved++] = x;
+        moved[nmoved++] = x;
     }
     net->nej = j;
+    int32_t *ach = net->ach;
+    const int nach = net->nach;
     j = 0;
-    for (int i = 0; i < net->nach; i++) {
-        int32_t c = net->ach[i];
-        if (!net->cand[c]) {
+    for (int i = 0; i < nach; i++) {
+        int32_t c = ach[i];
+        uint64_t m = cand[c];
+        if (!m) {
             net->in_ach[c] = 0;
             continue;
         }
-        net->ach[j++] = c;
-        if (net->topo.chan[c].stamp != now)
-            resolve_fast(net, c);
+        ach[j++] = c;
+        sim_chan *ch = &chan[c];
+        if (ch->stamp == now)
+            continue;
+        uint64_t h = m & (~UINT64_C(0) << ch->rr);
+        int v = __builtin_ctzll(h ? h : m);
+        const sim_vc *vy = &vc[c * V + v];
+        if (vy->occ < B || vy->mstamp == now) {
+            int32_t x = vy->owner;
+            ch->stamp = now;
+            vc[x].mstamp = now;
+            moved[nmoved++] = x;
+            ch->rr = v + 1 == V ? 0 : v + 1;
+            continue;
+        }
+        net->nmoved = nmoved;
+        resolve_fast(net, c);
+        nmoved = net->nmoved;
     }
     net->nach = j;
+    net->nmoved = nmoved;
     apply_fast(net);
 }
 
