@@ -400,6 +400,7 @@ static inline int has_room(const sim_net *net, int32_t y)
 
 /* ---- 3. inject -------------------------------------------------------- */
 
+/* The active-list engine's injection (inject_channel_fast has its own). */
 static void put_flit(sim_net *net, int32_t y, int32_t seq)
 {
     sim_vc *vy = &net->vc[y];
@@ -410,11 +411,6 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
     vy->occ++;
     if (net->cd)
         net->vc_credits[y]--;
-    if (net->fast) {
-        if (vy->occ == 1)
-            feeder_on(net, y);
-        block_check(net, y);
-    }
 }
 
 /* One injection channel (queue qi = u*ipn + j) of a node.  Returns 1 while
@@ -512,9 +508,16 @@ static int inject_channel_fast(sim_net *net, int32_t qi)
     int32_t m = pe_msg[v];
     sim_msg *mm = &net->msg[m];
     int32_t seq = pe_next[v]++;
-    put_flit(net, y, seq);
-    if (net->vc[y].occ == net->B)
+    sim_vc *vy = &net->vc[y];    /* put_flit(), for the fast engine */
+    if (vy->occ++ == 0) {
+        vy->first = seq;
+        net->vc_since[y] = net->now;
+        feeder_on(net, y);
+    }
+    if (vy->occ == net->B) {
         q->room &= ~(UINT64_C(1) << v);
+        block_check(net, y);
+    }
     net->flits_injected++;
     if (seq == 0) {
         mm->t_inject = net->now;
@@ -688,6 +691,45 @@ void sim__route_of(const sim_net *net, int r, const sim_msg *m, int32_t x,
     net->routing->route(net, r, m, x, rt);
 }
 
+/* try_allocate() past the ejection test, for dimension-order routing on
+ * point-to-point channels with dor_hop (net->dor_fast): one candidate
+ * channel, so the routing decision and sim__route_pick reduce to a mask
+ * of free VCs.  The same choice, the same draws. */
+static int try_allocate_dor(sim_net *net, int32_t x, int32_t r,
+                            const sim_msg *m)
+{
+    int cls = 0;
+    int32_t c = net->topo.ops->dor_hop(&net->topo, r, m->dst, &cls);
+    uint64_t f = c >= 0 ? net->mask_class[cls] & ~net->held[c] : 0;
+    if (!f) {
+        if (net->sleepy) {       /* until the candidate channel frees a VC */
+            net->zzz[x] = 1;
+            net->nzzz++;
+            net->wepoch[x]++;
+            if (c >= 0 && net->mask_class[cls])
+                sleep_on(net, x, c);
+        }
+        return 0;
+    }
+    int v;
+    if ((f & (f - 1)) == 0) {
+        v = __builtin_ctzll(f);
+    } else {
+        int pick = (int)rng_below(&net->rng, (uint64_t)bits_set(f));
+        while (pick-- > 0)
+            f &= f - 1;
+        v = __builtin_ctzll(f);
+    }
+    int32_t y = c * net->V + v;
+    sim_vc *vx = &net->vc[x];
+    sim_vc_take(net, y, x, vx->msg);
+    vx->out = y;
+    sim__active_add(net, x);
+    if (net->fast)
+        unblock(net, x);
+    return 1;
+}
+
 static int try_allocate(sim_net *net, int32_t x)
 {
     sim_vc *vx = &net->vc[x];
@@ -718,6 +760,8 @@ static int try_allocate(sim_net *net, int32_t x)
             unblock(net, x);
         return 1;
     }
+    if (net->dor_fast)
+        return try_allocate_dor(net, x, r, m);
     sim_route rt;
     sim__route_of(net, r, m, x, &rt);
     int32_t y = sim__route_pick(net, &rt, -1);

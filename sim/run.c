@@ -359,6 +359,8 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     }
     net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
     net->fast = net->sleepy && !net->cd && !net->topo.grp;
+    net->dor_fast = net->routing == &sim__route_dor && !net->bus_vc &&
+                    net->topo.ops->dor_hop && net->topo.mc_base < 0;
     net->blk = xcalloc((size_t)net->nvc, 1);
     net->held = xcalloc((size_t)nchan, sizeof *net->held);
     net->cand = xcalloc((size_t)nchan, sizeof *net->cand);

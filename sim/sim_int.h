@@ -454,6 +454,10 @@ struct sim_net {
                                     (credit delay 0, point-to-point,
                                     wormhole) */
     int sleepy;                  /* failed headers sleep until woken */
+    int dor_fast;                /* dimension-order routing on point-to-
+                                    point channels with topo.ops->dor_hop:
+                                    allocation skips the sim_route
+                                    (engine.c) */
     uint8_t *blk;                /* [vc] blocked: full, and its head can
                                     only move after an unrouted header
                                     further down its worm is allocated */
