@@ -260,11 +260,20 @@ static inline int32_t phys_of(const sim_net *net, int32_t c)
 
 /* ---- work sets -------------------------------------------------------- */
 
+/* The channel of VC y, y / V without a division or a read of vc[y]
+ * (exact for y < 2^40 / V: see sim_net.vdiv). */
+static inline int32_t chan_of(const sim_net *net, int32_t y)
+{
+    int32_t c = (int32_t)(((uint64_t)y * net->vdiv) >> 40);
+    assert(c == net->vc[y].ch);
+    return c;
+}
+
 /* Network VC y becomes a candidate of its channel's arbitration: its
  * owner holds a flit for it and it is not blocked. */
 static inline void cand_set(sim_net *net, int32_t y)
 {
-    int32_t c = net->vc[y].ch;
+    int32_t c = chan_of(net, y);
     net->cand[c] |= UINT64_C(1) << (y - c * net->V);
     net->ach[net->nach] = c;     /* listed unless it is (branch-free:   */
     net->nach += !net->in_ach[c];    /* data dependent, mispredicted) */
@@ -273,7 +282,7 @@ static inline void cand_set(sim_net *net, int32_t y)
 
 static inline void cand_clear(sim_net *net, int32_t y)
 {
-    int32_t c = net->vc[y].ch;
+    int32_t c = chan_of(net, y);
     net->cand[c] &= ~(UINT64_C(1) << (y - c * net->V));
 }
 
@@ -1061,7 +1070,7 @@ static void resolve_fast(sim_net *net, int32_t c0)
             sp--;
             continue;
         }
-        int32_t c2 = vc[vy->out].ch;
+        int32_t c2 = chan_of(net, vy->out);
         if (chan[c2].stamp != now) {
             chan[c2].stamp = now;
             stk[sp] = c2;

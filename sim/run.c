@@ -258,6 +258,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->routing = sim__routing_find(d);
     net->traffic = sim__traffic_find(p->workload.traffic);
     net->V = d->vcs;
+    net->vdiv = ((UINT64_C(1) << 40) + (uint64_t)net->V - 1) / (uint64_t)net->V;
     net->B = d->buffer_flits;
     net->Dr = d->router_delay;
     net->E = d->ejection_channels;

@@ -379,6 +379,9 @@ struct sim_net {
     const sim_routing_ops *routing;
     const sim_traffic_ops *traffic;
     int V, B, Dr, E, cd;
+    uint64_t vdiv;               /* ceil(2^40 / V): the channel of VC y is
+                                    (y * vdiv) >> 40, exact for y < 2^40 /
+                                    V (nvc < 2^30, V <= 64) */
     int nodes;
     int fixed_len;               /* > 0: every message has this length */
     double mean_len;
