@@ -274,16 +274,17 @@ static inline int32_t chan_of(const sim_net *net, int32_t y)
 static inline void cand_set(sim_net *net, int32_t y)
 {
     int32_t c = chan_of(net, y);
-    net->cand[c] |= UINT64_C(1) << (y - c * net->V);
+    sim_arb *a = &net->arb[c];
+    a->cand |= UINT64_C(1) << (y - c * net->V);
     net->ach[net->nach] = c;     /* listed unless it is (branch-free:   */
-    net->nach += !net->in_ach[c];    /* data dependent, mispredicted) */
-    net->in_ach[c] = 1;
+    net->nach += !(a->sr & SIM_ARB_LISTED);  /* data dependent, mis-  */
+    a->sr |= SIM_ARB_LISTED;                 /* predicted)            */
 }
 
 static inline void cand_clear(sim_net *net, int32_t y)
 {
     int32_t c = chan_of(net, y);
-    net->cand[c] &= ~(UINT64_C(1) << (y - c * net->V));
+    net->arb[c].cand &= ~(UINT64_C(1) << (y - c * net->V));
 }
 
 /* x holds a flit and an output: make that output a candidate (unless it
@@ -1041,14 +1042,14 @@ static void resolve_fast(sim_net *net, int32_t c0)
 {
     const int V = net->V, B = net->B;
     const int64_t now = net->now;
+    const uint64_t t1 = (uint64_t)(now + 1) << SIM_ARB_T;   /* stamp now */
     sim_vc *vc = net->vc;
-    sim_chan *chan = net->topo.chan;
-    const uint64_t *cand = net->cand;
+    sim_arb *arb = net->arb;
     int32_t *stk = net->dfs_ch;
     uint64_t *rem = net->dfs_rem;
-    chan[c0].stamp = now;
+    arb[c0].sr = t1 | (arb[c0].sr & (SIM_ARB_LISTED | SIM_ARB_RR));
     stk[0] = c0;
-    rem[0] = cand[c0];
+    rem[0] = arb[c0].cand;
     int sp = 1;
     while (sp > 0) {
         int f = sp - 1;
@@ -1058,7 +1059,8 @@ static void resolve_fast(sim_net *net, int32_t c0)
             continue;
         }
         int32_t c = stk[f];
-        uint64_t h = m & (~UINT64_C(0) << chan[c].rr);
+        sim_arb *a = &arb[c];
+        uint64_t h = m & (~UINT64_C(0) << (a->sr & SIM_ARB_RR));
         int v = __builtin_ctzll(h ? h : m);
         int32_t y = c * V + v;
         const sim_vc *vy = &vc[y];
@@ -1066,15 +1068,16 @@ static void resolve_fast(sim_net *net, int32_t c0)
             int32_t x = vy->owner;
             vc[x].mstamp = now;
             net->moved[net->nmoved++] = x;
-            chan[c].rr = v + 1 == V ? 0 : v + 1;
+            a->sr = t1 | (a->sr & SIM_ARB_LISTED) |
+                    (uint64_t)(v + 1 == V ? 0 : v + 1);
             sp--;
             continue;
         }
         int32_t c2 = chan_of(net, vy->out);
-        if (chan[c2].stamp != now) {
-            chan[c2].stamp = now;
+        if (arb[c2].sr < t1) {   /* not resolved in this cycle yet */
+            arb[c2].sr = t1 | (arb[c2].sr & 0xff);
             stk[sp] = c2;
-            rem[sp++] = cand[c2];
+            rem[sp++] = arb[c2].cand;
             continue;            /* come back to this candidate */
         }
         rem[f] = m & ~(UINT64_C(1) << v);
@@ -1143,8 +1146,16 @@ static void apply_fast(sim_net *net)
                         feeder_on(net, y);
                     }
                 }
-                if (vy->occ == B)    /* may be blocked: see below */
-                    filled[nfilled++] = y;
+                if (vy->occ == B) {  /* may be blocked: see below */
+                    /* y's occupancy is final (only x feeds it, and its
+                     * head does not move in this cycle) and blk does not
+                     * change before the block checks: if out(y) is routed
+                     * and not blocked now, y can only become blocked by a
+                     * block_up from below, which walks up to y */
+                    int32_t o = vy->out;
+                    if (o == SIM_NONE || (o >= 0 && net->blk[o]))
+                        filled[nfilled++] = y;
+                }
             }
             if (tail)
                 vy->owner = SIM_HELD;
@@ -1185,9 +1196,9 @@ static void traverse_fast(sim_net *net)
 {
     const int64_t now = net->now;
     const int V = net->V, B = net->B;
+    const uint64_t t1 = (uint64_t)(now + 1) << SIM_ARB_T;   /* stamp now */
     sim_vc *vc = net->vc;
-    sim_chan *chan = net->topo.chan;
-    const uint64_t *cand = net->cand;
+    sim_arb *arb = net->arb;
     int32_t *moved = net->moved;
     int nmoved = 0;
     int j = 0;
@@ -1207,24 +1218,23 @@ static void traverse_fast(sim_net *net)
     j = 0;
     for (int i = 0; i < nach; i++) {
         int32_t c = ach[i];
-        uint64_t m = cand[c];
+        sim_arb *a = &arb[c];
+        uint64_t m = a->cand, sr = a->sr;
         if (!m) {
-            net->in_ach[c] = 0;
+            a->sr = sr & ~(uint64_t)SIM_ARB_LISTED;
             continue;
         }
         ach[j++] = c;
-        sim_chan *ch = &chan[c];
-        if (ch->stamp == now)
-            continue;
-        uint64_t h = m & (~UINT64_C(0) << ch->rr);
+        if (sr >= t1)            /* resolved in this cycle already (no */
+            continue;            /* stamp is later than now)          */
+        uint64_t h = m & (~UINT64_C(0) << (sr & SIM_ARB_RR));
         int v = __builtin_ctzll(h ? h : m);
         const sim_vc *vy = &vc[c * V + v];
         if (vy->occ < B || vy->mstamp == now) {
             int32_t x = vy->owner;
-            ch->stamp = now;
             vc[x].mstamp = now;
             moved[nmoved++] = x;
-            ch->rr = v + 1 == V ? 0 : v + 1;
+            a->sr = t1 | SIM_ARB_LISTED | (uint64_t)(v + 1 == V ? 0 : v + 1);
             continue;
         }
         net->nmoved = nmoved;

@@ -214,8 +214,8 @@ double sim_memory_estimate(const sim_params *p)
     /* per VC: sim_vc and the per-VC arrays of sim_net (vc_active,
      * vc_ready, vc_since, the work lists, flags, sleep epoch and order,
      * the woken and merge buffers: 71 bytes); per channel: sim_chan, the
-     * search stack, candidate and held masks, channel list and sleeper
-     * heads (41 bytes) */
+     * search stack, arbitration record (sim_arb), held mask, channel list
+     * and sleeper heads (48 bytes) */
     return nvc * (double)(sizeof(sim_vc) + 72) +
            nchan * (double)(sizeof(sim_chan) + 48) +
            nodes * (double)(sizeof(sim_source) + 2 * sizeof(double) +
@@ -364,9 +364,8 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
                     net->topo.ops->dor_hop && net->topo.mc_base < 0;
     net->blk = xcalloc((size_t)net->nvc, 1);
     net->held = xcalloc((size_t)nchan, sizeof *net->held);
-    net->cand = xcalloc((size_t)nchan, sizeof *net->cand);
+    net->arb = xcalloc((size_t)nchan, sizeof *net->arb);
     net->ach = xmalloc(sizeof *net->ach * (size_t)(nchan + 1));
-    net->in_ach = xcalloc((size_t)nchan, 1);
     net->ej = xmalloc(sizeof *net->ej * (size_t)net->nvc);
     net->in_ej = xcalloc((size_t)net->nvc, 1);
     net->dfs_rem = xmalloc(sizeof *net->dfs_rem * (size_t)nchan);
@@ -425,9 +424,8 @@ void sim_net_destroy(sim_net *net)
     free(net->dfs_i);
     free(net->blk);
     free(net->held);
-    free(net->cand);
+    free(net->arb);
     free(net->ach);
-    free(net->in_ach);
     free(net->ej);
     free(net->in_ej);
     free(net->dfs_rem);

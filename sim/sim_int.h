@@ -356,6 +356,24 @@ typedef struct sim_queue {
     uint64_t room;               /* fast engine: VCs with room (occ < B) */
 } sim_queue;
 
+/* The fast engine's arbitration state of one channel, in one 16-byte
+ * record (the traverse reads the candidates and the stamp of every
+ * listed channel in every cycle; sim_chan.stamp and .rr serve the
+ * active-list engine). */
+typedef struct sim_arb {
+    uint64_t cand;               /* bit v: VC ch*V+v is a candidate of the
+                                    channel's arbitration (its owner is a VC
+                                    holding a flit, and it is not blocked) */
+    uint64_t sr;                 /* (stamp + 1) << SIM_ARB_T | listed in
+                                    ach (SIM_ARB_LISTED) | round robin (the
+                                    VC favoured next, SIM_ARB_RR); stamp:
+                                    cycle of its last switch resolution */
+} sim_arb;
+
+#define SIM_ARB_RR 0x3f
+#define SIM_ARB_LISTED 0x40
+#define SIM_ARB_T 8
+
 /* A header woken from sleep (engine.c), with its place in the waiting
  * order. */
 typedef struct sim_woken {
@@ -467,15 +485,12 @@ struct sim_net {
     uint64_t *held;              /* [ch] bit v: VC ch*V+v is held (owner
                                     set by sim_vc_take, cleared by
                                     sim_vc_release; network channels) */
-    uint64_t *cand;              /* [ch] bit v: VC ch*V+v is a candidate
-                                    of its channel's arbitration (its
-                                    owner is a VC holding a flit, and it is
-                                    not blocked) */
+    sim_arb *arb;                /* [ch] candidates, switch stamp, round
+                                    robin, listed in ach */
     int32_t *ach;                /* channels whose cand may be nonzero
                                     (nchan + 1 entries: cand_set writes
                                     one past the end before counting) */
     int nach;
-    uint8_t *in_ach;             /* [ch] listed in ach */
     int32_t *ej;                 /* VCs that may be ejecting a flit */
     int nej;
     uint8_t *in_ej;              /* [vc] listed in ej */
