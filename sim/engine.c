@@ -709,7 +709,14 @@ static int try_allocate_dor(sim_net *net, int32_t x, int32_t r,
                             const sim_msg *m)
 {
     int cls = 0;
-    int32_t c = net->topo.ops->dor_hop(&net->topo, r, m->dst, &cls);
+    int32_t c;
+    if (net->dor_tab) {
+        int32_t e = net->dor_tab[(long)r * net->nodes + m->dst];
+        c = e < 0 ? -1 : e >> 1;
+        cls = e < 0 ? 0 : e & 1;
+    } else {
+        c = net->topo.ops->dor_hop(&net->topo, r, m->dst, &cls);
+    }
     uint64_t f = c >= 0 ? net->mask_class[cls] & ~net->held[c] : 0;
     if (!f) {
         if (net->sleepy) {       /* until the candidate channel frees a VC */
@@ -1069,7 +1076,7 @@ static void resolve_fast(sim_net *net, int32_t c0)
             vc[x].mstamp = now;
             net->moved[net->nmoved++] = x;
             a->sr = t1 | (a->sr & SIM_ARB_LISTED) |
-                    (uint64_t)(v + 1 == V ? 0 : v + 1);
+                    (uint64_t)((v + 1) & SIM_ARB_RR);
             sp--;
             continue;
         }
@@ -1097,7 +1104,7 @@ static void resolve_fast(sim_net *net, int32_t c0)
  * output accepted or passed a flit in this cycle, so it is not blocked;
  * y becomes blocked only if its output does, and block_up walks up to y
  * from there). */
-static void apply_fast(sim_net *net)
+static __attribute__((noinline)) void apply_fast(sim_net *net)
 {
     const int64_t now = net->now;
     const int B = net->B, V = net->V;
@@ -1192,7 +1199,7 @@ static void apply_fast(sim_net *net)
  * with candidates is resolved (dropping lazily the list entries that no
  * longer qualify).  A channel whose round-robin choice has room (the
  * common case) is granted here; resolve_fast searches the others. */
-static void traverse_fast(sim_net *net)
+static __attribute__((noinline)) void traverse_fast(sim_net *net)
 {
     const int64_t now = net->now;
     const int V = net->V, B = net->B;
@@ -1234,7 +1241,7 @@ static void traverse_fast(sim_net *net)
             int32_t x = vy->owner;
             vc[x].mstamp = now;
             moved[nmoved++] = x;
-            a->sr = t1 | SIM_ARB_LISTED | (uint64_t)(v + 1 == V ? 0 : v + 1);
+            a->sr = t1 | SIM_ARB_LISTED | (uint64_t)((v + 1) & SIM_ARB_RR);
             continue;
         }
         net->nmoved = nmoved;

@@ -362,6 +362,18 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->fast = net->sleepy && !net->cd && !net->topo.grp;
     net->dor_fast = net->routing == &sim__route_dor && !net->bus_vc &&
                     net->topo.ops->dor_hop && net->topo.mc_base < 0;
+    if (net->dor_fast &&
+        (long)net->topo.routers * net->nodes <= SIM_DOR_TAB) {
+        net->dor_tab = xmalloc(sizeof *net->dor_tab *
+                               (size_t)net->topo.routers * (size_t)net->nodes);
+        for (int r = 0; r < net->topo.routers; r++)
+            for (int u = 0; u < net->nodes; u++) {
+                int cls = 0;
+                int32_t c = net->topo.ops->dor_hop(&net->topo, r, u, &cls);
+                net->dor_tab[(long)r * net->nodes + u] =
+                    c >= 0 ? c * 2 + cls : -1;
+            }
+    }
     net->blk = xcalloc((size_t)net->nvc, 1);
     net->held = xcalloc((size_t)nchan, sizeof *net->held);
     net->arb = xcalloc((size_t)nchan, sizeof *net->arb);
@@ -425,6 +437,7 @@ void sim_net_destroy(sim_net *net)
     free(net->blk);
     free(net->held);
     free(net->arb);
+    free(net->dor_tab);
     free(net->ach);
     free(net->ej);
     free(net->in_ej);

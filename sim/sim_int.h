@@ -82,6 +82,8 @@
 #define SIM_MAX_VCS 64           /* VC sets are uint64_t masks */
 #define SIM_MAX_TIERS 4
 #define SIM_MAX_CANDS (4 * NET_MAX_DIMS)
+#define SIM_DOR_TAB 16384        /* entries of the dimension-order table
+                                    (64 KiB: up to 128 nodes) */
 
 typedef struct sim_net sim_net;
 typedef struct sim_topo sim_topo;
@@ -366,8 +368,11 @@ typedef struct sim_arb {
                                     holding a flit, and it is not blocked) */
     uint64_t sr;                 /* (stamp + 1) << SIM_ARB_T | listed in
                                     ach (SIM_ARB_LISTED) | round robin (the
-                                    VC favoured next, SIM_ARB_RR); stamp:
-                                    cycle of its last switch resolution */
+                                    VC favoured next, SIM_ARB_RR: winner +
+                                    1 mod 64, so V when the winner was V -
+                                    1 < 63, which favours VC 0 as 0 does);
+                                    stamp: cycle of its last switch
+                                    resolution */
 } sim_arb;
 
 #define SIM_ARB_RR 0x3f
@@ -479,6 +484,9 @@ struct sim_net {
                                     point channels with topo.ops->dor_hop:
                                     allocation skips the sim_route
                                     (engine.c) */
+    int32_t *dor_tab;            /* dor_fast, small networks: [r * nodes +
+                                    dst] dor_hop's channel * 2 + class, -1
+                                    (routers x nodes <= SIM_DOR_TAB) */
     uint8_t *blk;                /* [vc] blocked: full, and its head can
                                     only move after an unrouted header
                                     further down its worm is allocated */
