@@ -100,7 +100,7 @@
  *              links); cleared by unblock when the header at the bottom of
  *              the chain is allocated, walking up the same way.  No other
  *              event changes it: a blocked VC neither sends nor receives.
- *   candidates cand[c], per channel, bit v set iff VC y = c V + v is
+ *   candidates arb[c].cand, per channel, bit v set iff VC y = c V + v is
  *              owned by a VC x (not the PE, not held by a tail) that holds
  *              a flit, and y is not blocked: exactly the VCs the channel's
  *              round robin may grant (x's head moves into y if y has room
@@ -108,7 +108,9 @@
  *              change it: x gets its first flit or its output (feeder_on),
  *              x empties (apply), y is blocked or unblocked.  The channels
  *              whose mask may be nonzero are listed (ach, insertion order,
- *              entries dropped lazily once their mask is 0), and so are
+ *              entries dropped lazily once their mask is 0; the mask, the
+ *              channel's stamp and round robin and its listed flag share
+ *              one 16-byte sim_arb), and so are
  *              the VCs that may be ejecting (ej).  The search therefore
  *              never looks at a VC that cannot be granted: on the
  *              saturated 4-ary 5-cube it examined 5.6 VC slots per
@@ -139,6 +141,26 @@
  * Sleeping is used everywhere except on DCSH buses, message-level
  * multiplexers and PCS.  sim_check_invariants checks every set against
  * its definition.
+ *
+ * COST PER MOVE (the fast engine; same moves, same order, same draws).
+ * Past saturation a cycle is a few thousand moves, so what each move costs
+ * decides the speed:
+ *   - traverse_fast grants a listed channel whose round-robin choice has
+ *     room (or moves) itself; only the others enter the search
+ *     (resolve_fast).
+ *   - apply_fast knows every grant of the cycle before it applies the
+ *     first (the moved list is complete), so the candidate churn of worms
+ *     that move as a whole is skipped: a VC that empties while its owner
+ *     moves a flit into it keeps feeding its output, a VC refilled after
+ *     its own head moved keeps its state, and a filled VC is listed for the
+ *     block check only if its output is unrouted or blocked (see
+ *     apply_fast for why each is exact).
+ *   - the channel of a VC is a multiply-shift (chan_of), not a read of a
+ *     downstream VC's record; the per-channel state read for every listed
+ *     channel in every cycle is one record (sim_arb).
+ *   - dimension-order allocation (net->dor_fast) picks from a mask of free
+ *     VCs without building a sim_route, with the route from a table on
+ *     small networks (dor_tab).
  *
  * WHAT THE FAST TRAVERSE CHANGES (not bit-identical to the engine before
  * issue 14 at high load; deterministic for a given (params, seed) as
@@ -186,7 +208,9 @@
  * Rejected while tuning the fast engine (measured, no gain): visiting the
  * channels in index order from an exact bitmap instead of the insertion
  * ordered list, and sleeping headers on each candidate VC instead of on
- * its channel (+-1% instructions).
+ * its channel (+-1% instructions); software prefetch of the VC and
+ * arbitration records a few entries ahead in apply_fast and traverse_fast
+ * (+7% instructions, no gain measurable on the shared 2-core machine).
  */
 #include <assert.h>
 #include <stdlib.h>
