@@ -58,7 +58,7 @@ static int check_work_sets(const sim_net *net, err *e)
                                x, net->blk[x], !net->blk[x]);
             int cand = v->owner >= 0 && net->vc[v->owner].occ > 0 &&
                        !net->blk[x];
-            int bit = (int)(net->cand[v->ch] >> (x - v->ch * V) & 1);
+            int bit = (int)(net->arb[v->ch].cand >> (x - v->ch * V) & 1);
             if (cand != bit)
                 return err_set(e, ERR_INVALID,
                                "invariant: VC %d candidate bit %d, should be "
@@ -71,12 +71,12 @@ static int check_work_sets(const sim_net *net, err *e)
             ejecting += net->in_ej[x];
         }
         for (long c = 0; c < nchan; c++) {
-            if (net->cand[c] && !net->in_ach[c])
+            if (net->arb[c].cand && !(net->arb[c].sr & SIM_ARB_LISTED))
                 return err_set(e, ERR_INVALID,
                                "invariant: channel %ld has candidates but is "
                                "not listed",
                                c);
-            listed += net->in_ach[c];
+            listed += !!(net->arb[c].sr & SIM_ARB_LISTED);
         }
         if (listed != net->nach || ejecting != net->nej)
             return err_set(e, ERR_INVALID,
@@ -122,7 +122,7 @@ static int check_work_sets(const sim_net *net, err *e)
                            "says %d",
                            nready, net->nqready);
         for (int i = 0; i < net->nach; i++)
-            if (!net->in_ach[net->ach[i]])
+            if (!(net->arb[net->ach[i]].sr & SIM_ARB_LISTED))
                 return err_set(e, ERR_INVALID,
                                "invariant: channel list entry %d not flagged",
                                net->ach[i]);

@@ -100,7 +100,7 @@
  *              links); cleared by unblock when the header at the bottom of
  *              the chain is allocated, walking up the same way.  No other
  *              event changes it: a blocked VC neither sends nor receives.
- *   candidates cand[c], per channel, bit v set iff VC y = c V + v is
+ *   candidates arb[c].cand, per channel, bit v set iff VC y = c V + v is
  *              owned by a VC x (not the PE, not held by a tail) that holds
  *              a flit, and y is not blocked: exactly the VCs the channel's
  *              round robin may grant (x's head moves into y if y has room
@@ -108,7 +108,9 @@
  *              change it: x gets its first flit or its output (feeder_on),
  *              x empties (apply), y is blocked or unblocked.  The channels
  *              whose mask may be nonzero are listed (ach, insertion order,
- *              entries dropped lazily once their mask is 0), and so are
+ *              entries dropped lazily once their mask is 0; the mask, the
+ *              channel's stamp and round robin and its listed flag share
+ *              one 16-byte sim_arb), and so are
  *              the VCs that may be ejecting (ej).  The search therefore
  *              never looks at a VC that cannot be granted: on the
  *              saturated 4-ary 5-cube it examined 5.6 VC slots per
@@ -139,6 +141,26 @@
  * Sleeping is used everywhere except on DCSH buses, message-level
  * multiplexers and PCS.  sim_check_invariants checks every set against
  * its definition.
+ *
+ * COST PER MOVE (the fast engine; same moves, same order, same draws).
+ * Past saturation a cycle is a few thousand moves, so what each move costs
+ * decides the speed:
+ *   - traverse_fast grants a listed channel whose round-robin choice has
+ *     room (or moves) itself; only the others enter the search
+ *     (resolve_fast).
+ *   - apply_fast knows every grant of the cycle before it applies the
+ *     first (the moved list is complete), so the candidate churn of worms
+ *     that move as a whole is skipped: a VC that empties while its owner
+ *     moves a flit into it keeps feeding its output, a VC refilled after
+ *     its own head moved keeps its state, and a filled VC is listed for the
+ *     block check only if its output is unrouted or blocked (see
+ *     apply_fast for why each is exact).
+ *   - the channel of a VC is a multiply-shift (chan_of), not a read of a
+ *     downstream VC's record; the per-channel state read for every listed
+ *     channel in every cycle is one record (sim_arb).
+ *   - dimension-order allocation (net->dor_fast) picks from a mask of free
+ *     VCs without building a sim_route, with the route from a table on
+ *     small networks (dor_tab).
  *
  * WHAT THE FAST TRAVERSE CHANGES (not bit-identical to the engine before
  * issue 14 at high load; deterministic for a given (params, seed) as
@@ -186,7 +208,9 @@
  * Rejected while tuning the fast engine (measured, no gain): visiting the
  * channels in index order from an exact bitmap instead of the insertion
  * ordered list, and sleeping headers on each candidate VC instead of on
- * its channel (+-1% instructions).
+ * its channel (+-1% instructions); software prefetch of the VC and
+ * arbitration records a few entries ahead in apply_fast and traverse_fast
+ * (+7% instructions, no gain measurable on the shared 2-core machine).
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -260,21 +284,31 @@ static inline int32_t phys_of(const sim_net *net, int32_t c)
 
 /* ---- work sets -------------------------------------------------------- */
 
+/* The channel of VC y, y / V without a division or a read of vc[y]
+ * (exact for y < 2^40 / V: see sim_net.vdiv). */
+static inline int32_t chan_of(const sim_net *net, int32_t y)
+{
+    int32_t c = (int32_t)(((uint64_t)y * net->vdiv) >> 40);
+    assert(c == net->vc[y].ch);
+    return c;
+}
+
 /* Network VC y becomes a candidate of its channel's arbitration: its
  * owner holds a flit for it and it is not blocked. */
 static inline void cand_set(sim_net *net, int32_t y)
 {
-    int32_t c = net->vc[y].ch;
-    net->cand[c] |= UINT64_C(1) << (y - c * net->V);
+    int32_t c = chan_of(net, y);
+    sim_arb *a = &net->arb[c];
+    a->cand |= UINT64_C(1) << (y - c * net->V);
     net->ach[net->nach] = c;     /* listed unless it is (branch-free:   */
-    net->nach += !net->in_ach[c];    /* data dependent, mispredicted) */
-    net->in_ach[c] = 1;
+    net->nach += !(a->sr & SIM_ARB_LISTED);  /* data dependent, mis-  */
+    a->sr |= SIM_ARB_LISTED;                 /* predicted)            */
 }
 
 static inline void cand_clear(sim_net *net, int32_t y)
 {
-    int32_t c = net->vc[y].ch;
-    net->cand[c] &= ~(UINT64_C(1) << (y - c * net->V));
+    int32_t c = chan_of(net, y);
+    net->arb[c].cand &= ~(UINT64_C(1) << (y - c * net->V));
 }
 
 /* x holds a flit and an output: make that output a candidate (unless it
@@ -400,6 +434,7 @@ static inline int has_room(const sim_net *net, int32_t y)
 
 /* ---- 3. inject -------------------------------------------------------- */
 
+/* The active-list engine's injection (inject_channel_fast has its own). */
 static void put_flit(sim_net *net, int32_t y, int32_t seq)
 {
     sim_vc *vy = &net->vc[y];
@@ -410,11 +445,6 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
     vy->occ++;
     if (net->cd)
         net->vc_credits[y]--;
-    if (net->fast) {
-        if (vy->occ == 1)
-            feeder_on(net, y);
-        block_check(net, y);
-    }
 }
 
 /* One injection channel (queue qi = u*ipn + j) of a node.  Returns 1 while
@@ -512,9 +542,16 @@ static int inject_channel_fast(sim_net *net, int32_t qi)
     int32_t m = pe_msg[v];
     sim_msg *mm = &net->msg[m];
     int32_t seq = pe_next[v]++;
-    put_flit(net, y, seq);
-    if (net->vc[y].occ == net->B)
+    sim_vc *vy = &net->vc[y];    /* put_flit(), for the fast engine */
+    if (vy->occ++ == 0) {
+        vy->first = seq;
+        net->vc_since[y] = net->now;
+        feeder_on(net, y);
+    }
+    if (vy->occ == net->B) {
         q->room &= ~(UINT64_C(1) << v);
+        block_check(net, y);
+    }
     net->flits_injected++;
     if (seq == 0) {
         mm->t_inject = net->now;
@@ -688,6 +725,52 @@ void sim__route_of(const sim_net *net, int r, const sim_msg *m, int32_t x,
     net->routing->route(net, r, m, x, rt);
 }
 
+/* try_allocate() past the ejection test, for dimension-order routing on
+ * point-to-point channels with dor_hop (net->dor_fast): one candidate
+ * channel, so the routing decision and sim__route_pick reduce to a mask
+ * of free VCs.  The same choice, the same draws. */
+static int try_allocate_dor(sim_net *net, int32_t x, int32_t r,
+                            const sim_msg *m)
+{
+    int cls = 0;
+    int32_t c;
+    if (net->dor_tab) {
+        int32_t e = net->dor_tab[(long)r * net->nodes + m->dst];
+        c = e < 0 ? -1 : e >> 1;
+        cls = e < 0 ? 0 : e & 1;
+    } else {
+        c = net->topo.ops->dor_hop(&net->topo, r, m->dst, &cls);
+    }
+    uint64_t f = c >= 0 ? net->mask_class[cls] & ~net->held[c] : 0;
+    if (!f) {
+        if (net->sleepy) {       /* until the candidate channel frees a VC */
+            net->zzz[x] = 1;
+            net->nzzz++;
+            net->wepoch[x]++;
+            if (c >= 0 && net->mask_class[cls])
+                sleep_on(net, x, c);
+        }
+        return 0;
+    }
+    int v;
+    if ((f & (f - 1)) == 0) {
+        v = __builtin_ctzll(f);
+    } else {
+        int pick = (int)rng_below(&net->rng, (uint64_t)bits_set(f));
+        while (pick-- > 0)
+            f &= f - 1;
+        v = __builtin_ctzll(f);
+    }
+    int32_t y = c * net->V + v;
+    sim_vc *vx = &net->vc[x];
+    sim_vc_take(net, y, x, vx->msg);
+    vx->out = y;
+    sim__active_add(net, x);
+    if (net->fast)
+        unblock(net, x);
+    return 1;
+}
+
 static int try_allocate(sim_net *net, int32_t x)
 {
     sim_vc *vx = &net->vc[x];
@@ -718,6 +801,8 @@ static int try_allocate(sim_net *net, int32_t x)
             unblock(net, x);
         return 1;
     }
+    if (net->dor_fast)
+        return try_allocate_dor(net, x, r, m);
     sim_route rt;
     sim__route_of(net, r, m, x, &rt);
     int32_t y = sim__route_pick(net, &rt, -1);
@@ -988,14 +1073,14 @@ static void resolve_fast(sim_net *net, int32_t c0)
 {
     const int V = net->V, B = net->B;
     const int64_t now = net->now;
+    const uint64_t t1 = (uint64_t)(now + 1) << SIM_ARB_T;   /* stamp now */
     sim_vc *vc = net->vc;
-    sim_chan *chan = net->topo.chan;
-    const uint64_t *cand = net->cand;
+    sim_arb *arb = net->arb;
     int32_t *stk = net->dfs_ch;
     uint64_t *rem = net->dfs_rem;
-    chan[c0].stamp = now;
+    arb[c0].sr = t1 | (arb[c0].sr & (SIM_ARB_LISTED | SIM_ARB_RR));
     stk[0] = c0;
-    rem[0] = cand[c0];
+    rem[0] = arb[c0].cand;
     int sp = 1;
     while (sp > 0) {
         int f = sp - 1;
@@ -1005,7 +1090,8 @@ static void resolve_fast(sim_net *net, int32_t c0)
             continue;
         }
         int32_t c = stk[f];
-        uint64_t h = m & (~UINT64_C(0) << chan[c].rr);
+        sim_arb *a = &arb[c];
+        uint64_t h = m & (~UINT64_C(0) << (a->sr & SIM_ARB_RR));
         int v = __builtin_ctzll(h ? h : m);
         int32_t y = c * V + v;
         const sim_vc *vy = &vc[y];
@@ -1013,49 +1099,102 @@ static void resolve_fast(sim_net *net, int32_t c0)
             int32_t x = vy->owner;
             vc[x].mstamp = now;
             net->moved[net->nmoved++] = x;
-            chan[c].rr = v + 1 == V ? 0 : v + 1;
+            a->sr = t1 | (a->sr & SIM_ARB_LISTED) |
+                    (uint64_t)((v + 1) & SIM_ARB_RR);
             sp--;
             continue;
         }
-        int32_t c2 = vc[vy->out].ch;
-        if (chan[c2].stamp != now) {
-            chan[c2].stamp = now;
+        int32_t c2 = chan_of(net, vy->out);
+        if (arb[c2].sr < t1) {   /* not resolved in this cycle yet */
+            arb[c2].sr = t1 | (arb[c2].sr & 0xff);
             stk[sp] = c2;
-            rem[sp++] = cand[c2];
+            rem[sp++] = arb[c2].cand;
             continue;            /* come back to this candidate */
         }
         rem[f] = m & ~(UINT64_C(1) << v);
     }
 }
 
-/* apply() for the fast engine: the same moves, keeping the work sets. */
-static void apply_fast(sim_net *net)
+/* apply() for the fast engine: the same moves, keeping the work sets.
+ *
+ * Every grant is known before the first move is applied (the moved list
+ * is complete), which saves work on the common pattern of a moving worm:
+ * when x's head moves into y and x empties, x keeps feeding y (y stays a
+ * candidate) if x's owner w moves a flit into x in this cycle
+ * (vc[w].mstamp == now); and a VC y refilled after its own head moved in
+ * this cycle keeps its state: its output stays a candidate (or it stays
+ * listed as ejecting), its vc_since need not move (sim_vc_since already
+ * answers now + 1 from its mstamp), and it needs no block check (its
+ * output accepted or passed a flit in this cycle, so it is not blocked;
+ * y becomes blocked only if its output does, and block_up walks up to y
+ * from there). */
+static __attribute__((noinline)) void apply_fast(sim_net *net)
 {
     const int64_t now = net->now;
-    const int B = net->B;
-    const int32_t nnet = net->topo.nnet;
+    const int B = net->B, V = net->V;
+    const int32_t inj0 = net->topo.nnet * V;  /* first injection VC */
     sim_vc *vc = net->vc;
-    int nfilled = 0;             /* network VCs that got full */
-    for (int i = 0; i < net->nmoved; i++) {
-        int32_t x = net->moved[i];
+    const int32_t *moved = net->moved;
+    const int nmoved = net->nmoved;
+    int32_t *filled = net->dfs_ch;   /* network VCs that got full */
+    int nfilled = 0;
+    for (int i = 0; i < nmoved; i++) {
+        int32_t x = moved[i];
         sim_vc *vx = &vc[x];
-        int32_t mi = vx->msg;
-        sim_msg *m = &net->msg[mi];  /* not read on a body flit's hop */
         int32_t seq = vx->first++;
-        /* the head is the tail iff the tail has entered x and the head is
+        int occ = --vx->occ;
+        int32_t w = vx->owner;
+        /* the head is the tail iff the tail has entered x and the head was
          * x's only flit (seq == len - 1, without reading the message) */
-        int tail = vx->owner == SIM_HELD && vx->occ == 1;
-        assert(tail == (seq == m->len - 1));
-        vx->occ--;
-        if (vx->ch >= nnet) {    /* an injection VC has room */
-            int32_t qi = vx->ch - nnet;
-            uint64_t bit = UINT64_C(1) << (x - vx->ch * net->V);
+        int tail = w == SIM_HELD && occ == 0;
+        assert(tail == (seq == net->msg[vx->msg].len - 1));
+        if (x >= inj0) {         /* an injection VC has room */
+            int32_t qi = vx->ch - net->topo.nnet;
+            uint64_t bit = UINT64_C(1) << (x - vx->ch * V);
             qready_set(net, qi);
             net->iq[qi].room |= bit;
             if (tail)            /* and is free */
                 net->iq[qi].vfree |= bit;
         }
-        if (vx->out == SIM_EJECT) {
+        int32_t y = vx->out;
+        if (y >= 0) {
+            sim_vc *vy = &vc[y];
+            if (vy->mstamp == now) {     /* y's head moved: see above */
+                if (vy->occ++ == 0)
+                    vy->first = seq;
+            } else {
+                if (vy->occ++ == 0) {
+                    vy->first = seq;
+                    net->vc_since[y] = now + 1;
+                    if (seq == 0) {
+                        sim_msg *m = &net->msg[vx->msg];
+                        int32_t r2 = vc_router(net, y);
+                        m->hops++;
+                        net->vc_ready[y] =
+                            now + 1 + (m->dst == r2 ? 0 : net->Dr);
+                        sim__waiting_push(net, y);
+                    } else {
+                        feeder_on(net, y);
+                    }
+                }
+                if (vy->occ == B) {  /* may be blocked: see below */
+                    /* y's occupancy is final (only x feeds it, and its
+                     * head does not move in this cycle) and blk does not
+                     * change before the block checks: if out(y) is routed
+                     * and not blocked now, y can only become blocked by a
+                     * block_up from below, which walks up to y */
+                    int32_t o = vy->out;
+                    if (o == SIM_NONE || (o >= 0 && net->blk[o]))
+                        filled[nfilled++] = y;
+                }
+            }
+            if (tail)
+                vy->owner = SIM_HELD;
+            if (occ == 0 && (w < 0 || vc[w].mstamp != now))
+                cand_clear(net, y);
+        } else {                 /* SIM_EJECT */
+            int32_t mi = vx->msg;
+            sim_msg *m = &net->msg[mi];
             m->consumed++;
             net->flits_consumed++;
             if (net->stats.window == 1)
@@ -1067,27 +1206,6 @@ static void apply_fast(sim_net *net)
                     sim__wake(net, eject_slot(net, r));
                 sim__deliver(net, mi);   /* may grow the message pool */
             }
-        } else {
-            int32_t y = vx->out;
-            sim_vc *vy = &vc[y];
-            if (vy->occ++ == 0) {
-                vy->first = seq;
-                net->vc_since[y] = now + 1;
-                if (seq == 0) {
-                    int32_t r2 = vc_router(net, y);
-                    m->hops++;
-                    net->vc_ready[y] = now + 1 + (m->dst == r2 ? 0 : net->Dr);
-                    sim__waiting_push(net, y);
-                } else {
-                    feeder_on(net, y);
-                }
-            }
-            if (tail)
-                vy->owner = SIM_HELD;
-            if (vy->occ == B)    /* may be blocked: see below */
-                net->dfs_ch[nfilled++] = y;
-            if (vx->occ == 0)
-                cand_clear(net, y);
         }
         if (tail) {
             sim__active_remove(net, x);
@@ -1095,20 +1213,25 @@ static void apply_fast(sim_net *net)
         }
     }
     for (int i = 0; i < nfilled; i++)
-        block_check(net, net->dfs_ch[i]);
-    if (net->nmoved)
+        block_check(net, filled[i]);
+    if (nmoved)
         net->last_move = now;
     net->nmoved = 0;
 }
 
 /* The fast traverse: every ejecting VC moves a flit; then every channel
  * with candidates is resolved (dropping lazily the list entries that no
- * longer qualify). */
-static void traverse_fast(sim_net *net)
+ * longer qualify).  A channel whose round-robin choice has room (the
+ * common case) is granted here; resolve_fast searches the others. */
+static __attribute__((noinline)) void traverse_fast(sim_net *net)
 {
     const int64_t now = net->now;
+    const int V = net->V, B = net->B;
+    const uint64_t t1 = (uint64_t)(now + 1) << SIM_ARB_T;   /* stamp now */
     sim_vc *vc = net->vc;
-    net->nmoved = 0;
+    sim_arb *arb = net->arb;
+    int32_t *moved = net->moved;
+    int nmoved = 0;
     int j = 0;
     for (int i = 0; i < net->nej; i++) {
         int32_t x = net->ej[i];
@@ -1118,21 +1241,39 @@ static void traverse_fast(sim_net *net)
         }
         net->ej[j++] = x;
         vc[x].mstamp = now;
-        net->moved[net->nmoved++] = x;
+        moved[nmoved++] = x;
     }
     net->nej = j;
+    int32_t *ach = net->ach;
+    const int nach = net->nach;
     j = 0;
-    for (int i = 0; i < net->nach; i++) {
-        int32_t c = net->ach[i];
-        if (!net->cand[c]) {
-            net->in_ach[c] = 0;
+    for (int i = 0; i < nach; i++) {
+        int32_t c = ach[i];
+        sim_arb *a = &arb[c];
+        uint64_t m = a->cand, sr = a->sr;
+        if (!m) {
+            a->sr = sr & ~(uint64_t)SIM_ARB_LISTED;
             continue;
         }
-        net->ach[j++] = c;
-        if (net->topo.chan[c].stamp != now)
-            resolve_fast(net, c);
+        ach[j++] = c;
+        if (sr >= t1)            /* resolved in this cycle already (no */
+            continue;            /* stamp is later than now)          */
+        uint64_t h = m & (~UINT64_C(0) << (sr & SIM_ARB_RR));
+        int v = __builtin_ctzll(h ? h : m);
+        const sim_vc *vy = &vc[c * V + v];
+        if (vy->occ < B || vy->mstamp == now) {
+            int32_t x = vy->owner;
+            vc[x].mstamp = now;
+            moved[nmoved++] = x;
+            a->sr = t1 | SIM_ARB_LISTED | (uint64_t)((v + 1) & SIM_ARB_RR);
+            continue;
+        }
+        net->nmoved = nmoved;
+        resolve_fast(net, c);
+        nmoved = net->nmoved;
     }
     net->nach = j;
+    net->nmoved = nmoved;
     apply_fast(net);
 }
 

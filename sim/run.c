@@ -214,8 +214,8 @@ double sim_memory_estimate(const sim_params *p)
     /* per VC: sim_vc and the per-VC arrays of sim_net (vc_active,
      * vc_ready, vc_since, the work lists, flags, sleep epoch and order,
      * the woken and merge buffers: 71 bytes); per channel: sim_chan, the
-     * search stack, candidate and held masks, channel list and sleeper
-     * heads (41 bytes) */
+     * search stack, arbitration record (sim_arb), held mask, channel list
+     * and sleeper heads (48 bytes) */
     return nvc * (double)(sizeof(sim_vc) + 72) +
            nchan * (double)(sizeof(sim_chan) + 48) +
            nodes * (double)(sizeof(sim_source) + 2 * sizeof(double) +
@@ -258,6 +258,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->routing = sim__routing_find(d);
     net->traffic = sim__traffic_find(p->workload.traffic);
     net->V = d->vcs;
+    net->vdiv = ((UINT64_C(1) << 40) + (uint64_t)net->V - 1) / (uint64_t)net->V;
     net->B = d->buffer_flits;
     net->Dr = d->router_delay;
     net->E = d->ejection_channels;
@@ -359,11 +360,24 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     }
     net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
     net->fast = net->sleepy && !net->cd && !net->topo.grp;
+    net->dor_fast = net->routing == &sim__route_dor && !net->bus_vc &&
+                    net->topo.ops->dor_hop && net->topo.mc_base < 0;
+    if (net->dor_fast &&
+        (long)net->topo.routers * net->nodes <= SIM_DOR_TAB) {
+        net->dor_tab = xmalloc(sizeof *net->dor_tab *
+                               (size_t)net->topo.routers * (size_t)net->nodes);
+        for (int r = 0; r < net->topo.routers; r++)
+            for (int u = 0; u < net->nodes; u++) {
+                int cls = 0;
+                int32_t c = net->topo.ops->dor_hop(&net->topo, r, u, &cls);
+                net->dor_tab[(long)r * net->nodes + u] =
+                    c >= 0 ? c * 2 + cls : -1;
+            }
+    }
     net->blk = xcalloc((size_t)net->nvc, 1);
     net->held = xcalloc((size_t)nchan, sizeof *net->held);
-    net->cand = xcalloc((size_t)nchan, sizeof *net->cand);
+    net->arb = xcalloc((size_t)nchan, sizeof *net->arb);
     net->ach = xmalloc(sizeof *net->ach * (size_t)(nchan + 1));
-    net->in_ach = xcalloc((size_t)nchan, 1);
     net->ej = xmalloc(sizeof *net->ej * (size_t)net->nvc);
     net->in_ej = xcalloc((size_t)net->nvc, 1);
     net->dfs_rem = xmalloc(sizeof *net->dfs_rem * (size_t)nchan);
@@ -422,9 +436,9 @@ void sim_net_destroy(sim_net *net)
     free(net->dfs_i);
     free(net->blk);
     free(net->held);
-    free(net->cand);
+    free(net->arb);
+    free(net->dor_tab);
     free(net->ach);
-    free(net->in_ach);
     free(net->ej);
     free(net->in_ej);
     free(net->dfs_rem);

@@ -82,6 +82,8 @@
 #define SIM_MAX_VCS 64           /* VC sets are uint64_t masks */
 #define SIM_MAX_TIERS 4
 #define SIM_MAX_CANDS (4 * NET_MAX_DIMS)
+#define SIM_DOR_TAB 16384        /* entries of the dimension-order table
+                                    (64 KiB: up to 128 nodes) */
 
 typedef struct sim_net sim_net;
 typedef struct sim_topo sim_topo;
@@ -356,6 +358,27 @@ typedef struct sim_queue {
     uint64_t room;               /* fast engine: VCs with room (occ < B) */
 } sim_queue;
 
+/* The fast engine's arbitration state of one channel, in one 16-byte
+ * record (the traverse reads the candidates and the stamp of every
+ * listed channel in every cycle; sim_chan.stamp and .rr serve the
+ * active-list engine). */
+typedef struct sim_arb {
+    uint64_t cand;               /* bit v: VC ch*V+v is a candidate of the
+                                    channel's arbitration (its owner is a VC
+                                    holding a flit, and it is not blocked) */
+    uint64_t sr;                 /* (stamp + 1) << SIM_ARB_T | listed in
+                                    ach (SIM_ARB_LISTED) | round robin (the
+                                    VC favoured next, SIM_ARB_RR: winner +
+                                    1 mod 64, so V when the winner was V -
+                                    1 < 63, which favours VC 0 as 0 does);
+                                    stamp: cycle of its last switch
+                                    resolution */
+} sim_arb;
+
+#define SIM_ARB_RR 0x3f
+#define SIM_ARB_LISTED 0x40
+#define SIM_ARB_T 8
+
 /* A header woken from sleep (engine.c), with its place in the waiting
  * order. */
 typedef struct sim_woken {
@@ -379,6 +402,9 @@ struct sim_net {
     const sim_routing_ops *routing;
     const sim_traffic_ops *traffic;
     int V, B, Dr, E, cd;
+    uint64_t vdiv;               /* ceil(2^40 / V): the channel of VC y is
+                                    (y * vdiv) >> 40, exact for y < 2^40 /
+                                    V (nvc < 2^30, V <= 64) */
     int nodes;
     int fixed_len;               /* > 0: every message has this length */
     double mean_len;
@@ -454,21 +480,25 @@ struct sim_net {
                                     (credit delay 0, point-to-point,
                                     wormhole) */
     int sleepy;                  /* failed headers sleep until woken */
+    int dor_fast;                /* dimension-order routing on point-to-
+                                    point channels with topo.ops->dor_hop:
+                                    allocation skips the sim_route
+                                    (engine.c) */
+    int32_t *dor_tab;            /* dor_fast, small networks: [r * nodes +
+                                    dst] dor_hop's channel * 2 + class, -1
+                                    (routers x nodes <= SIM_DOR_TAB) */
     uint8_t *blk;                /* [vc] blocked: full, and its head can
                                     only move after an unrouted header
                                     further down its worm is allocated */
     uint64_t *held;              /* [ch] bit v: VC ch*V+v is held (owner
                                     set by sim_vc_take, cleared by
                                     sim_vc_release; network channels) */
-    uint64_t *cand;              /* [ch] bit v: VC ch*V+v is a candidate
-                                    of its channel's arbitration (its
-                                    owner is a VC holding a flit, and it is
-                                    not blocked) */
+    sim_arb *arb;                /* [ch] candidates, switch stamp, round
+                                    robin, listed in ach */
     int32_t *ach;                /* channels whose cand may be nonzero
                                     (nchan + 1 entries: cand_set writes
                                     one past the end before counting) */
     int nach;
-    uint8_t *in_ach;             /* [ch] listed in ach */
     int32_t *ej;                 /* VCs that may be ejecting a flit */
     int nej;
     uint8_t *in_ej;              /* [vc] listed in ej */

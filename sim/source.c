@@ -76,19 +76,29 @@ static void heap_swap(sim_net *net, int a, int b)
     net->heap_node[b] = n;
 }
 
+/* Sift entry i down: the smaller child moves up into the hole until the
+ * entry is smaller than both (the same places as swapping it down). */
 static void heap_down(sim_net *net, int i)
 {
+    int64_t *ht = net->heap_t;
+    int32_t *hn = net->heap_node;
+    const int n = net->heap_n;
+    const int64_t t = ht[i];
+    const int32_t u = hn[i];
     for (;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        if (l < net->heap_n && heap_less(net, l, m))
-            m = l;
-        if (r < net->heap_n && heap_less(net, r, m))
+        int l = 2 * i + 1, r = l + 1, m = l;
+        if (l >= n)
+            break;
+        if (r < n && (ht[r] < ht[l] || (ht[r] == ht[l] && hn[r] < hn[l])))
             m = r;
-        if (m == i)
-            return;
-        heap_swap(net, i, m);
+        if (t < ht[m] || (t == ht[m] && u < hn[m]))
+            break;
+        ht[i] = ht[m];
+        hn[i] = hn[m];
         i = m;
     }
+    ht[i] = t;
+    hn[i] = u;
 }
 
 static void heap_up(sim_net *net, int i)
