@@ -725,6 +725,29 @@ void sim__route_of(const sim_net *net, int r, const sim_msg *m, int32_t x,
     net->routing->route(net, r, m, x, rt);
 }
 
+/* x's header took y (a VC downstream, or SIM_EJECT): x now has an output,
+ * so it is active, and in the fast engine no longer blocked.  Returns 1. */
+static inline int granted(sim_net *net, int32_t x, int32_t y)
+{
+    sim_vc *vx = &net->vc[x];
+    if (y != SIM_EJECT)
+        sim_vc_take(net, y, x, vx->msg);
+    vx->out = y;
+    sim__active_add(net, x);
+    if (net->fast)
+        unblock(net, x);
+    return 1;
+}
+
+/* x's header failed to allocate: off the waiting list until one of the
+ * channels the caller puts it to sleep on (sleep_on) frees a VC. */
+static inline void fall_asleep(sim_net *net, int32_t x)
+{
+    net->zzz[x] = 1;
+    net->nzzz++;
+    net->wepoch[x]++;
+}
+
 /* try_allocate() past the ejection test, for dimension-order routing on
  * point-to-point channels with dor_hop (net->dor_fast): one candidate
  * channel, so the routing decision and sim__route_pick reduce to a mask
@@ -744,9 +767,7 @@ static int try_allocate_dor(sim_net *net, int32_t x, int32_t r,
     uint64_t f = c >= 0 ? net->mask_class[cls] & ~net->held[c] : 0;
     if (!f) {
         if (net->sleepy) {       /* until the candidate channel frees a VC */
-            net->zzz[x] = 1;
-            net->nzzz++;
-            net->wepoch[x]++;
+            fall_asleep(net, x);
             if (c >= 0 && net->mask_class[cls])
                 sleep_on(net, x, c);
         }
@@ -761,14 +782,7 @@ static int try_allocate_dor(sim_net *net, int32_t x, int32_t r,
             f &= f - 1;
         v = __builtin_ctzll(f);
     }
-    int32_t y = c * net->V + v;
-    sim_vc *vx = &net->vc[x];
-    sim_vc_take(net, y, x, vx->msg);
-    vx->out = y;
-    sim__active_add(net, x);
-    if (net->fast)
-        unblock(net, x);
-    return 1;
+    return granted(net, x, c * net->V + v);
 }
 
 static int try_allocate(sim_net *net, int32_t x)
@@ -787,19 +801,13 @@ static int try_allocate(sim_net *net, int32_t x)
     if (m->dst == r) {
         if (net->E > 0 && r < net->nodes && net->eject_busy[r] >= net->E) {
             if (net->sleepy) {   /* until an ejection channel frees */
-                net->zzz[x] = 1;
-                net->nzzz++;
-                net->wepoch[x]++;
+                fall_asleep(net, x);
                 sleep_on(net, x, eject_slot(net, r));
             }
             return 0;
         }
         net->eject_busy[r]++;
-        vx->out = SIM_EJECT;
-        sim__active_add(net, x);
-        if (net->fast)
-            unblock(net, x);
-        return 1;
+        return granted(net, x, SIM_EJECT);
     }
     if (net->dor_fast)
         return try_allocate_dor(net, x, r, m);
@@ -808,20 +816,13 @@ static int try_allocate(sim_net *net, int32_t x)
     int32_t y = sim__route_pick(net, &rt, -1);
     if (y == SIM_NONE) {
         if (net->sleepy) {       /* until a candidate channel frees a VC */
-            net->zzz[x] = 1;
-            net->nzzz++;
-            net->wepoch[x]++;
+            fall_asleep(net, x);
             for (int i = 0; i < rt.end[rt.ntiers]; i++)
                 sleep_on(net, x, rt.ch[i]);
         }
         return 0;
     }
-    sim_vc_take(net, y, x, vx->msg);
-    vx->out = y;
-    sim__active_add(net, x);
-    if (net->fast)
-        unblock(net, x);
-    return 1;
+    return granted(net, x, y);
 }
 
 static int woken_cmp(const void *a, const void *b)
