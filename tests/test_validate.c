@@ -627,6 +627,46 @@ static void page_variants(const dse_validate_result *r, const char *dir,
     remove(md);
 }
 
+/* The saturation search never goes above the channel-load bound: short
+ * probes cannot see an overload of the few channels into a hot spot
+ * (docs/validation.md finding 8), and without the ceiling this search
+ * answered above the physical limit. */
+static void test_search_stops_at_bound(void **state)
+{
+    (void)state;
+    static const dse_validate_config hot[] = {
+        {.model = "hcube-pcs-hotspot", .label = "hot", .origin = "test",
+         .design = "topology=hypercube n=8 vcs=3 routing=minimal_adaptive "
+                   "switching=pcs router_delay=0 ejection=0",
+         .workload = "message_bits=32 length=fixed traffic=hotspot "
+                     "theta=0.05"},
+    };
+    dse_validate_opts o;
+    tiny_opts(&o, 1);
+    o.nfracs = 1;
+    o.seeds = 1;
+    dse_validate_result *r = NULL;
+    err e;
+    err_clear(&e);
+    if (dse_validate_run(hot, 1, &o, &r, &e))
+        fail_msg("dse_validate_run: %s", e.msg);
+    const dse_validate_case *c = &r->cases[0];
+    if (c->status != DSE_VALIDATE_DONE)
+        fail_msg("hot: %s: %s", dse_validate_status_name(c->status),
+                 c->reason);
+    model_bound b;
+    assert_int_equal(model_bound_compute(&c->design, &c->workload, &b, NULL),
+                     0);
+    if (c->sim_sat > b.rate * (1 + 1e-12))
+        fail_msg("simulated saturation %.6g above the bound %.6g",
+                 c->sim_sat, b.rate);
+    if (c->sat_at_bound) {
+        assert_float_equal(c->sim_sat, b.rate, 1e-15);
+        assert_string_equal(c->bound_channel, b.channel);
+    }
+    dse_validate_run_destroy(r);
+}
+
 static void test_tiny_run(void **state)
 {
     (void)state;
@@ -643,6 +683,7 @@ static void test_tiny_run(void **state)
     assert_true(c->probes >= 2 && c->probes <= 10);
     /* the injection channel bounds any steady state: lam * Lm < 1 */
     assert_true(c->sim_sat < 1.0 / 8);
+    assert_int_equal(c->sat_at_bound, 0); /* the probes saw the knee */
     assert_int_equal(c->npoints, 3);
     double zero = net_avg_distance(&c->design) * (1 + c->design.router_delay)
                   + 8;
@@ -1164,6 +1205,7 @@ int main(void)
         cmocka_unit_test(test_config_table),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_tiny_run),
+        cmocka_unit_test(test_search_stops_at_bound),
         cmocka_unit_test(test_short_sweep),
         cmocka_unit_test(test_quick_subset),
         cmocka_unit_test(test_cli),

@@ -283,10 +283,8 @@ static int search_job(void *ctx, size_t index)
     if (model_bound_compute(&c->design, &c->workload, &b, NULL) == 0 &&
         b.rate > 0 && b.rate < cap) {
         cap = b.rate; /* the busiest channel: see PHASES, 2 */
-        c->sim_bound = b.rate;
         snprintf(c->bound_channel, sizeof c->bound_channel, "%s", b.channel);
     } else {
-        c->sim_bound = cap;
         snprintf(c->bound_channel, sizeof c->bound_channel, "injection");
     }
     double msat = c->fit[0].model_sat;

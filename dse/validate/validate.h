@@ -195,10 +195,10 @@ typedef struct dse_validate_case {
      * verdict (lo) and lowest probed with one (hi; NAN if none); the
      * simulated saturation rate is sim_sat = lo */
     double sim_sat_lo, sim_sat_hi, sim_sat;
-    /* the channel-load bound (model_bound_compute; 0 when it could not be
-     * computed): the search's ceiling.  sat_at_bound: no probe up to it
-     * saw saturation, so sim_sat is the bound itself, not a probed knee */
-    double sim_bound;
+    /* the search's ceiling: the channel-load bound (model_bound_compute;
+     * the injection channel when it cannot be computed), and its busiest
+     * channel.  sat_at_bound: no probe up to it saw saturation, so sim_sat
+     * is the bound itself, not a probed knee */
     char bound_channel[64];
     int sat_at_bound;
     int probes;
