@@ -12,25 +12,43 @@
 #include "sim/sim.h"
 #include "sim/sim_int.h"
 #include "net/net.h"
+#include "net/xalloc.h"
+
+/* argv[i] as a number in [lo, hi], or exit 2 with the reason. */
+static double arg(char **argv, int i, double lo, double hi)
+{
+    char *end;
+    double v = strtod(argv[i], &end);
+    if (end == argv[i] || *end || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "bench_probe_duato: argument %d '%s': a number in "
+                        "[%g, %g] expected\n", i, argv[i], lo, hi);
+        exit(2);
+    }
+    return v;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc < 6) return 2;
+    if (argc != 6) {
+        fprintf(stderr, "usage: bench_probe_duato DESIGN WORKLOAD RATE WARM "
+                        "CYCLES\n");
+        return 2;
+    }
     sim_params p;
     sim_params_init(&p);
     err e; err_clear(&e);
     if (net_design_parse(&p.design, argv[1], &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
     if (net_workload_parse(&p.workload, argv[2], &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
-    p.rate = atof(argv[3]);
+    p.rate = arg(argv, 3, 0, 1);
     p.seed = 1;
-    long warm = atol(argv[4]), cyc = atol(argv[5]);
+    long warm = (long)arg(argv, 4, 0, 1e8), cyc = (long)arg(argv, 5, 1, 1e8);
     sim_net *net;
     if (sim_net_create(&p, &net, &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
     if (sim_net_step(net, warm, &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
     int V = net->V, nnet = net->topo.nnet;
     long nvcn = (long)nnet * V;
-    int32_t *last = malloc(sizeof(int32_t) * nvcn);
-    char *blk = calloc(nvcn, 1);
+    int32_t *last = xmalloc(sizeof(int32_t) * (size_t)nvcn);
+    char *blk = xcalloc((size_t)nvcn, 1);
     for (long x = 0; x < nvcn; x++) last[x] = net->vc[x].msg;
     double hist[65] = {0}, ahist[65] = {0}, esc[2] = {0};
     double acq = 0, acq_ad = 0, acq_esc = 0, busy_ad = 0, busy_esc = 0;
@@ -94,5 +112,8 @@ int main(int argc, char **argv)
     printf("\nejection wait: per delivered message %.3f (episodes/msg %.3f, mean %.3f); routing cycles per acq %.3f\n",
            ecyc / deliv, estart / deliv, ecyc / (estart > 0 ? estart : 1), rcyc / acq);
     printf("ejection channel hold per delivered message %.3f (utilisation %.4f)\n", ejbusy / deliv, ejbusy / cyc / net->nodes);
+    free(last);
+    free(blk);
+    sim_net_destroy(net);
     return 0;
 }
