@@ -47,7 +47,7 @@ static inline void test_cleanup_all(void)
     for (int i = 0; i < 16; i++)
         if (test_dirs[i][0]) {
             char cmd[400];
-            snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_dirs[i]);
+            snprintf(cmd, sizeof cmd, "rm -rf '%.255s'", test_dirs[i]);
             if (system(cmd) != 0)
                 fprintf(stderr, "could not remove %s\n", test_dirs[i]);
             test_dirs[i][0] = '\0';
