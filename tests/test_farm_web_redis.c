@@ -265,7 +265,7 @@ static void test_http_pages(void **state)
         assert_string_equal(ct, files[i][1]);
     }
     char *served = http_get("/studies/1/report/results.json");
-    char disk[600];
+    char disk[1100];
     snprintf(disk, sizeof disk, "%s/results.json", report_dir());
     char *ondisk = read_text(disk);
     assert_non_null(served);
@@ -305,7 +305,7 @@ static void test_http_refuses(void **state)
     (void)state;
     NEED_SERVER();
     /* a file beside the report that is not one of its four */
-    char extra[600];
+    char extra[1100];
     snprintf(extra, sizeof extra, "%s/secret.txt", report_dir());
     FILE *f = fopen(extra, "w");
     assert_non_null(f);
@@ -533,7 +533,7 @@ static void test_status_json_and_results(void **state)
     const char *names[] = {"index.html", "report.md", "candidates.csv",
                            "results.json"};
     for (size_t i = 0; i < 4; i++) {
-        char a[800], b[800];
+        char a[1100], b[1100];
         snprintf(a, sizeof a, "%s/%s", dir, names[i]);
         snprintf(b, sizeof b, "%s/%s", report_dir(), names[i]);
         char *x = read_text(a), *y = read_text(b);
