@@ -913,7 +913,7 @@ static void test_pcs_matches_reference(void **state)
                         cases[i].n);
         o.tolerance = 1e-13;
         for (int k = 1; k <= 3; k++) {
-            double lam = sat * k / 3.3, ref;
+            double lam = sat * k / 3.3, ref = NAN;
             model_result r;
             assert_int_equal(
                 model_hcube_pcs_hotspot.eval(&d, &w, lam, &o, &r), 0);
