@@ -264,9 +264,9 @@ static void test_leader_siblings_first(void **state)
     w.s.sim.max_designs = 5;
     assert_int_equal(decide(&w), 0);
     assert_int_equal(w.r.nsimulated, 5);
-    assert_non_null(w.r.cand[0].sim);              /* round 1: A's model pick */
-    assert_non_null(w.r.cand[3].sim);              /* round 2: its sibling */
-    assert_int_equal(w.r.cand[3].sim_round, 2);
+    assert_non_null(w.r.cand[0].sim);              /* round 1b: A's model pick */
+    assert_non_null(w.r.cand[3].sim);              /* then its sibling */
+    assert_int_equal(w.r.cand[3].sim_round, w.r.cand[0].sim_round + 1);
     assert_int_equal(w.r.recommended, 3);
     world_fini(&w);
 }
@@ -290,6 +290,27 @@ static void test_bound_caps_optimism(void **state)
     world_fini(&w);
 }
 
+/* Ten shapes, one far ahead: round 1a simulates the models' leader, and
+ * its figures rule out the best of every other shape before round 1b
+ * would simulate them (before round 1a, all ten were simulated). */
+static void test_round1_skips_shapes_ruled_out(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 10, 1);
+    set(&w, 0, 20, 22, 0.03);
+    for (size_t i = 1; i < 10; i++)
+        set(&w, i, 100 + 10 * (double)i, 150 + 10 * (double)i,
+            0.003 + 0.0001 * (double)i);
+    assert_int_equal(decide(&w), 0);
+    assert_int_equal(w.simulated, 1);
+    assert_true(w.r.certified);
+    assert_int_equal(w.r.recommended, 0);
+    for (size_t i = 1; i < 10; i++)
+        assert_int_equal(w.r.cand[i].dominated_by, 0);
+    world_fini(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_budget_exhaustion_reported),
         cmocka_unit_test(test_ties_by_ci),
         cmocka_unit_test(test_leader_siblings_first),
+        cmocka_unit_test(test_round1_skips_shapes_ruled_out),
         cmocka_unit_test(test_bound_caps_optimism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -247,7 +247,8 @@ static void mark(unsigned char *want, size_t i, size_t *n)
 
 /* Round 1: the best of each shape at each rate by its model (the lowest
  * model latency where the model sustains the rate, else the latest model
- * saturation), and the models' own pick. */
+ * saturation), and the models' own pick; simulated in two steps (round 1a,
+ * leaders_round, then what it leaves open). */
 static size_t first_round(const cfg_study *s, const dse_run *r,
                           unsigned char *want)
 {
@@ -288,6 +289,39 @@ static size_t first_round(const cfg_study *s, const dse_run *r,
     free(rep);
     free(shape_of);
     return n;
+}
+
+/* Round 1a: of the designs round 1 wants, the lowest model latency at
+ * each rate, the latest model saturation and the models' own pick.  Round
+ * 1 takes the models' best of every shape, and most shapes of a study are
+ * far off the front (1-wire networks whose exact zero-load latency is
+ * several times the best torus's); simulating the overall leaders first
+ * lets their results rule such shapes out (dse_rules_out: the exact
+ * zero-load latency is a floor of every optimistic latency) before round
+ * 1b spends the budget on them, leaving it for the leaders' siblings. */
+static void leaders_round(const cfg_study *s, const dse_run *r,
+                          const unsigned char *pending, unsigned char *want)
+{
+    size_t n = 0, sat = SIZE_MAX;
+    for (size_t ri = 0; ri < s->rates.n; ri++) {
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < r->ncand; i++)
+            if (pending[i] && isfinite(r->cand[i].latency[ri]) &&
+                (best == SIZE_MAX ||
+                 r->cand[i].latency[ri] < r->cand[best].latency[ri]))
+                best = i;
+        mark(want, best, &n);
+    }
+    for (size_t i = 0; i < r->ncand; i++)
+        if (pending[i] && isfinite(r->cand[i].saturation_rate) &&
+            (sat == SIZE_MAX ||
+             r->cand[i].saturation_rate > r->cand[sat].saturation_rate))
+            sat = i;
+    mark(want, sat, &n);
+    if (r->model_choice != SIZE_MAX && pending[r->model_choice])
+        mark(want, r->model_choice, &n);
+    if (n == 0)   /* no model figure at all: round 1 as a whole */
+        memcpy(want, pending, r->ncand);
 }
 
 /* How much better than the simulated front x could be (> 1: could win
@@ -530,6 +564,8 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
     unsigned char *want = xcalloc(r->ncand + 1, 1);
     unsigned char *open = xcalloc(r->ncand + 1, 1);
     unsigned char *sibling = xcalloc(r->ncand + 1, 1);
+    unsigned char *pending = xcalloc(r->ncand + 1, 1);  /* round 1b */
+    int in_round1 = 0;
     size_t *batch = xmalloc((r->ncand + 1) * sizeof *batch);
     double *score = xmalloc((r->ncand + 1) * sizeof *score);
     size_t per_round = (size_t)(threads > 0 ? 2 * threads : 4);
@@ -538,8 +574,11 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
     int rc = 0;
     if (simulate_all)
         memset(want, 1, r->ncand);
-    else
-        first_round(s, r, want);
+    else {
+        first_round(s, r, pending);
+        leaders_round(s, r, pending, want);
+        in_round1 = 1;
+    }
     for (;;) {
         size_t n = 0;
         for (size_t i = 0; i < r->ncand && r->nsimulated + n < budget; i++)
@@ -570,6 +609,18 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
                     "uncertified\n",
                     r->rounds, r->nsimulated, left);
         memset(want, 0, r->ncand);
+        if (in_round1) {
+            /* round 1b: the rest of round 1 that round 1a left open */
+            in_round1 = 0;
+            size_t m = 0;
+            for (size_t i = 0; i < r->ncand; i++)
+                if (pending[i] && open[i]) {
+                    want[i] = 1;
+                    m++;
+                }
+            if (m > 0)
+                continue;
+        }
         leader_siblings(s, r, sibling);
         size_t m = 0;
         for (size_t i = 0; i < r->ncand; i++)
@@ -615,6 +666,7 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
     free(want);
     free(open);
     free(sibling);
+    free(pending);
     free(batch);
     free(score);
     return rc;

@@ -11,7 +11,9 @@
  *      bound: models/bound.c).
  *   2. Round 1 simulates the best design, by its model, of each shape
  *      (topology, dimensions, radices, channel width, express layout) at
- *      each target rate, and the design the models alone would pick.
+ *      each target rate, and the design the models alone would pick:
+ *      first the models' overall leaders (round 1a), then the rest of
+ *      those not already ruled out by their simulations (round 1b).
  *   3. Every later round simulates the unsimulated designs whose optimistic
  *      bound is not dominated by a simulated design's figures (the
  *      pessimistic end of their confidence intervals): those that could
