@@ -400,23 +400,24 @@ static void test_no_ejection_structure(void **state)
                 assert_int_equal(m->eval(&cs[i].d, &cs[i].w, rate, &orec,
                                          &r), 0);
                 if (strcmp(cs[i].name, "torus-det") == 0 ||
-                    strcmp(cs[i].name, "torus2d-duato-bcast") == 0) {
+                    strcmp(cs[i].name, "torus2d-duato-bcast") == 0 ||
+                    strcmp(cs[i].name, "express-det") == 0) {
                     /* its dateline classes (torus_det.c (e)) leave fewer
                      * VCs to a header than the pooled chain, and convoys
                      * fewer hops to be blocked at: no order either way.
                      * torus2d-duato-bcast (its (d)-(h)): the tree loads
                      * dimension 1 k times more than dimension 0, against
-                     * the shorter worm's holding time: no order either */
+                     * the shorter worm's holding time: no order either.
+                     * express-det: the cheaper collision (its (d)) against
+                     * the hold that carries the worm's drain, the injection
+                     * channel's stall included (its (h)): no order. */
                     checked++;
                     continue;
                 }
-                if (worm_model(cs[i].name) ||
-                    strcmp(cs[i].name, "express-det") == 0) {
+                if (worm_model(cs[i].name)) {
                     /* the worm's holding time is shorter than the seeds'
                      * remaining latency (model__torus_hold): less blocking,
-                     * less multiplexing.  express-det (express_det.c (d)):
-                     * a collision costs b E[H^2] / 2 <= b Tq^2, since
-                     * Var(len) + (Tq - T0)^2 <= Tq^2 for Tq >= T0 >= Lm */
+                     * less multiplexing */
                     assert_true(c.network_latency <=
                                 r.network_latency * (1 + 1e-9));
                     assert_true(c.vc_multiplexing <=
