@@ -130,11 +130,55 @@
  *       visits and the holding time (1 + hops left (1 + Dr + B) + W_qd +
  *       len - hops left) equals M7's remaining latency up to one cycle;
  *       the M7 miss was the collision's wait, not its holding time.
- *       Dateline classes (torus-det (e)) are not modelled either: (6.7)
+ *       With one VC per class (V = 2, 3) (6.7) stays as printed: it
  *       charges a collision only against the flows that join the path at
  *       the channel (the convoy argument of torus-det (e) built in) with a
- *       one-server busy probability, which is what one VC per class gives
- *       at V = 2.
+ *       one-server busy probability, which is what one VC per class gives.
+ *   (e) The class's VCs (docs/validation/notes.md finding 21).  The
+ *       simulator's header asks for its dateline class's mask (sim/
+ *       route_express.c, sim__express_class: class 1 while the
+ *       destination lies ahead without the wrap, class 0 before it) and
+ *       takes any free VC of it, so with V_c = floor(V/2) > 1 VCs per class
+ *       it waits only when all V_c are busy, and then for the first of
+ *       them to free.  Every worm on the channel then holds one of them,
+ *       not only the joining flow (a worm just ahead on the same path
+ *       took one: the convoy argument needs one VC per class), so the
+ *       load is the channel's whole flow (the chain rates of (6.19)-(6.22):
+ *       G + fl on a local channel, (fl + fe)(1 - pcl)/m on an express one)
+ *       times the holding time, a = tot Tq, and each collision term
+ *         b hsq(Tq)  ->  C(V_c, a) (hsq(Tq) / Tq) / V_c
+ *       (Erlang's C; the residual hold of (d) shared by the V_c holds in
+ *       progress, first to free as torus-det (f)).  At V_c = 1 it is the
+ *       term above.  The quadratics lose their closed form: (6.11) and
+ *       (6.15) climb to the least fixed point (fix_least).  Without this
+ *       the model could not tell V = 4 from V = 6 (saturation 0.00344 for
+ *       every V on multichip_1024's express-cube, the simulator 0.0042,
+ *       0.0077, 0.0105 for V = 2, 4, 6).
+ *   (f) The worm's drain (finding 9's model_worm_stretch, on the express
+ *       path): the one ejection channel is held for the worm's drain
+ *       s len, not for len.  The stages of contention of a crossed
+ *       dimension are its kB local, kE express and kF local hops (the
+ *       worms that share a local channel mostly leave at the interchange,
+ *       the express channel's come from the whole group), each with its
+ *       channel's flit load, and each shared by at most the V_c worms of
+ *       one class: most channels carry one class (class 1 only, up to
+ *       half the ring from the dateline), and with V_c = 1 no two worms
+ *       interleave.  Measured (bench_probe_duato's ejection hold per
+ *       message over Lm): V = 2, 0.003: 1.006 (model s = 1); V = 6,
+ *       0.0065: 1.79 (model 1.70).
+ *   (g) For the same reason the transmitting V_avg ((6.19)-(6.22) over
+ *       the transmitting holding times, (a)) is the chain over the V_c
+ *       VCs a channel's worms of one class can share: exactly 1 at V = 2,
+ *       where the drain measured above shows no interleaving at all (the
+ *       source's V_avg there was 1.19 at 0.003).  The full-Dr V_avg of
+ *       the recommended variant is unchanged.
+ *   (h) A VC is held until the worm's tail has passed, and the tail
+ *       follows the header at the drained pace: the last hop's part of
+ *       T[i] (6.16) is W_qd + s Lm, not W_qd + Lm, so every holding time
+ *       and collision of the recursion carries the drain (s = 1, no
+ *       change, with one VC per class).  Without it the V >= 4
+ *       express-cubes of vlsi_1024 (32-128-flit worms) saturated 1.2-1.4x
+ *       later than simulated; with it 1.0-1.24x (finding 21).
  */
 #include <math.h>
 #include <stdio.h>
@@ -203,6 +247,8 @@ typedef struct ex_ctx {
     double dr, G, fl, fe, pcl, m_exp;
     double t;                 /* T[i] of the dimension being solved */
     int resid;                /* corrected (d): collision cost E[H^2]/2 */
+    int vc;                   /* corrected (e): VCs of the header's class */
+    double ml, me;            /* whole flow of a local, an express channel */
     double vlen;              /* Var(len) */
     double xz, yz;            /* zero-load x and y of the dimension (d) */
     double y, te1;            /* results of the last inner map */
@@ -218,6 +264,27 @@ static double hsq(const ex_ctx *c, double T, double T0)
     if (!c->resid)
         return T * T;
     return (T * T + c->vlen + (T - T0) * (T - T0)) / 2;
+}
+
+/* The cost of a channel's collisions, as an addition to the header's own
+ * time, for a competing flow of rate b joining the path there whose
+ * holding time has mean T (zero-load part T0): b hsq(T) (eq.(6.7), (d))
+ * with one VC per class.  Corrected with V_c = vc > 1 class VCs (header
+ * comment (e)), every worm on the channel holds one of them, so the load
+ * is the channel's whole flow tot, a = tot T, and the header waits only
+ * when all V_c are busy (Erlang's C), for the first of their residual
+ * holds to end:  C(V_c, a) (hsq(T) / T) / V_c.  HUGE_VAL once a >= V_c. */
+static double coll(const ex_ctx *c, double b, double tot, double T,
+                   double T0)
+{
+    if (c->vc <= 1)
+        return b * hsq(c, T, T0);
+    double a = tot * T;
+    if (!(a < c->vc))
+        return HUGE_VAL;
+    if (!(a > 0))
+        return 0;
+    return erlang_c(c->vc, a) * hsq(c, T, T0) / (T * c->vc);
 }
 
 /* 2c / (1 + sqrt(1 - 4ac)): the smaller root of a z^2 - z + c = 0. */
@@ -243,28 +310,58 @@ static model_status fix_root(const ex_ctx *c, double a, double cc, double z0,
     return small_root(a / den, (cc + a * (z0 * z0 + c->vlen) / 2) / den, z);
 }
 
+/* The least z with z = cc + count coll(b, tot, z, z0): count channels in a
+ * row, each joined by a flow of rate b (whole flow tot), as (6.10) and
+ * (6.15).  One VC per
+ * class keeps the closed form (fix_root); more (e) climb from z = cc,
+ * which increases monotonically to the least fixed point when there is
+ * one (coll is increasing in z), and report saturation when the climb
+ * reaches a >= V_c or does not settle. */
+static model_status fix_least(const ex_ctx *c, double count, double b,
+                              double tot, double cc, double z0, double *z)
+{
+    if (c->vc <= 1)
+        return fix_root(c, count * b, cc, z0, z);
+    double v = cc;
+    for (int it = 0; it < 100000; it++) {
+        double nv = cc + count * coll(c, b, tot, v, z0);
+        if (!isfinite(nv))
+            return MODEL_SATURATED;
+        if (fabs(nv - v) <= 1e-12 * nv) {
+            *z = nv;
+            return MODEL_CONVERGED;
+        }
+        v = nv;
+    }
+    return MODEL_SATURATED;
+}
+
 /* Inner map x = T^B_{i,2} -> new x, through y = T^E_{i,2} and TE1. */
 static model_status ex_inner(void *vctx, const double *xv, double *fx)
 {
     ex_ctx *c = vctx;
     const ex_geom *g = &c->g;
-    double x = xv[0], x2 = hsq(c, x, c->xz);
-    double local_in = c->G * g->kf + c->fl * c->pcl;
+    double x = xv[0];
     double exp_local = c->fl * (1 - c->pcl) / c->m_exp;
     double exp_exp = c->fe * (1 - c->pcl) / c->m_exp;
-    /* collision probabilities of eq.(6.7) must stay below 1 */
-    if (!((c->G + c->fl * c->pcl) * x < 1))
+    /* collision probabilities of eq.(6.7) must stay below 1 (below V_c
+     * busy class VCs, (e)) */
+    if (!((c->G + c->fl * c->pcl) * x < c->vc))
         return MODEL_SATURATED;
-    double ct1 = c->t + (g->ke + g->kf - 1) * c->dr + local_in * x2;
-    double ct2 = (g->ke - 1) * exp_local;
-    if (fix_root(c, ct2, ct1, c->yz, &c->y) != MODEL_CONVERGED)
+    double ct1 = c->t + (g->ke + g->kf - 1) * c->dr +
+                 g->kf * coll(c, c->G, c->ml, x, c->xz) +
+                 coll(c, c->fl * c->pcl, 0, x, c->xz);
+    if (!isfinite(ct1) ||
+        fix_least(c, g->ke - 1, exp_local, c->me, ct1, c->yz, &c->y) !=
+            MODEL_CONVERGED)
         return MODEL_SATURATED;
-    if (!(exp_local * c->y < 1) || !(exp_exp * c->y < 1))
+    if (!(exp_local * c->y < c->vc) || !(exp_exp * c->y < c->vc))
         return MODEL_SATURATED;
-    c->te1 = c->dr + c->y + exp_exp * hsq(c, c->y, c->yz);
-    double a = c->G * (g->kb - 1);
+    c->te1 = c->dr + c->y + coll(c, exp_exp, c->me, c->y, c->yz);
     double cc = (g->kb - 1) * c->dr + c->te1;
-    return fix_root(c, a, cc, c->xz, &fx[0]);
+    if (!isfinite(cc))
+        return MODEL_SATURATED;
+    return fix_least(c, g->kb - 1, c->G, c->ml, cc, c->xz, &fx[0]);
 }
 
 /* Sum of weight * Vbar over the channels of one stage of length len
@@ -286,6 +383,36 @@ static model_status ex_stage(double rate, int vcs, double len, double t_first,
     return MODEL_CONVERGED;
 }
 
+/* The worm's drain stretch on the express path (header comment (f);
+ * model_worm_stretch): per dimension, in path order, three stages of
+ * contention (the kB local hops to the first interchange, the kE express
+ * hops, the kF local hops from the last one), each crossed with the
+ * dimension, with the flit loads of a local and an express channel
+ * ((6.19)-(6.22)'s chain rates times Lm). */
+static double ex_stretch(const net_design *d, const net_workload *w,
+                         double rate, const ex_geom *g)
+{
+    double lm = net_message_flits(d, w), ps = 1.0 / d->k[0];
+    double mp = rate / ldexp(1.0, d->n), pcl = 1.0 / d->express_kn;
+    double G = ldexp(1.0, d->n - 1) * (1 - ps) * mp, rc = G * g->kavg;
+    double ml = G + rc * pcl, me = rc * (1 - pcl) / d->express_m;
+    double hops[3] = {g->kb, g->ke, g->kf};
+    int vc = d->vcs / 2 > 1 ? d->vcs / 2 : 1;   /* the class's VCs, (f) */
+    double load[3] = {ml * lm, me * lm, ml * lm};
+    model_worm_path path;
+    path.nseg = 0;
+    if (3 * d->n > NET_MAX_DIMS)
+        return INFINITY;   /* not reached: k >= 14 bounds n (covers) */
+    for (int i = 0; i < d->n; i++)
+        for (int st = 0; st < 3; st++) {
+            path.cross[path.nseg] = 1 - ps;
+            path.hops[path.nseg] = hops[st];
+            path.stall[path.nseg] = model_ps_stall(load[st], vc);
+            path.nseg++;
+        }
+    return model_worm_stretch(d, w, rate, &path);
+}
+
 /* What one evaluation of (6.1)-(6.22) at a given W_qd yields. */
 typedef struct ex_out {
     double L;          /* (6.18) */
@@ -300,7 +427,7 @@ typedef struct ex_out {
  * MODEL_CONVERGED or the failure; r->iters is always set. */
 static model_status ex_core(const net_design *d, const model_opts *o,
                             double rate, double lm, double lm2, double wqd,
-                            int tx, ex_out *r)
+                            double drain, int tx, ex_out *r)
 {
     int n = d->n, V = d->vcs;
     ex_ctx c;
@@ -317,6 +444,9 @@ static model_status ex_core(const net_design *d, const model_opts *o,
     c.fe = rc * (1 - c.pcl);
     c.m_exp = d->express_m;
     c.resid = tx;
+    c.vc = tx && V / 2 > 1 ? V / 2 : 1;
+    c.ml = c.G + c.fl;                        /* as (6.19)-(6.22)'s chains */
+    c.me = (c.fl + c.fe) * (1 - c.pcl) / c.m_exp;
     c.vlen = lm2 - lm * lm;
     double tb1z[NET_MAX_DIMS];   /* zero-load TB1 (corrected (d)) */
 
@@ -334,20 +464,21 @@ static model_status ex_core(const net_design *d, const model_opts *o,
     }
     r->iters = 0;
     for (int i = n - 1; i >= 0; i--) {
-        double ti = pow(ps, n - i - 1) * (wqd + lm);
+        double ti = pow(ps, n - i - 1) * (wqd + drain);
         double ti0 = pow(ps, n - i - 1) * lm;   /* no ejection wait: the worm sends nothing while it waits */
         for (int j = i + 1; j < n; j++) {
             double comp = rl[j];  /* [fix] R_j^L, not R_i^L (item 2) */
             for (int l = 0; l < j; l++)
                 if (l != i)
                     comp += (1 - ps) * (1 - ps) * pow(ps, j - l - 1) * mp;
-            if (!(comp * tb1[j] < 1))
+            if (!(comp * tb1[j] < c.vc))
                 return MODEL_SATURATED;
-            ti += (1 - ps) * pow(ps, j - i - 1) *
-                  (tb1[j] + comp * hsq(&c, tb1[j], tb1z[j]));
+            double cj = coll(&c, comp, c.ml, tb1[j], tb1z[j]);
+            if (!isfinite(cj))
+                return MODEL_SATURATED;
+            ti += (1 - ps) * pow(ps, j - i - 1) * (tb1[j] + cj);
             if (tx)
-                ti0 += (1 - ps) * pow(ps, j - i - 1) *
-                       (tb10[j] + comp * hsq(&c, tb1[j], tb1z[j]));
+                ti0 += (1 - ps) * pow(ps, j - i - 1) * (tb10[j] + cj);
         }
         /* zero-load T[i] and, from it, x, y and TB1 (no collisions) */
         double tz = pow(ps, n - i - 1) * lm;
@@ -368,37 +499,46 @@ static model_status ex_core(const net_design *d, const model_opts *o,
         if (ex_inner(&c, &x, &fx) != MODEL_CONVERGED)  /* y, TE1 at x */
             return MODEL_SATURATED;
         double first = c.fl + (half - 1) * phi;
-        if (!(first * x < 1))
+        if (!(first * x < c.vc))
             return MODEL_SATURATED;
-        double local_in = c.G * c.g.kf + c.fl * c.pcl;
+        /* the final stage's collisions: kF channels joined by G, one by
+         * fl pcl ((6.8)'s (kF G + fl pcl) x^2) */
+        double fin = c.g.kf * coll(&c, c.G, c.ml, x, c.xz) +
+                     coll(&c, c.fl * c.pcl, 0, x, c.xz);
         xs[i] = x;
         ys[i] = c.y;
         xzs[i] = c.xz;
         yzs[i] = c.yz;
         te1[i] = c.te1;
-        tb1[i] = c.dr + x + first * hsq(&c, x, c.xz);
-        tf1[i] = ti + c.g.kf * c.dr + local_in * hsq(&c, x, c.xz);
+        tb1[i] = c.dr + x + coll(&c, first, c.ml, x, c.xz);
+        tf1[i] = ti + c.g.kf * c.dr + fin;
+        if (!isfinite(tb1[i]) || !isfinite(tf1[i]))
+            return MODEL_SATURATED;
         if (tx) {
             /* the same equations with Dr = 0 and every blocking term
              * (the squares) at its full-Dr value */
-            double ct2 = (c.g.ke - 1) * c.fl * (1 - c.pcl) / c.m_exp;
+            double exp_local = c.fl * (1 - c.pcl) / c.m_exp;
             double exp_exp = c.fe * (1 - c.pcl) / c.m_exp;
-            double y0 = ti0 + local_in * hsq(&c, x, c.xz) + ct2 * hsq(&c, c.y, c.yz);
+            double y0 = ti0 + fin +
+                        (c.g.ke - 1) * coll(&c, exp_local, c.me, c.y, c.yz);
             t0[i] = ti0;
-            te10[i] = y0 + exp_exp * hsq(&c, c.y, c.yz);
-            double x0 = c.G * (c.g.kb - 1) * hsq(&c, x, c.xz) + te10[i];
-            tb10[i] = x0 + first * hsq(&c, x, c.xz);
-            tf10[i] = ti0 + local_in * hsq(&c, x, c.xz);
+            te10[i] = y0 + coll(&c, exp_exp, c.me, c.y, c.yz);
+            double x0 = (c.g.kb - 1) * coll(&c, c.G, c.ml, x, c.xz) + te10[i];
+            tb10[i] = x0 + coll(&c, first, c.ml, x, c.xz);
+            tf10[i] = ti0 + fin;
         }
     }
 
     double L = c.g.davg, L0 = c.g.davg;
     for (int i = 0; i < n; i++) {
-        if (!(rp[i] * tb1[i] < 1))
+        if (!(rp[i] * tb1[i] < c.vc))
             return MODEL_SATURATED;
-        L += (1 - ps) * pow(ps, i) * (tb1[i] + rp[i] * hsq(&c, tb1[i], tb1z[i]));
+        double ci = coll(&c, rp[i], c.ml, tb1[i], tb1z[i]);
+        if (!isfinite(ci))
+            return MODEL_SATURATED;
+        L += (1 - ps) * pow(ps, i) * (tb1[i] + ci);
         if (tx)
-            L0 += (1 - ps) * pow(ps, i) * (tb10[i] + rp[i] * hsq(&c, tb1[i], tb1z[i]));
+            L0 += (1 - ps) * pow(ps, i) * (tb10[i] + ci);
     }
 
     /* VC multiplexing along the path of each dimension (6.19)-(6.22). */
@@ -406,16 +546,21 @@ static model_status ex_core(const net_design *d, const model_opts *o,
     double m_exp = (c.fl + c.fe) * (1 - c.pcl) / c.m_exp;
     double vsum = 0, vsum0 = 0;
     for (int i = 0; i < n; i++) {
-        double gx2 = c.G * hsq(&c, xs[i], xzs[i]);
-        double ey2 = c.fl * (1 - c.pcl) / c.m_exp * hsq(&c, ys[i], yzs[i]);
+        double gx2 = coll(&c, c.G, c.ml, xs[i], xzs[i]);
+        double ey2 = coll(&c, c.fl * (1 - c.pcl) / c.m_exp, c.me, ys[i],
+                          yzs[i]);
+        if (!isfinite(gx2) || !isfinite(ey2))
+            return MODEL_SATURATED;
         if (ex_stage(m_local, V, c.g.kb, tb1[i], te1[i], c.dr + gx2, &vsum) ||
             ex_stage(m_exp, V, c.g.ke, te1[i], tf1[i], c.dr + ey2, &vsum) ||
             ex_stage(m_local, V, c.g.kf, tf1[i], t[i], c.dr + gx2, &vsum))
             return MODEL_SATURATED;
-        if (tx && (ex_stage(m_local, V, c.g.kb, tb10[i], te10[i], gx2,
+        if (tx && (ex_stage(m_local, c.vc, c.g.kb, tb10[i], te10[i], gx2,
                             &vsum0) ||
-                   ex_stage(m_exp, V, c.g.ke, te10[i], tf10[i], ey2, &vsum0) ||
-                   ex_stage(m_local, V, c.g.kf, tf10[i], t0[i], gx2, &vsum0)))
+                   ex_stage(m_exp, c.vc, c.g.ke, te10[i], tf10[i], ey2,
+                            &vsum0) ||
+                   ex_stage(m_local, c.vc, c.g.kf, tf10[i], t0[i], gx2,
+                            &vsum0)))
             return MODEL_SATURATED;
     }
     r->L = L;
@@ -437,11 +582,21 @@ static int ex_eval(const net_design *d, const net_workload *w, double rate,
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), lm2 = model_length_m2(d, w), wqd;
     int corrected = o->variant == MODEL_VARIANT_CORRECTED;
-    if (model__torus_ejection(d, w, rate, o->variant, &wqd) !=
-        MODEL_CONVERGED)
+    double hold_len = lm;   /* the last hop's hold after the header: Lm */
+    if (corrected) {
+        ex_geom g;
+        ex_geometry(d, o->variant, &g);
+        double s = ex_stretch(d, w, rate, &g);
+        if (model_ejection_worm(d, rate, lm, lm2, s, &wqd) !=
+            MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, 0);
+        hold_len = s * lm;   /* (h) */
+    } else if (model__torus_ejection(d, w, rate, o->variant, &wqd) !=
+               MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     ex_out r;
-    model_status st = ex_core(d, o, rate, lm, lm2, wqd, corrected, &r);
+    model_status st = ex_core(d, o, rate, lm, lm2, wqd, hold_len, corrected,
+                              &r);
     if (st != MODEL_CONVERGED)
         return model_result_fail(out, st, r.iters);
     if (corrected)

@@ -310,16 +310,6 @@ typedef struct pcube_cor {
     int *hop_x, *hop_m, *hop_start;  /* hop sequence of every pair class */
 } pcube_cor;
 
-/* Erlang's C: P(all c servers busy) seen by a Poisson arrival, offered
- * load a < c erlangs (the Erlang-B recursion, then C from B). */
-static double erlang_c(int c, double a)
-{
-    double b = 1;
-    for (int k = 1; k <= c; k++)
-        b = a * b / (k + a * b);
-    return b / (1 - a / c * (1 - b));
-}
-
 /* The exponential part of every hold, per pair class and hop position
  * pos = 0 (the injection channel) .. H: rr[hop_start[k] + k + pos] =
  * sum_{t=1..H-pos} cover[t] B(pos + t), the blocking of the hops the worm

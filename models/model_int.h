@@ -35,6 +35,9 @@ model_status vc_mux_degree(double lam_c, double s, int vmax, double *vbar);
 
 /* B3: Draper-Ghosh M/G/1 wait lam (S^2 + (S-Lm)^2) / (2 (1 - lam S)). */
 model_status wait_mg1_dg(double lam, double s, double lm, double *w);
+/* Erlang's C: P(all c servers busy) seen by a Poisson arrival, offered
+ * load a < c erlangs (the Erlang-B recursion, then C from B). */
+double erlang_c(int c, double a);
 /* B3: M/D/1 wait lam Lm^2 / (2 (1 - lam Lm)). */
 model_status wait_md1(double lam, double lm, double *w);
 

@@ -1,6 +1,6 @@
 /*
  * queue.c — B3 waiting times and small numeric helpers (B6 fractional
- * sums, binomials, clamping) shared by the models.
+ * sums, binomials, clamping, Erlang's C) shared by the models.
  *
  * Draper-Ghosh: the service-time variance of a wormhole channel is
  * approximated by (S - Lm)^2, since the minimum service time is the message
@@ -55,4 +55,12 @@ double binom(int a, int b)
 double clamp01(double p)
 {
     return p < 0 ? 0 : (p > 1 ? 1 : p);
+}
+
+double erlang_c(int c, double a)
+{
+    double b = 1;
+    for (int k = 1; k <= c; k++)
+        b = a * b / (k + a * b);
+    return b / (1 - a / c * (1 - b));
 }

@@ -116,6 +116,10 @@ static const dse_validate_config configs[] = {
     STUDY("express-det", "multichip-m1-w8", "multichip_1024 finalist #2: "
           "32x32, m = 1, kn = 4, V = 2, w = 8 (16 flits), Dr = 1",
           "n=2 k=32 vcs=2 width=8 m=1 kn=4 routing=deterministic", 0),
+    STUDY("express-det", "multichip-m1-w8-V6", "multichip_1024 "
+          "recommendation: 32x32, m = 1, kn = 4, V = 6, w = 8 (16 flits), "
+          "Dr = 1",
+          "n=2 k=32 vcs=6 width=8 m=1 kn=4 routing=deterministic", 0),
 
     /* ---- hcube-pcube (M1), seed 000 Figs.5-7 --------------------------- */
     EX("hcube-pcube", "model example = 000 Fig.6: 8-cube, V = 3, M = 32"),
