@@ -943,8 +943,9 @@ const model model_torus2d_adaptive_meanflow = {
     .name = "torus2d-adaptive-meanflow",
     .source = "seed 001_fe5cc28af9c60162.txt (Quaglia et al. 2002) sections "
               "3-4, eqs.(1)-(46); MODELS.md M2",
-    .summary = "2-D k x k torus, minimal fully adaptive wormhole without VCs "
-               "(mean-flow), uniform traffic; network latency only",
+    .summary = "2-D k x k torus, minimal fully adaptive wormhole, uniform "
+               "traffic, network latency only: mean-flow without VCs "
+               "(recommended); the links' V VCs (corrected)",
     .covers = mf_covers,
     .eval = mf_eval,
     .zero_load = mf_zero_load,
