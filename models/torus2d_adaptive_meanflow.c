@@ -899,10 +899,10 @@ static int mf_eval(const net_design *d, const net_workload *w, double rate,
     if (o->variant == MODEL_VARIANT_CORRECTED)
         return mfc_eval(d, w, rate, o, out);
     model_meanflow_params p;
-    model_meanflow_params_init(&p, opts->variant);
+    model_meanflow_params_init(&p, o->variant);
     double lm = net_message_flits(d, w);
     return model_meanflow_eval(d->k[0], lm, mf_length_variance(w, lm),
-                               d->router_delay, rate, &p, opts, out);
+                               d->router_delay, rate, &p, o, out);
 }
 
 static double mf_zero_load(const net_design *d, const net_workload *w,
