@@ -11,7 +11,9 @@
  *   dimension inside one quadrant of the torus (the south-east one; the
  *   others are mirror images).  No source queue, no ejection queue, no VC
  *   multiplexing: latency == network_latency, source_wait = 0,
- *   vc_multiplexing = 1.
+ *   vc_multiplexing = 1.  That is the printed and recommended variants;
+ *   the corrected one (below, "CORRECTED VARIANT") models the links with
+ *   their V VCs and is still a network latency without a source queue.
  *
  * THE MODEL (MODELS.md M2 step numbers; equation numbers of seed 001)
  *   Streams (1)-(2): alpha = (k-1)/(k+1) adapts in both dimensions,
@@ -91,6 +93,93 @@
  *   exponential lengths are geometric on {1,2,...} with mean Lm in dse
  *   (MODELS.md section 3 item 8), so Var_L = Lm(Lm - 1).
  *
+ * CORRECTED VARIANT (opts->variant == MODEL_VARIANT_CORRECTED, the default;
+ * docs/models.md "M2: the corrected variant", docs/validation/notes.md
+ * finding 20).  The recommended model describes a link as one server
+ * without VCs: a header finds the X link busy with probability pX = (flow x
+ * holding time), and the link saturates when that reaches 1.  The network
+ * dse simulates (sim/route_minadapt.c), like the paper's own simulator (4
+ * VCs), gives every link V VCs: 2 dimension-order escape VCs, one per
+ * dateline class, and V - 2 adaptive ones; a header takes, while X is
+ * unfinished, an adaptive VC of the X link, else the escape VC of its
+ * class on the X link, else an adaptive VC of the Y link; with X done, an
+ * adaptive Y VC, else its Y escape VC; blocked, it retries every cycle
+ * and leaves on the first permitted VC that frees.  Each link carries up
+ * to V worms at once, shared flit by flit.  So the recommended model
+ * saturates at 0.27-0.77 of the simulated rate (finding 3): it has one VC
+ * where the network has V.  The corrected variant re-derives the link
+ * from those semantics with the Duato tori's pieces (torus2d_duato.c
+ * corrected, findings 8, 9, 14, 16), which model the same VC split;
+ * nothing is fitted:
+ *   (a) Distance: the exact mean hops D = net_avg_distance() (finding 3:
+ *       the alpha stream travels 2K k/(k-1), not 2K, hops), channel rate
+ *       m_c = lam D / 4 (four output links per node, X and Y equally
+ *       loaded: every minimal path crosses |dx| X and |dy| Y links
+ *       whatever the order).  Zero load D (1 + Dr) + Lm, the simulator's.
+ *   (b) Blocking: the pooled B1 chain of V VCs at the holding time S
+ *       (P[v], busy VCs uniformly placed, as the thesis family).  With
+ *       both dimensions left the header is blocked iff the V - 2 adaptive
+ *       VCs and its escape VC of the X link and the V - 2 adaptive VCs of
+ *       the Y link are busy: P_d P_a, P_d = P[V] + P[V-1]/V (V - 1 given
+ *       VCs busy), P_a = P[V] + 2 P[V-1]/V + P[V-2]/C(V,2) (V - 2);
+ *       with one left, P_d.  The share of channel visits made with both
+ *       dimensions left follows the X preference: the header crosses X
+ *       first, so an X hop has Y left iff dy != 0 and a Y hop never has X
+ *       left: f2 = E[dx 1(dy > 0)] / E[dx + dy] = (1 - 1/k)/2.  The
+ *       recommended model's detour (X busy, Y free: fY) is left out of f2:
+ *       at the loads where it happens, P_d (1 - P_a), it is a few % of
+ *       the hops.  (M6's P_c = 2/(h+1) is for a header that picks X or Y
+ *       at random.)  Ties (offset k/2, two minimal X links) are taken as
+ *       one link.
+ *   (c) First to free (finding 9): a blocked header with both dimensions
+ *       left waits for the first of m2 = 2(V - 2) + 1 busy candidate VCs,
+ *       with one left of m1 = (V - 2) + 1; each term is divided by its m.
+ *   (d) The worm's holding time (finding 8, model__torus_hold_any) as the
+ *       unknown: S = 1 + C (1 + Dr + Pbar R(S)) + drain + out W_qd, where
+ *       Pbar = f2 P_a P_d / m2 + (1 - f2) P_d / m1 and R(S) the rest of a
+ *       hold in progress (finding 16, model__hold_residual);
+ *       L = D (1 + Dr) + Lm + W_qd + D Pbar R(S).
+ *   (e) The worm's stretch s replaces the per-channel multiplexing degree:
+ *       a worm of 12-16 flits in 1-flit buffers spans its whole path and
+ *       its injection channel (V VCs shared flit by flit by the source's
+ *       own worms, finding 0), so the stalls of those stages add (finding
+ *       9, model_worm_stretch: s = 1 + stalls / s).  Finding 9 counts a
+ *       torus dimension once, as if every competitor met in a ring shared
+ *       the worm's whole segment.  On a ring both segments (ours and the
+ *       competitor's, h hops each, starting at independent positions) only
+ *       partly overlap (offsets -(h-1)..h-1, overlap h - |offset|): a
+ *       competitor that shares at least one of our h links shares
+ *       h^2 / (2h - 1) of them on average.  Summed over our h links the
+ *       competitors present make h per-link stalls, each distinct one
+ *       counted h^2 / (2h - 1) times, so the distinct competitors are
+ *       worth (2h - 1) / h = 2 - 1/h per-link stalls: each dimension's
+ *       stall is multiplied by 2 - 1/h, h the ring's mean hops given it is
+ *       crossed (1 for k = 2, 3; -> 2 for long segments).  A competitor
+ *       counts once, because interleaving with it at the first shared link
+ *       sets the pace on the following ones (finding 9).
+ *       model_meanflow_stretch.
+ *   (f) Ejection (MODELS.md section 3 item 10): W_qd, the M/G/1 wait at
+ *       lam / c per ejection channel with service s len (the worm's drain,
+ *       finding 9, model_ejection_worm with (e)'s s); 0 with ejection=0
+ *       (the paper's set-ups).
+ *   (g) Closing: latency = (L - idle) s + idle, idle = D Dr + W_qd (a
+ *       deciding header and a worm waiting for the ejection channel send
+ *       nothing, finding 1).  No source queue: the model stays a network
+ *       latency (source_wait = 0, latency == network_latency), and
+ *       dse validate keeps comparing it with the simulator's network
+ *       latency.  The simulator's source wait is only the wait for a free
+ *       injection VC (the sharing of the injection channel is part of its
+ *       network latency, and of s here): 0.001-0.013 cycles on the 32x32
+ *       V = 6 study design at 15-80% load, 0.7 and 7.0 cycles on the 4x4
+ *       V = 4 set-up at 50% and 80% (its injection channel is its busiest).
+ *       The thesis family's M/G/1 injection queue (model_result_corrected)
+ *       would count that sharing a second time (finding 20).
+ *   vc_multiplexing reports s.  At rate -> 0: s = 1, no blocking, W_qd =
+ *   0, so the latency is D (1 + Dr) + Lm, the simulator's zero-load
+ *   latency (model.zero_load gives it for this variant).  V must be >= 3
+ *   (net_check; covers says so).  Cost: one scalar fixed point in S,
+ *   O(V) per pass, plus model__torus_hold_any's O(k^2) setup.
+ *
  * SOLVER
  *   model_solve() (B7) with the caller's options (damping 0.5, tolerance
  *   1e-9, cap 10000 by default) from the zero-load point x = 0.  The binary
@@ -128,9 +217,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_int.h"
 #include "net/xalloc.h"
 #include "torus2d_adaptive_meanflow.h"
+#include "torus_common.h"
 
 enum { X_PX, X_PY, X_WE, X_NE, X_NS, X_WS, X_COUNT };
 enum { MF_SEL_R, MF_SEL_S, MF_SEL_COUNT };
@@ -674,6 +763,9 @@ static int mf_covers(const net_design *d, const net_workload *w, char *why,
         reason = "needs fixed or exponential message lengths";
     else if (d->router_delay < 0)
         reason = "needs router delay >= 0";
+    else if (d->vcs < 3 || d->vcs > MODEL_TORUS_VMAX)
+        reason = "needs 3 <= vcs <= 1024 (two escape VCs and at least one "
+                 "adaptive VC per link)";
     if (reason) {
         if (why && why_size)
             snprintf(why, why_size, "%s", reason);
@@ -691,22 +783,136 @@ static double mf_length_variance(const net_workload *w, double lm)
     return w->length == NET_LENGTH_EXPONENTIAL ? lm * (lm - 1.0) : 0.0;
 }
 
+/* ---- corrected variant: the links with their V VCs (header comment) --- */
+
+typedef struct mfc_ctx {
+    double mc;          /* messages/cycle per channel, lam D / 4 */
+    double f2;          /* share of channel visits with both dims left */
+    double dr, wqd;
+    int vcs;
+    model_hold hold;    /* the worm's holding time (model__torus_hold_any) */
+    double s0, var0;    /* its zero-load mean and variance */
+    double pblk;        /* mean blocking probability per hop (mfc_chain),
+                           each term already divided by its candidates */
+} mfc_ctx;
+
+/* Corrected (b)-(c): the pooled chain of holding time s, P_a and P_d, each
+ * hop's term divided by the number of candidate VCs whose first release
+ * unblocks it. */
+static model_status mfc_chain(mfc_ctx *c, double s, double *p)
+{
+    model_status st = vc_chain_probs(c->mc, s, c->vcs, p);
+    if (st != MODEL_CONVERGED)
+        return st;
+    const int V = c->vcs;
+    double pa = clamp01(p[V] + 2 * p[V - 1] / V + p[V - 2] / binom(V, 2));
+    double pd = clamp01(p[V] + p[V - 1] / V);
+    double m2 = 2.0 * (V - 2) + 1, m1 = (V - 2) + 1.0;
+    c->pblk = c->f2 * pa * pd / m2 + (1 - c->f2) * pd / m1;
+    return MODEL_CONVERGED;
+}
+
+/* Corrected (d): x[0] = S, the mean VC holding time over channel visits. */
+static model_status mfc_map(void *vctx, const double *x, double *fx)
+{
+    mfc_ctx *c = vctx;
+    double p[MODEL_TORUS_VMAX + 1];
+    model_status st = mfc_chain(c, x[0], p);
+    if (st != MODEL_CONVERGED)
+        return st;
+    const model_hold *h = &c->hold;
+    double wait = c->pblk * model__hold_residual(x[0], c->s0, c->var0);
+    fx[0] = 1 + h->coef[0] * (1 + c->dr + wait) + h->drain +
+            h->out * c->wqd;
+    return MODEL_CONVERGED;
+}
+
+/* Corrected (e): the worm's stretch, finding 9's stages (the injection
+ * channel and one stage per dimension) with each dimension's stall counted
+ * once per distinct competitor met along the worm's segment of the ring,
+ * (2 - 1/h) stalls for a segment of h hops.  INFINITY when a stage is
+ * overloaded. */
+double model_meanflow_stretch(const net_design *d, const net_workload *w,
+                              double rate)
+{
+    const double lm = net_message_flits(d, w);
+    model_worm_path path;
+    model__torus_worm_path(d, rate, &path);
+    for (int i = 0; i < path.nseg; i++) {
+        double h = path.hops[i] >= 1 ? path.hops[i] : 1;
+        path.stall[i] = model_ps_stall(path.stall[i] * lm, d->vcs) *
+                        (2.0 - 1.0 / h);
+    }
+    return model_worm_stretch(d, w, rate, &path);
+}
+
+static int mfc_eval(const net_design *d, const net_workload *w, double rate,
+                    const model_opts *opts, model_result *out)
+{
+    if (!(rate >= 0) || !isfinite(rate))
+        return model_result_fail(out, MODEL_NOCONVERGE, 0);
+    const int k = d->k[0];
+    const double lm = net_message_flits(d, w);
+    const double hops = net_avg_distance(d);      /* (a) exact */
+    mfc_ctx c;
+    memset(&c, 0, sizeof c);
+    c.vcs = d->vcs;
+    c.dr = d->router_delay;
+    c.mc = rate * hops / 4.0;
+    c.f2 = (1.0 - 1.0 / k) / 2.0;                 /* (b) X first */
+    /* (e)-(f): the worm's stretch, and the ejection channel held for its
+     * drain */
+    double s = model_meanflow_stretch(d, w, rate);
+    if (!isfinite(s) ||
+        model_ejection_worm(d, rate, lm, model_length_m2(d, w), s,
+                            &c.wqd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 0);
+    model__torus_hold_any(d, w, &c.hold);
+    c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
+    c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);
+
+    double x = c.s0;
+    int iters = 0;
+    model_status st = model_solve(mfc_map, &c, &x, 1, opts, &iters);
+    if (st != MODEL_CONVERGED)
+        return model_result_fail(out, st, iters);
+    double p[MODEL_TORUS_VMAX + 1];
+    if (mfc_chain(&c, x, p) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    double blocking = hops * c.pblk * model__hold_residual(x, c.s0, c.var0);
+    double L = hops * (1 + c.dr) + lm + c.wqd + blocking;
+    /* (g): the routing decisions and the ejection wait send nothing and are
+     * not stretched; no source queue (the network latency, as M2) */
+    double idle = hops * c.dr + c.wqd;
+    double latency = (L - idle) * s + idle;
+    return model_result_ok(out, latency, latency, 0.0, s, iters);
+}
+
 static int mf_eval(const net_design *d, const net_workload *w, double rate,
                    const model_opts *opts, model_result *out)
 {
     /* The physical screen (model__screen, models/bound.c). */
     if (model__screen(d, w, rate))
         return model_result_fail(out, MODEL_SATURATED, 0);
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    if (o->variant == MODEL_VARIANT_CORRECTED)
+        return mfc_eval(d, w, rate, o, out);
     model_meanflow_params p;
-    model_meanflow_params_init(&p, opts->variant);
+    model_meanflow_params_init(&p, o->variant);
     double lm = net_message_flits(d, w);
     return model_meanflow_eval(d->k[0], lm, mf_length_variance(w, lm),
-                               d->router_delay, rate, &p, opts, out);
+                               d->router_delay, rate, &p, o, out);
 }
 
 static double mf_zero_load(const net_design *d, const net_workload *w,
                            const model_opts *opts)
 {
+    model_opts def;
+    const model_opts *o = model__opts(opts, &def);
+    if (o->variant == MODEL_VARIANT_CORRECTED)
+        return net_avg_distance(d) * (1 + d->router_delay) +
+               net_message_flits(d, w);
     return model_meanflow_zero_load(d->k[0], net_message_flits(d, w),
                                     d->router_delay);
 }
@@ -737,8 +943,9 @@ const model model_torus2d_adaptive_meanflow = {
     .name = "torus2d-adaptive-meanflow",
     .source = "seed 001_fe5cc28af9c60162.txt (Quaglia et al. 2002) sections "
               "3-4, eqs.(1)-(46); MODELS.md M2",
-    .summary = "2-D k x k torus, minimal fully adaptive wormhole without VCs "
-               "(mean-flow), uniform traffic; network latency only",
+    .summary = "2-D k x k torus, minimal fully adaptive wormhole, uniform "
+               "traffic, network latency only: mean-flow without VCs "
+               "(recommended); the links' V VCs (corrected)",
     .covers = mf_covers,
     .eval = mf_eval,
     .zero_load = mf_zero_load,

@@ -51,4 +51,11 @@ int model_meanflow_eval(int k, double t_dt, double var_l, double dr,
  * load). */
 double model_meanflow_zero_load(int k, double t_dt, double dr);
 
+/* The corrected variant's stretch of a worm (header comment, corrected
+ * (e)): model_worm_stretch over the torus path with each dimension's stall
+ * multiplied by 2 - 1/h (h the ring hops given crossed); INFINITY when a
+ * stage is overloaded.  Exposed for the tests. */
+double model_meanflow_stretch(const net_design *d, const net_workload *w,
+                              double rate);
+
 #endif

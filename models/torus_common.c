@@ -293,6 +293,14 @@ void model__torus_hold_any(const net_design *d, const net_workload *w,
     free(nx);
 }
 
+double model__hold_residual(double s, double s0, double var0)
+{
+    if (!(s > 0))
+        return s;
+    double w = s - s0;
+    return (s * s + var0 + w * w) / (2 * s);
+}
+
 model_status model__wait_ejection(const net_design *d, double lam, double lm,
                                   double *wqd)
 {

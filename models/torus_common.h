@@ -96,6 +96,13 @@ void model__torus_hold(const net_design *d, const net_workload *w, int i,
 void model__torus_hold_any(const net_design *d, const net_workload *w,
                            model_hold *h);
 
+/* The rest of the hold in progress that a header meeting a busy VC waits
+ * (docs/validation/notes.md findings 12 and 16): E[H^2] / (2 E[H]) for a
+ * hold H of mean s made of a zero-load part H0 (mean s0, variance var0,
+ * e.g. from model__torus_hold_any's m2) plus exponential waits of mean
+ * s - s0, so E[H^2] = s^2 + var0 + (s - s0)^2.  Returns s when s <= 0. */
+double model__hold_residual(double s, double s0, double var0);
+
 /* W_qd, the wait for the ejection channel (002 eq.2.11, [printed]):
  * lam Lm^2 per ejection channel; with c >= 1 channels each takes lam / c
  * (our extension; c = 1 is the thesis).  0 when ejection_channels == 0

@@ -15,6 +15,12 @@
  *     of 4, length variance, coverage, the sliding-mode resolution of the
  *     binary selectors (no islands of non-convergence), and never a NaN.
  *
+ * Those check the printed and recommended variants (the paper's model).
+ * The corrected variant (links with their V VCs) is checked at the end:
+ * its exact zero-load latency, the worm's stretch computed by hand, a
+ * saturation rate above the recommended one and within the channel-load
+ * bound, monotone sweeps and its V >= 3 coverage.
+ *
  * Every expected number here is printed in MODELS.md or seed 001, or is a
  * closed form / identity derived independently of the code under test.
  */
@@ -190,6 +196,7 @@ static void test_zero_load(void **state)
         setup(sizes[a], &d, &w);
         model_opts o;
         model_opts_init(&o);
+        o.variant = MODEL_VARIANT_RECOMMENDED;
         double z = m->zero_load(&d, &w, &o);
         assert_true(fabs(z - printed[a]) <= 5e-4);
         /* the full recursion at rate 0 collapses to the closed form */
@@ -222,6 +229,7 @@ static void test_zero_load_router_delay_and_interpolation(void **state)
             double want = hops * (1 + dr) + (7 + k);
             model_opts o;
             model_opts_init(&o);
+            o.variant = MODEL_VARIANT_RECOMMENDED;
             assert_true(fabs(m->zero_load(&d, &w, &o) - want) <= 1e-12 * want);
             model_result r;
             assert_int_equal(m->eval(&d, &w, 0.0, &o, &r), 0);
@@ -367,6 +375,7 @@ static void test_length_variance(void **state)
     w.length = NET_LENGTH_EXPONENTIAL;
     model_opts o;
     model_opts_init(&o);
+    o.variant = MODEL_VARIANT_RECOMMENDED;
     model_meanflow_params p;
     model_meanflow_params_init(&p, MODEL_VARIANT_RECOMMENDED);
     for (int i = 0; i < 11; i++) {
@@ -435,6 +444,7 @@ static void test_damping_independent(void **state)
                 setup(sizes[a], &d, &w);
                 model_opts o;
                 model_opts_init(&o);
+                o.variant = MODEL_VARIANT_RECOMMENDED;
                 o.damping = damping[j];
                 model_result r;
                 assert_int_equal(meanflow()->eval(&d, &w, rates[i], &o, &r),
@@ -527,6 +537,7 @@ static void test_saturation_rate(void **state)
     net_workload w;
     model_opts o;
     model_opts_init(&o);
+    o.variant = MODEL_VARIANT_RECOMMENDED;
     double sat;
     /* A.2: converged at 0.006, saturated at 0.007 */
     setup(16, &d, &w);
@@ -543,6 +554,172 @@ static void test_saturation_rate(void **state)
     assert_int_equal(model_saturation_rate(meanflow(), &d, &w, &o, &sat,
                                            NULL), 0);
     assert_true(sat > 0.015);
+}
+
+/* ---- corrected variant (header comment "CORRECTED VARIANT") ------------- */
+
+static int eval_design(const net_design *d, const net_workload *w,
+                       double rate, model_variant v, model_result *r)
+{
+    model_opts o;
+    model_opts_init(&o);
+    o.variant = v;
+    return meanflow()->eval(d, w, rate, &o, r);
+}
+
+/* Zero load: the exact mean hops of a k x k torus, destinations uniform
+ * over the other k^2 - 1 nodes (per ring k/4 over all k offsets for even
+ * k, (k - 1/k)/4 for odd k, two rings, times k^2 / (k^2 - 1)), times
+ * (1 + Dr), plus Lm; eval at rate 0 gives the same. */
+static void test_corrected_zero_load(void **state)
+{
+    (void)state;
+    for (int k = 4; k <= 17; k++)
+        for (int dr = 0; dr <= 2; dr++) {
+            net_design d;
+            net_workload w;
+            setup(k, &d, &w);
+            d.router_delay = dr;
+            w.message_bits = 5 + k;
+            double ring = k % 2 ? (k - 1.0 / k) / 4.0 : k / 4.0;
+            double n = (double)k * k;
+            double want = 2 * ring * n / (n - 1) * (1 + dr) + (5 + k);
+            model_opts o;
+            model_opts_init(&o);
+            assert_int_equal(o.variant, MODEL_VARIANT_CORRECTED);
+            double z = meanflow()->zero_load(&d, &w, &o);
+            if (fabs(z - want) > 1e-12 * want)
+                fail_msg("k %d Dr %d: zero load %.15g, want %.15g", k, dr, z,
+                         want);
+            model_result r;
+            assert_int_equal(meanflow()->eval(&d, &w, 0.0, &o, &r), 0);
+            assert_true(fabs(r.latency - want) <= 1e-12 * want);
+            assert_true(r.network_latency == r.latency);
+            assert_true(r.source_wait == 0 && r.vc_multiplexing == 1);
+        }
+}
+
+/* The worm's stretch by hand, 8x8, V = 4, 12-flit fixed worms, one-flit
+ * buffers, lam = 0.02.  A ring of 8 is crossed with probability
+ * (7/8)(64/63) = 8/9, for 16/7 hops on average (offsets 1..7: 1 2 3 4 3 2
+ * 1), so one of its links carries lam (8/9)(16/7)/2 messages per cycle,
+ * flit load rho = 12 lam 64/63 = 0.243810; its PS stall capped at 4 is
+ * (rho - rho^4)/(1 - rho), times 2 - 7/16 for the distinct competitors of
+ * a 16/7-hop segment.  The worm (12 flits > the 4.06 hops) spans both
+ * rings and the injection channel (rho = 12 lam = 0.24):
+ *   stalls = 2 (8/9) (25/16) ps(0.243810) + ps(0.24) = 1.194050,
+ *   s = (1 + sqrt(1 + 4 stalls)) / 2 = 1.701686. */
+static void test_corrected_stretch_by_hand(void **state)
+{
+    (void)state;
+    net_design d;
+    net_workload w;
+    setup(8, &d, &w);
+    assert_true(fabs(model_meanflow_stretch(&d, &w, 0.02) - 1.701686358702768)
+                <= 1e-9);
+    assert_true(model_meanflow_stretch(&d, &w, 0.0) == 1.0);
+    /* the injection channel alone at rho = 12 lam >= 1 */
+    assert_true(isinf(model_meanflow_stretch(&d, &w, 1.0 / 12)));
+    /* at zero load and at 0.02 the corrected latency is (hops + Lm) s plus
+     * blocking, so at least the stretched zero-load latency */
+    model_result r;
+    assert_int_equal(eval_design(&d, &w, 0.02, MODEL_VARIANT_CORRECTED, &r),
+                     0);
+    assert_true(r.vc_multiplexing == model_meanflow_stretch(&d, &w, 0.02));
+    assert_true(r.latency >= (2 * 2 * 64.0 / 63 + 12) * 1.701686358702768);
+}
+
+/* With V VCs per link the network carries more than the paper's one
+ * server per link: the corrected saturation rate lies above the
+ * recommended one on the paper's four sizes and the main study's 32x32,
+ * and never above the channel-load bound (the injection channel, 1/Lm, on
+ * the 4x4). */
+static void test_corrected_saturation(void **state)
+{
+    (void)state;
+    for (int a = 0; a < 5; a++) {
+        net_design d;
+        net_workload w;
+        if (a < 4) {
+            setup(sizes[a], &d, &w);
+        } else {
+            setup(32, &d, &w);
+            d.vcs = 6;
+            d.width = 8;
+            d.router_delay = 1;
+            d.ejection_channels = 1;
+            w.message_bits = 128;
+            w.length = NET_LENGTH_EXPONENTIAL;
+        }
+        model_opts o;
+        model_opts_init(&o);
+        double corr, rec;
+        assert_int_equal(model_saturation_rate(meanflow(), &d, &w, &o, &corr,
+                                               NULL), 0);
+        o.variant = MODEL_VARIANT_RECOMMENDED;
+        assert_int_equal(model_saturation_rate(meanflow(), &d, &w, &o, &rec,
+                                               NULL), 0);
+        model_bound b;
+        assert_int_equal(model_bound_compute(&d, &w, &b, NULL), 0);
+        if (!(corr > 1.2 * rec && corr <= b.rate))
+            fail_msg("%dx%d: corrected %g, recommended %g, bound %g", d.k[0],
+                     d.k[0], corr, rec, b.rate);
+    }
+}
+
+/* Feasibility monotone in the rate, latency never below zero load and
+ * never falling, on a grid of sizes, V and Dr; every result consistent. */
+static void test_corrected_sweep(void **state)
+{
+    (void)state;
+    for (int k = 4; k <= 17; k += 3)
+        for (int vcs = 3; vcs <= 6; vcs += 3)
+            for (int dr = 0; dr <= 1; dr++) {
+                net_design d;
+                net_workload w;
+                setup(k, &d, &w);
+                d.vcs = vcs;
+                d.router_delay = dr;
+                d.ejection_channels = dr;   /* both ejection models */
+                model_opts o;
+                model_opts_init(&o);
+                double z = meanflow()->zero_load(&d, &w, &o);
+                double prev = 0;
+                int failed = 0;
+                for (double rate = 0.0005; rate < 0.1; rate += 0.0005) {
+                    model_result r;
+                    int rc = meanflow()->eval(&d, &w, rate, &o, &r);
+                    assert_true(isfinite(r.latency) && r.latency >= 0);
+                    assert_int_equal(r.saturated, rc != 0);
+                    if (rc != 0) {
+                        failed = 1;
+                        continue;
+                    }
+                    if (failed)
+                        fail_msg("%dx%d V %d Dr %d: converges at %g after a "
+                                 "failure", k, k, vcs, dr, rate);
+                    assert_true(r.latency >= z && r.latency >= prev);
+                    assert_true(r.network_latency == r.latency);
+                    assert_true(r.vc_multiplexing >= 1);
+                    prev = r.latency;
+                }
+                assert_true(failed);   /* the bound is below 0.1 */
+            }
+}
+
+/* The corrected variant needs the simulator's VC split: 2 escape VCs and
+ * at least one adaptive one. */
+static void test_corrected_covers_vcs(void **state)
+{
+    (void)state;
+    net_design d;
+    net_workload w;
+    setup(8, &d, &w);
+    char why[256];
+    assert_int_equal(meanflow()->covers(&d, &w, why, sizeof why), 0);
+    d.vcs = 2;
+    assert_int_equal(meanflow()->covers(&d, &w, why, sizeof why), -1);
+    assert_non_null(strstr(why, "vcs"));
 }
 
 int main(void)
@@ -564,6 +741,11 @@ int main(void)
         cmocka_unit_test(test_selector_islands),
         cmocka_unit_test(test_sweep_consistent),
         cmocka_unit_test(test_saturation_rate),
+        cmocka_unit_test(test_corrected_zero_load),
+        cmocka_unit_test(test_corrected_stretch_by_hand),
+        cmocka_unit_test(test_corrected_saturation),
+        cmocka_unit_test(test_corrected_sweep),
+        cmocka_unit_test(test_corrected_covers_vcs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
