@@ -124,6 +124,31 @@
  *   the first-to-free 1/m) is (S^2 + var0 + (S - s0)^2) / (2 S) in the
  *   holding-time map, in L and in the transmitting hold.  The chain's
  *   occupancy still uses S (Little: the mean hold, not the residual).
+ *   (f) The channel's two tiers (docs/validation/notes.md finding 18;
+ *   model__duato_tiers).  The thesis's P_a, P_d come from one B1 chain
+ *   pooled over the V VCs, with a geometric tail (P[V] = rho^V) and no
+ *   preference.  The simulated router (sim/route_duato.c) takes an
+ *   adaptive VC whenever a candidate channel has one free and the escape
+ *   VC of its dateline class only when none has, and a ring's channels
+ *   carry one escape class almost everywhere (finding 9).  Probed (findings
+ *   16 and 18), the busy VCs are released independently, each after its
+ *   own hold (counts close to Poisson), and the adaptive VCs fill first
+ *   (16x16, V = 3: P(adaptive busy) 0.42-0.44 at 80% load).  So a channel
+ *   is an M/M/c queue, c = (V - 2) + 1 (the adaptive VCs, then the one
+ *   escape VC of the class), a blocked header waiting rather than lost:
+ *     P_d = Erlang C(c, a),  P_a = P_d + (1 - P_d) B(V - 2, a),
+ *     a = m_c H,  H = S + (s - 1) (C + drain)
+ *   in place of (4.7), (4.8) (c_d is then not used); the blocking terms
+ *   of (4.9) and the first-to-free 1/m are unchanged.  H is the hold the
+ *   VC is busy for: S counts the worm's hop and drain cycles at the zero-
+ *   load pace, and shared flit by flit with the other worms of its path
+ *   they take s times as long, s the drain stretch of the ejection
+ *   service (finding 9, model_worm_stretch); the routing decisions and the
+ *   waits send nothing and are not stretched.  So the occupancy is m_c H
+ *   (Little, the mean hold) and the blocked wait of (e) is the residual
+ *   of H.  The closing step (V_avg from hold_tx) is unchanged.
+ *   Rejected (finding 18): the loss form (Erlang B for P_d), optimistic;
+ *   H = s S (the waits stretched too, no reason to).
  */
 #include <math.h>
 #include <stdio.h>
@@ -140,6 +165,7 @@ typedef struct m6_ctx {
     double dr, wqd;
     model_hold hold;
     double s0, var0;  /* corrected: zero-load hold's mean and variance */
+    double sw;        /* corrected: the worm's stretch (model_worm_stretch) */
 } m6_ctx;
 
 /* corrected (header, (e)): the wait of a header that meets a busy VC is
@@ -152,6 +178,24 @@ static double residual_hold(const m6_ctx *c, double s)
         return s;
     double w = s - c->s0;
     return (s * s + c->var0 + w * w) / (2 * s);
+}
+
+/* corrected ((f), torus2d_duato.c header): the hold a VC is busy for.  S
+ * counts the worm's own hop and drain cycles at the zero-load pace; shared
+ * flit by flit with the other worms of its channels they take s times as
+ * long (the same stretch s as the ejection service, model_worm_stretch).
+ * The routing decisions and the waits (blocking, ejection) send nothing and
+ * are not stretched. */
+static double occ_hold(const m6_ctx *c, double S)
+{
+    return S + (c->sw - 1) * (c->hold.coef[0] + c->hold.drain);
+}
+
+/* corrected: a blocked header waits the rest of the hold in progress of
+ * the stretched hold ((e), (f)). */
+static double wait_hold(const m6_ctx *c, double S)
+{
+    return residual_hold(c, occ_hold(c, S));
 }
 
 static int m6_covers(const net_design *d, const net_workload *w, char *why,
@@ -205,6 +249,14 @@ static double m6_pblk(double h, void *vctx)
 /* The chain at holding time L and the blocking combinatorics (B1, B4). */
 static model_status m6_chain(m6_ctx *c, double L, double *p)
 {
+    if (c->worm) {
+        /* corrected ((f)): the channel's two tiers, not B1 (p is unused
+         * by the corrected closing step) */
+        for (int v = 0; v <= c->vcs; v++)
+            p[v] = 0;
+        return model__duato_tiers(c->mc, occ_hold(c, L), c->vcs, &c->pa,
+                                  &c->pd);
+    }
     model_status st = vc_chain_probs(c->mc, L, c->vcs, p);
     if (st != MODEL_CONVERGED)
         return st;
@@ -229,7 +281,7 @@ static model_status m6_map(void *vctx, const double *x, double *fx)
         const model_hold *h = &c->hold;
         double pbar = c->davg > 0 ? blocking / c->davg : 0;
         fx[0] = 1 +
-                h->coef[0] * (1 + c->dr + pbar * residual_hold(c, x[0])) +
+                h->coef[0] * (1 + c->dr + pbar * wait_hold(c, x[0])) +
                 h->drain + h->out * c->wqd;
         return MODEL_CONVERGED;
     }
@@ -266,6 +318,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     if (c.worm)
         model__torus_hold_any(d, w, &c.hold);
     c.s0 = c.var0 = 0;
+    c.sw = c.worm ? model__torus_worm_stretch(d, w, rate) : 1;
     if (c.worm) {
         c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
         c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);
@@ -284,7 +337,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     double L = x, hold_tx = x - idle;
     if (c.worm) {
         double blocking = frac_sum(c.davg, m6_pblk, &c);
-        double wait = residual_hold(&c, x);
+        double wait = wait_hold(&c, x);
         L = c.base + blocking * wait;
         hold_tx = 1 + c.hold.coef[0] * (1 + blocking / c.davg * wait) +
                   c.hold.drain;

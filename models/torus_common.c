@@ -479,3 +479,24 @@ void model__torus_dims_weights(int n, double kavg, double *w)
     if (wt != small)
         free(wt);
 }
+
+/* ---- the Duato tiers (corrected torus2d-duato, torus-duato) ------------ */
+
+model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
+                                double *pe)
+{
+    int A = vcs - 2, c = A + 1;
+    double a = mc * hold;
+    if (!isfinite(a) || a < 0 || A < 1 || !(a < c))
+        return MODEL_SATURATED;
+    /* Erlang B by its recursion (stable for any V): bA = B(A, a), then
+     * B(c, a); P(j = A | j < c) = B(A, a) because sum_{j<c} = sum_{j<=A}. */
+    double b = 1;
+    for (int j = 1; j <= A; j++)
+        b = a * b / (j + a * b);
+    double ba = b, bc = a * ba / (c + a * ba);
+    double erlang_c = c * bc / (c - a * (1 - bc));
+    *pe = clamp01(erlang_c);
+    *pa = clamp01(erlang_c + (1 - erlang_c) * ba);
+    return MODEL_CONVERGED;
+}

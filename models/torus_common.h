@@ -163,4 +163,21 @@ const model_opts *model__opts(const model_opts *opts, model_opts *storage);
 void model__torus_dims_left(int n, double kavg, int h, double *p);
 void model__torus_dims_weights(int n, double kavg, double *w);
 
+/* The corrected Duato tori's channel (docs/validation/notes.md finding 18;
+ * torus2d_duato.c (f)).  The simulated router (sim/route_duato.c) takes an
+ * adaptive VC whenever one of its candidate channels has one free, and the
+ * escape VC of its dateline class only when none has; a dimension-order
+ * path rides one class on almost every channel of a ring (finding 9), so a
+ * channel offers its traffic the A = V - 2 adaptive VCs first and then one
+ * escape VC.  VCs are held independently, each for its own hold (finding
+ * 16's probe: busy counts close to Poisson), and a header that finds all
+ * of them busy waits (it is not lost): the channel is an M/M/c queue with
+ * c = A + 1 servers at offered load a = mc hold.
+ *   pe = P(all c busy)            = Erlang C(c, a)
+ *   pa = P(all A adaptive busy)   = pe + (1 - pe) B(A, a)
+ * (B Erlang's loss formula: P(j = A | j < c) = B(A, a) since c = A + 1).
+ * MODEL_SATURATED when a >= c.  O(V). */
+model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
+                                double *pe);
+
 #endif

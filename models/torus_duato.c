@@ -66,6 +66,14 @@
  *   The first-to-free wait (1/m, m = r (V - 2) + 1) and the rest of the
  *   hold in progress, (S^2 + var0 + (S - s0)^2) / (2 S) in place of S in
  *   the blocked wait, as torus2d_duato.c (e) (finding 16).
+ *   The channel's two tiers (torus2d_duato.c (f), finding 18): P_a and P_d
+ *   from an M/M/c queue with c = (V - 2) + 1 (adaptive VCs first, then the
+ *   one escape VC of the class), P_d = Erlang C, P_a = P_d + (1 - P_d)
+ *   B(V - 2, a), a = m_c H, H = S + (s - 1) (C + drain) the stretched
+ *   hold; the blocked wait is the residual of H.  With r dimensions left a
+ *   header is blocked when the r - 1 channels off its escape path have
+ *   every adaptive VC busy and its escape channel is full: P_a^(r-1) P_d,
+ *   the same form as before.
  */
 #include <math.h>
 #include <stdio.h>
@@ -81,6 +89,7 @@ typedef struct td_ctx {
     double dr, wqd, davg;
     model_hold hold;
     double s0, var0;  /* corrected: zero-load hold's mean and variance */
+    double sw;        /* corrected: the worm's stretch (model_worm_stretch) */
 } td_ctx;
 
 /* corrected (header, (e)): the wait of a header that meets a busy VC is
@@ -93,6 +102,24 @@ static double residual_hold(const td_ctx *c, double s)
         return s;
     double w = s - c->s0;
     return (s * s + c->var0 + w * w) / (2 * s);
+}
+
+/* corrected ((f), torus2d_duato.c header): the hold a VC is busy for.  S
+ * counts the worm's own hop and drain cycles at the zero-load pace; shared
+ * flit by flit with the other worms of its channels they take s times as
+ * long (the same stretch s as the ejection service, model_worm_stretch).
+ * The routing decisions and the waits (blocking, ejection) send nothing and
+ * are not stretched. */
+static double occ_hold(const td_ctx *c, double S)
+{
+    return S + (c->sw - 1) * (c->hold.coef[0] + c->hold.drain);
+}
+
+/* corrected: a blocked header waits the rest of the hold in progress of
+ * the stretched hold ((e), (f)). */
+static double wait_hold(const td_ctx *c, double S)
+{
+    return residual_hold(c, occ_hold(c, S));
 }
 
 static int td_covers(const net_design *d, const net_workload *w, char *why,
@@ -116,6 +143,14 @@ static double td_zero_load(const net_design *d, const net_workload *w,
 
 static model_status td_chain(td_ctx *c, double L, double *p)
 {
+    if (c->worm) {
+        /* corrected ((f)): the channel's two tiers, not B1 (p is unused
+         * by the corrected closing step) */
+        for (int v = 0; v <= c->vcs; v++)
+            p[v] = 0;
+        return model__duato_tiers(c->mc, occ_hold(c, L), c->vcs, &c->pa,
+                                  &c->pd);
+    }
     model_status st = vc_chain_probs(c->mc, L, c->vcs, p);
     if (st != MODEL_CONVERGED)
         return st;
@@ -151,7 +186,7 @@ static model_status td_map(void *vctx, const double *x, double *fx)
         const model_hold *h = &c->hold;
         double pbar = c->davg > 0 ? blocking / c->davg : 0;
         fx[0] = 1 +
-                h->coef[0] * (1 + c->dr + pbar * residual_hold(c, x[0])) +
+                h->coef[0] * (1 + c->dr + pbar * wait_hold(c, x[0])) +
                 h->drain + h->out * c->wqd;
         return MODEL_CONVERGED;
     }
@@ -201,6 +236,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     if (c.worm)
         model__torus_hold_any(d, w, &c.hold);
     c.s0 = c.var0 = 0;
+    c.sw = c.worm ? model__torus_worm_stretch(d, w, rate) : 1;
     if (c.worm) {
         c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
         c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);
@@ -218,7 +254,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     double L = x, hold_tx = x - idle;
     if (c.worm) {
         double blocking = td_blocking(&c);
-        double wait = residual_hold(&c, x);
+        double wait = wait_hold(&c, x);
         L = c.base + blocking * wait;
         hold_tx = 1 + c.hold.coef[0] * (1 + blocking / davg * wait) +
                   c.hold.drain;
