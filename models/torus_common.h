@@ -96,6 +96,24 @@ void model__torus_hold(const net_design *d, const net_workload *w, int i,
 void model__torus_hold_any(const net_design *d, const net_workload *w,
                            model_hold *h);
 
+/* The same over messages at their source (corrected Duato tori, the hold
+ * of an injection VC; docs/validation/notes.md finding 18): the whole path
+ * of X hops is ahead, X distributed over the messages (not over channel
+ * visits).  coef[0] = E[min(X, ceil(len / b))], drain = E[(len - b X)+],
+ * out = P(len > b X), m2 = E[H0^2] with H0 = 1 + (1 + Dr) min(X,
+ * ceil(len / b)) + (len - b X)+. */
+void model__torus_hold_source(const net_design *d, const net_workload *w,
+                              model_hold *h);
+
+/* The corrected Duato tori's source wait: a message waits only for one of
+ * the node's V injection VCs (sim/engine.c, step 3: queued messages take
+ * free injection VCs; the injection channel's bandwidth sharing is in the
+ * stretch), each held h1 on average: the M/G/c wait Erlang C(V, a) resid /
+ * (V - a), a = rate h1, resid = E[H^2] / (2 E[H]) of the hold (as
+ * hcube-pcube's C6).  MODEL_SATURATED when a >= V. */
+model_status model__duato_source_wait(int vcs, double rate, double h1,
+                                      double resid, double *ws);
+
 /* W_qd, the wait for the ejection channel (002 eq.2.11, [printed]):
  * lam Lm^2 per ejection channel; with c >= 1 channels each takes lam / c
  * (our extension; c = 1 is the thesis).  0 when ejection_channels == 0
@@ -135,12 +153,15 @@ model_status model__torus_ejection_worm(const net_design *d,
  * solved network latency L, p being the VC chain of the solution:
  * corrected, V_avg = Vbar(B1(m_c, hold_tx, V)) of the transmitting
  * occupancy (hold_tx: the VC holding time without routing decisions and
- * the ejection wait) and model_result_corrected(); otherwise the thesis's
+ * the ejection wait) and model_result_corrected()'s closing step with the
+ * source wait ws the caller derived (model__duato_source_wait; ignored
+ * by the other variants); otherwise the thesis's
  * (2.13) + (2.18) with V_avg = Vbar(p). */
 int model__duato_close(model_result *out, const net_design *d,
                        const net_workload *w, double rate, double mc,
-                       double L, double idle, double hold_tx, const double *p,
-                       model_variant variant, int iterations);
+                       double L, double idle, double hold_tx, double ws,
+                       const double *p, model_variant variant,
+                       int iterations);
 
 /* Which model_opts to use: opts itself, or the defaults when it is NULL
  * (storage provided by the caller). */

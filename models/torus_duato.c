@@ -74,6 +74,9 @@
  *   header is blocked when the r - 1 channels off its escape path have
  *   every adaptive VC busy and its escape channel is full: P_a^(r-1) P_d,
  *   the same form as before.
+ *   Source wait (torus2d_duato.c (g), finding 18): the M/G/c wait for one
+ *   of the V injection VCs, each held like a channel's VC with the whole
+ *   path ahead, in place of (b)'s M/G/1.
  */
 #include <math.h>
 #include <stdio.h>
@@ -204,6 +207,27 @@ static double td_blocking(const td_ctx *c)
     return blocking;
 }
 
+/* corrected ((g), torus2d_duato.c header): the wait for one of the node's
+ * V injection VCs.  An injection VC is held like a channel's VC with the
+ * whole path ahead (model__torus_hold_source): H_src = 1 + C_src (s + Dr
+ * + blocking per hop) + s drain_src + out_src W_qd, the wait the M/G/c
+ * one of its residual (as (e)). */
+static model_status source_wait(const td_ctx *c, const net_design *d,
+                                const net_workload *w, double rate,
+                                double L, double *ws)
+{
+    model_hold src;
+    model__torus_hold_source(d, w, &src);
+    double dist = c->davg;
+    double per_hop = dist > 0 ? (L - c->base) / dist : 0;
+    double h1 = 1 + src.coef[0] * (c->sw + c->dr + per_hop) +
+                c->sw * src.drain + src.out * c->wqd;
+    double s0 = 1 + src.coef[0] * (1 + c->dr) + src.drain;
+    double var0 = fmax(0.0, src.m2 - s0 * s0), x = h1 - s0;
+    double resid = h1 > 0 ? (h1 * h1 + var0 + x * x) / (2 * h1) : 0;
+    return model__duato_source_wait(d->vcs, rate, h1, resid, ws);
+}
+
 static int td_eval(const net_design *d, const net_workload *w, double rate,
                    const model_opts *opts, model_result *out)
 {
@@ -259,7 +283,10 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
         hold_tx = 1 + c.hold.coef[0] * (1 + blocking / davg * wait) +
                   c.hold.drain;
     }
-    return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, p,
+    double ws = 0;
+    if (c.worm && source_wait(&c, d, w, rate, L, &ws) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, ws, p,
                               o->variant, iters);
 }
 
