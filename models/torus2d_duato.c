@@ -124,6 +124,42 @@
  *   the first-to-free 1/m) is (S^2 + var0 + (S - s0)^2) / (2 S) in the
  *   holding-time map, in L and in the transmitting hold.  The chain's
  *   occupancy still uses S (Little: the mean hold, not the residual).
+ *   (f) The channel's two tiers (docs/validation/notes.md finding 18;
+ *   model__duato_tiers).  The thesis's P_a, P_d come from one B1 chain
+ *   pooled over the V VCs, with a geometric tail (P[V] = rho^V) and no
+ *   preference.  The simulated router (sim/route_duato.c) takes an
+ *   adaptive VC whenever a candidate channel has one free and the escape
+ *   VC of its dateline class only when none has, and a ring's channels
+ *   carry one escape class almost everywhere (finding 9).  Probed (findings
+ *   16 and 18), the busy VCs are released independently, each after its
+ *   own hold (counts close to Poisson), and the adaptive VCs fill first
+ *   (16x16, V = 3: P(adaptive busy) 0.42-0.44 at 80% load).  So a channel
+ *   is an M/M/c queue, c = (V - 2) + 1 (the adaptive VCs, then the one
+ *   escape VC of the class), a blocked header waiting rather than lost:
+ *     P_d = Erlang C(c, a),  P_a = P_d + (1 - P_d) B(V - 2, a),
+ *     a = m_c H,  H = S + (s - 1) (C + drain)
+ *   in place of (4.7), (4.8) (c_d is then not used); the blocking terms
+ *   of (4.9) and the first-to-free 1/m are unchanged.  H is the hold the
+ *   VC is busy for: S counts the worm's hop and drain cycles at the zero-
+ *   load pace, and shared flit by flit with the other worms of its path
+ *   they take s times as long, s the drain stretch of the ejection
+ *   service (finding 9, model_worm_stretch); the routing decisions and the
+ *   waits send nothing and are not stretched.  So the occupancy is m_c H
+ *   (Little, the mean hold) and the blocked wait of (e) is the residual
+ *   of H.  The closing step (V_avg from hold_tx) is unchanged.
+ *   Rejected (finding 18): the loss form (Erlang B for P_d), optimistic;
+ *   H = s S (the waits stretched too, no reason to).
+ *   (g) Source wait (finding 18), in place of (b)'s M/G/1: a queued
+ *   message waits only for one of the node's V injection VCs (sim/engine.c
+ *   step 3); the injection channel's flit-by-flit sharing is already in
+ *   the stretch s.  An injection VC is held like a channel's VC with the
+ *   whole path ahead (model__torus_hold_source, over messages):
+ *   H_src = 1 + C_src (s + Dr + b) + s drain_src + out_src W_qd, b the
+ *   blocking per counted hop, and the wait is the M/G/c one,
+ *   Erlang C(V, lam H_src) resid / (V - lam H_src), resid the rest of the
+ *   hold in progress as in (e) (model__duato_source_wait; hcube-pcube's
+ *   C6 is the same form).  The probe's source waits at 80% load are
+ *   0.03-5.7 cycles where (b) gave 2.1-44.
  */
 #include <math.h>
 #include <stdio.h>
@@ -140,18 +176,27 @@ typedef struct m6_ctx {
     double dr, wqd;
     model_hold hold;
     double s0, var0;  /* corrected: zero-load hold's mean and variance */
+    double sw;        /* corrected: the worm's stretch (model_worm_stretch) */
 } m6_ctx;
 
-/* corrected (header, (e)): the wait of a header that meets a busy VC is
- * the rest of the hold in progress, E[H^2] / (2 E[H]), with the hold H =
- * its zero-load part H0 (mean s0, variance var0) plus exponential waits
- * of mean S - s0: E[H^2] = S^2 + var0 + (S - s0)^2. */
-static double residual_hold(const m6_ctx *c, double s)
+/* corrected ((f), torus2d_duato.c header): the hold a VC is busy for.  S
+ * counts the worm's own hop and drain cycles at the zero-load pace; shared
+ * flit by flit with the other worms of its channels they take s times as
+ * long (the same stretch s as the ejection service, model_worm_stretch).
+ * The routing decisions and the waits (blocking, ejection) send nothing and
+ * are not stretched. */
+static double occ_hold(const m6_ctx *c, double S)
 {
-    if (!(s > 0))
-        return s;
-    double w = s - c->s0;
-    return (s * s + c->var0 + w * w) / (2 * s);
+    return S + (c->sw - 1) * (c->hold.coef[0] + c->hold.drain);
+}
+
+/* corrected: a blocked header waits the rest of the hold in progress of
+ * the stretched hold ((e), (f)). */
+static double wait_hold(const m6_ctx *c, double S)
+{
+    /* corrected (header, (e)): a header that meets a busy VC waits the
+     * rest of the hold in progress (model__hold_residual) */
+    return model__hold_residual(occ_hold(c, S), c->s0, c->var0);
 }
 
 static int m6_covers(const net_design *d, const net_workload *w, char *why,
@@ -205,6 +250,14 @@ static double m6_pblk(double h, void *vctx)
 /* The chain at holding time L and the blocking combinatorics (B1, B4). */
 static model_status m6_chain(m6_ctx *c, double L, double *p)
 {
+    if (c->worm) {
+        /* corrected ((f)): the channel's two tiers, not B1 (p is unused
+         * by the corrected closing step) */
+        for (int v = 0; v <= c->vcs; v++)
+            p[v] = 0;
+        return model__duato_tiers(c->mc, occ_hold(c, L), c->vcs, &c->pa,
+                                  &c->pd);
+    }
     model_status st = vc_chain_probs(c->mc, L, c->vcs, p);
     if (st != MODEL_CONVERGED)
         return st;
@@ -229,12 +282,33 @@ static model_status m6_map(void *vctx, const double *x, double *fx)
         const model_hold *h = &c->hold;
         double pbar = c->davg > 0 ? blocking / c->davg : 0;
         fx[0] = 1 +
-                h->coef[0] * (1 + c->dr + pbar * residual_hold(c, x[0])) +
+                h->coef[0] * (1 + c->dr + pbar * wait_hold(c, x[0])) +
                 h->drain + h->out * c->wqd;
         return MODEL_CONVERGED;
     }
     fx[0] = c->base + blocking * x[0];
     return MODEL_CONVERGED;
+}
+
+/* corrected ((g), torus2d_duato.c header): the wait for one of the node's
+ * V injection VCs.  An injection VC is held like a channel's VC with the
+ * whole path ahead (model__torus_hold_source): H_src = 1 + C_src (s + Dr
+ * + blocking per hop) + s drain_src + out_src W_qd, the wait the M/G/c
+ * one of its residual (as (e)). */
+static model_status source_wait(const m6_ctx *c, const net_design *d,
+                                const net_workload *w, double rate,
+                                double L, double *ws)
+{
+    model_hold src;
+    model__torus_hold_source(d, w, &src);
+    double dist = c->davg;
+    double per_hop = dist > 0 ? (L - c->base) / dist : 0;
+    double h1 = 1 + src.coef[0] * (c->sw + c->dr + per_hop) +
+                c->sw * src.drain + src.out * c->wqd;
+    double s0 = 1 + src.coef[0] * (1 + c->dr) + src.drain;
+    double var0 = fmax(0.0, src.m2 - s0 * s0);
+    double resid = fmax(0.0, model__hold_residual(h1, s0, var0));
+    return model__duato_source_wait(d->vcs, rate, h1, resid, ws);
 }
 
 static int m6_eval(const net_design *d, const net_workload *w, double rate,
@@ -266,6 +340,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     if (c.worm)
         model__torus_hold_any(d, w, &c.hold);
     c.s0 = c.var0 = 0;
+    c.sw = c.worm ? model__torus_worm_stretch(d, w, rate) : 1;
     if (c.worm) {
         c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
         c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);
@@ -284,12 +359,15 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     double L = x, hold_tx = x - idle;
     if (c.worm) {
         double blocking = frac_sum(c.davg, m6_pblk, &c);
-        double wait = residual_hold(&c, x);
+        double wait = wait_hold(&c, x);
         L = c.base + blocking * wait;
         hold_tx = 1 + c.hold.coef[0] * (1 + blocking / c.davg * wait) +
                   c.hold.drain;
     }
-    return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, p,
+    double ws = 0;
+    if (c.worm && source_wait(&c, d, w, rate, L, &ws) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, ws, p,
                               o->variant, iters);
 }
 

@@ -301,6 +301,71 @@ double model__hold_residual(double s, double s0, double var0)
     return (s * s + var0 + w * w) / (2 * s);
 }
 
+void model__torus_hold_source(const net_design *d, const net_workload *w,
+                              model_hold *h)
+{
+    const double lm = net_message_flits(d, w);
+    const int geo = w->length == NET_LENGTH_EXPONENTIAL;
+    const double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
+    int diameter = 0;
+    for (int j = 0; j < d->n; j++)
+        diameter += d->k[j] / 2;
+    /* P(X = x), destination uniform over the other nodes (as in
+     * model__torus_hold_any) */
+    double *px = xcalloc((size_t)diameter + 1, sizeof *px);
+    double *nx = xcalloc((size_t)diameter + 1, sizeof *nx);
+    px[0] = 1;
+    int top = 0;
+    for (int j = 0; j < d->n; j++) {
+        int kj = d->k[j], hj = kj / 2;
+        memset(nx, 0, sizeof *nx * ((size_t)diameter + 1));
+        for (int s = 0; s <= top; s++) {
+            if (px[s] == 0)
+                continue;
+            nx[s] += px[s] / kj;
+            for (int y = 1; y <= hj; y++)
+                nx[s + y] += px[s] * ((kj % 2 == 0 && y == hj) ? 1.0 : 2.0) /
+                             kj;
+        }
+        top += hj;
+        double *tmp = px;
+        px = nx;
+        nx = tmp;
+    }
+    double p0 = px[0];
+    memset(h, 0, sizeof *h);
+    /* over messages: the injection VC has the whole path, X hops, ahead */
+    double wc = 0;
+    for (int x = 1; x <= diameter; x++) {
+        double over, excess;
+        len_tail(lm, geo, b * (x - 1), &over, &excess);
+        wc += over;             /* sum_{t=1..x} P(span >= t) */
+        double q = px[x] / (1.0 - p0);
+        if (!(q > 0))
+            continue;
+        len_tail(lm, geo, b * x, &over, &excess);
+        h->coef[0] += q * wc;
+        h->drain += q * excess;
+        h->out += q * over;
+        h->m2 += q * hold0_m2(lm, geo, b, d->router_delay, x);
+    }
+    free(px);
+    free(nx);
+}
+
+model_status model__duato_source_wait(int vcs, double rate, double h1,
+                                      double resid, double *ws)
+{
+    double a = rate * h1;
+    *ws = 0;
+    if (!isfinite(a) || a < 0 || !(a < vcs))
+        return MODEL_SATURATED;
+    if (!(a > 0))
+        return MODEL_CONVERGED;
+    *ws = erlang_c(vcs, a) * resid / (vcs - a);
+    return MODEL_CONVERGED;
+}
+
 model_status model__wait_ejection(const net_design *d, double lam, double lm,
                                   double *wqd)
 {
@@ -367,8 +432,9 @@ model_status model__torus_ejection_worm(const net_design *d,
 
 int model__duato_close(model_result *out, const net_design *d,
                        const net_workload *w, double rate, double mc,
-                       double L, double idle, double hold_tx, const double *p,
-                       model_variant variant, int iterations)
+                       double L, double idle, double hold_tx, double ws,
+                       const double *p, model_variant variant,
+                       int iterations)
 {
     double vavg;
     if (variant != MODEL_VARIANT_CORRECTED) {
@@ -378,10 +444,15 @@ int model__duato_close(model_result *out, const net_design *d,
     }
     if (vc_mux_degree(mc, hold_tx, d->vcs, &vavg) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, iterations);
-    return model_result_corrected(out, rate, d->vcs,
-                                  net_message_flits(d, w),
-                                  model_length_m2(d, w), L, idle, vavg,
-                                  iterations);
+    /* model_result_corrected's saturation conditions (the injection
+     * channel's flit load, (lam/V) L), its closing step, and the source
+     * wait the caller derived for the V injection VCs */
+    if (!(rate / d->vcs * L < 1) || !(rate * net_message_flits(d, w) < 1) ||
+        !(ws >= 0) || !isfinite(ws))
+        return model_result_fail(out, MODEL_SATURATED, iterations);
+    idle = idle >= 0 ? fmin(idle, L) : 0;
+    return model_result_ok(out, ws + (L - idle) * vavg + idle, L, ws, vavg,
+                           iterations);
 }
 
 const model_opts *model__opts(const model_opts *opts, model_opts *storage)
@@ -486,4 +557,25 @@ void model__torus_dims_weights(int n, double kavg, double *w)
     dims_core(n, (int)floor(kavg), top, wt, w);
     if (wt != small)
         free(wt);
+}
+
+/* ---- the Duato tiers (corrected torus2d-duato, torus-duato) ------------ */
+
+model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
+                                double *pe)
+{
+    int A = vcs - 2, c = A + 1;
+    double a = mc * hold;
+    if (!isfinite(a) || a < 0 || A < 1 || !(a < c))
+        return MODEL_SATURATED;
+    /* Erlang B by its recursion (stable for any V): bA = B(A, a), then
+     * B(c, a); P(j = A | j < c) = B(A, a) because sum_{j<c} = sum_{j<=A}. */
+    double b = 1;
+    for (int j = 1; j <= A; j++)
+        b = a * b / (j + a * b);
+    double ba = b, bc = a * ba / (c + a * ba);
+    double erlang_c = c * bc / (c - a * (1 - bc));
+    *pe = clamp01(erlang_c);
+    *pa = clamp01(erlang_c + (1 - erlang_c) * ba);
+    return MODEL_CONVERGED;
 }

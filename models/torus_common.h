@@ -102,6 +102,23 @@ void model__torus_hold_any(const net_design *d, const net_workload *w,
  * e.g. from model__torus_hold_any's m2) plus exponential waits of mean
  * s - s0, so E[H^2] = s^2 + var0 + (s - s0)^2.  Returns s when s <= 0. */
 double model__hold_residual(double s, double s0, double var0);
+/* model__torus_hold_any over messages at their source (corrected Duato tori, the hold
+ * of an injection VC; docs/validation/notes.md finding 18): the whole path
+ * of X hops is ahead, X distributed over the messages (not over channel
+ * visits).  coef[0] = E[min(X, ceil(len / b))], drain = E[(len - b X)+],
+ * out = P(len > b X), m2 = E[H0^2] with H0 = 1 + (1 + Dr) min(X,
+ * ceil(len / b)) + (len - b X)+. */
+void model__torus_hold_source(const net_design *d, const net_workload *w,
+                              model_hold *h);
+
+/* The corrected Duato tori's source wait: a message waits only for one of
+ * the node's V injection VCs (sim/engine.c, step 3: queued messages take
+ * free injection VCs; the injection channel's bandwidth sharing is in the
+ * stretch), each held h1 on average: the M/G/c wait Erlang C(V, a) resid /
+ * (V - a), a = rate h1, resid = E[H^2] / (2 E[H]) of the hold (as
+ * hcube-pcube's C6).  MODEL_SATURATED when a >= V. */
+model_status model__duato_source_wait(int vcs, double rate, double h1,
+                                      double resid, double *ws);
 
 /* W_qd, the wait for the ejection channel (002 eq.2.11, [printed]):
  * lam Lm^2 per ejection channel; with c >= 1 channels each takes lam / c
@@ -142,12 +159,15 @@ model_status model__torus_ejection_worm(const net_design *d,
  * solved network latency L, p being the VC chain of the solution:
  * corrected, V_avg = Vbar(B1(m_c, hold_tx, V)) of the transmitting
  * occupancy (hold_tx: the VC holding time without routing decisions and
- * the ejection wait) and model_result_corrected(); otherwise the thesis's
+ * the ejection wait) and model_result_corrected()'s closing step with the
+ * source wait ws the caller derived (model__duato_source_wait; ignored
+ * by the other variants); otherwise the thesis's
  * (2.13) + (2.18) with V_avg = Vbar(p). */
 int model__duato_close(model_result *out, const net_design *d,
                        const net_workload *w, double rate, double mc,
-                       double L, double idle, double hold_tx, const double *p,
-                       model_variant variant, int iterations);
+                       double L, double idle, double hold_tx, double ws,
+                       const double *p, model_variant variant,
+                       int iterations);
 
 /* Which model_opts to use: opts itself, or the defaults when it is NULL
  * (storage provided by the caller). */
@@ -169,5 +189,22 @@ const model_opts *model__opts(const model_opts *opts, model_opts *storage);
  * load-independent weights of the blocking sum.  Both O(n * D) time. */
 void model__torus_dims_left(int n, double kavg, int h, double *p);
 void model__torus_dims_weights(int n, double kavg, double *w);
+
+/* The corrected Duato tori's channel (docs/validation/notes.md finding 18;
+ * torus2d_duato.c (f)).  The simulated router (sim/route_duato.c) takes an
+ * adaptive VC whenever one of its candidate channels has one free, and the
+ * escape VC of its dateline class only when none has; a dimension-order
+ * path rides one class on almost every channel of a ring (finding 9), so a
+ * channel offers its traffic the A = V - 2 adaptive VCs first and then one
+ * escape VC.  VCs are held independently, each for its own hold (finding
+ * 16's probe: busy counts close to Poisson), and a header that finds all
+ * of them busy waits (it is not lost): the channel is an M/M/c queue with
+ * c = A + 1 servers at offered load a = mc hold.
+ *   pe = P(all c busy)            = Erlang C(c, a)
+ *   pa = P(all A adaptive busy)   = pe + (1 - pe) B(A, a)
+ * (B Erlang's loss formula: P(j = A | j < c) = B(A, a) since c = A + 1).
+ * MODEL_SATURATED when a >= c.  O(V). */
+model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
+                                double *pe);
 
 #endif

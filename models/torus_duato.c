@@ -66,6 +66,17 @@
  *   The first-to-free wait (1/m, m = r (V - 2) + 1) and the rest of the
  *   hold in progress, (S^2 + var0 + (S - s0)^2) / (2 S) in place of S in
  *   the blocked wait, as torus2d_duato.c (e) (finding 16).
+ *   The channel's two tiers (torus2d_duato.c (f), finding 18): P_a and P_d
+ *   from an M/M/c queue with c = (V - 2) + 1 (adaptive VCs first, then the
+ *   one escape VC of the class), P_d = Erlang C, P_a = P_d + (1 - P_d)
+ *   B(V - 2, a), a = m_c H, H = S + (s - 1) (C + drain) the stretched
+ *   hold; the blocked wait is the residual of H.  With r dimensions left a
+ *   header is blocked when the r - 1 channels off its escape path have
+ *   every adaptive VC busy and its escape channel is full: P_a^(r-1) P_d,
+ *   the same form as before.
+ *   Source wait (torus2d_duato.c (g), finding 18): the M/G/c wait for one
+ *   of the V injection VCs, each held like a channel's VC with the whole
+ *   path ahead, in place of (b)'s M/G/1.
  */
 #include <math.h>
 #include <stdio.h>
@@ -81,18 +92,27 @@ typedef struct td_ctx {
     double dr, wqd, davg;
     model_hold hold;
     double s0, var0;  /* corrected: zero-load hold's mean and variance */
+    double sw;        /* corrected: the worm's stretch (model_worm_stretch) */
 } td_ctx;
 
-/* corrected (header, (e)): the wait of a header that meets a busy VC is
- * the rest of the hold in progress, E[H^2] / (2 E[H]), with the hold H =
- * its zero-load part H0 (mean s0, variance var0) plus exponential waits
- * of mean S - s0: E[H^2] = S^2 + var0 + (S - s0)^2. */
-static double residual_hold(const td_ctx *c, double s)
+/* corrected ((f), torus2d_duato.c header): the hold a VC is busy for.  S
+ * counts the worm's own hop and drain cycles at the zero-load pace; shared
+ * flit by flit with the other worms of its channels they take s times as
+ * long (the same stretch s as the ejection service, model_worm_stretch).
+ * The routing decisions and the waits (blocking, ejection) send nothing and
+ * are not stretched. */
+static double occ_hold(const td_ctx *c, double S)
 {
-    if (!(s > 0))
-        return s;
-    double w = s - c->s0;
-    return (s * s + c->var0 + w * w) / (2 * s);
+    return S + (c->sw - 1) * (c->hold.coef[0] + c->hold.drain);
+}
+
+/* corrected: a blocked header waits the rest of the hold in progress of
+ * the stretched hold ((e), (f)). */
+static double wait_hold(const td_ctx *c, double S)
+{
+    /* corrected (header, (e)): a header that meets a busy VC waits the
+     * rest of the hold in progress (model__hold_residual) */
+    return model__hold_residual(occ_hold(c, S), c->s0, c->var0);
 }
 
 static int td_covers(const net_design *d, const net_workload *w, char *why,
@@ -116,6 +136,14 @@ static double td_zero_load(const net_design *d, const net_workload *w,
 
 static model_status td_chain(td_ctx *c, double L, double *p)
 {
+    if (c->worm) {
+        /* corrected ((f)): the channel's two tiers, not B1 (p is unused
+         * by the corrected closing step) */
+        for (int v = 0; v <= c->vcs; v++)
+            p[v] = 0;
+        return model__duato_tiers(c->mc, occ_hold(c, L), c->vcs, &c->pa,
+                                  &c->pd);
+    }
     model_status st = vc_chain_probs(c->mc, L, c->vcs, p);
     if (st != MODEL_CONVERGED)
         return st;
@@ -151,7 +179,7 @@ static model_status td_map(void *vctx, const double *x, double *fx)
         const model_hold *h = &c->hold;
         double pbar = c->davg > 0 ? blocking / c->davg : 0;
         fx[0] = 1 +
-                h->coef[0] * (1 + c->dr + pbar * residual_hold(c, x[0])) +
+                h->coef[0] * (1 + c->dr + pbar * wait_hold(c, x[0])) +
                 h->drain + h->out * c->wqd;
         return MODEL_CONVERGED;
     }
@@ -167,6 +195,27 @@ static double td_blocking(const td_ctx *c)
         pa_power *= c->pa;
     }
     return blocking;
+}
+
+/* corrected ((g), torus2d_duato.c header): the wait for one of the node's
+ * V injection VCs.  An injection VC is held like a channel's VC with the
+ * whole path ahead (model__torus_hold_source): H_src = 1 + C_src (s + Dr
+ * + blocking per hop) + s drain_src + out_src W_qd, the wait the M/G/c
+ * one of its residual (as (e)). */
+static model_status source_wait(const td_ctx *c, const net_design *d,
+                                const net_workload *w, double rate,
+                                double L, double *ws)
+{
+    model_hold src;
+    model__torus_hold_source(d, w, &src);
+    double dist = c->davg;
+    double per_hop = dist > 0 ? (L - c->base) / dist : 0;
+    double h1 = 1 + src.coef[0] * (c->sw + c->dr + per_hop) +
+                c->sw * src.drain + src.out * c->wqd;
+    double s0 = 1 + src.coef[0] * (1 + c->dr) + src.drain;
+    double var0 = fmax(0.0, src.m2 - s0 * s0);
+    double resid = fmax(0.0, model__hold_residual(h1, s0, var0));
+    return model__duato_source_wait(d->vcs, rate, h1, resid, ws);
 }
 
 static int td_eval(const net_design *d, const net_workload *w, double rate,
@@ -201,6 +250,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     if (c.worm)
         model__torus_hold_any(d, w, &c.hold);
     c.s0 = c.var0 = 0;
+    c.sw = c.worm ? model__torus_worm_stretch(d, w, rate) : 1;
     if (c.worm) {
         c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
         c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);
@@ -218,12 +268,15 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     double L = x, hold_tx = x - idle;
     if (c.worm) {
         double blocking = td_blocking(&c);
-        double wait = residual_hold(&c, x);
+        double wait = wait_hold(&c, x);
         L = c.base + blocking * wait;
         hold_tx = 1 + c.hold.coef[0] * (1 + blocking / davg * wait) +
                   c.hold.drain;
     }
-    return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, p,
+    double ws = 0;
+    if (c.worm && source_wait(&c, d, w, rate, L, &ws) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, iters);
+    return model__duato_close(out, d, w, rate, c.mc, L, idle, hold_tx, ws, p,
                               o->variant, iters);
 }
 
