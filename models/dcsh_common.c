@@ -450,3 +450,92 @@ double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)
     dcsh__params_init(&p, d, w, 0.0);
     return p.d_avg * (1 + p.dr) + p.lm;
 }
+
+/* ---- the DCSH drain (corrected, dimension order; finding 19) -----------
+ *
+ * Once the header holds the ejection channel the rest of the worm streams
+ * through the stages it still spans, one-flit buffers apart, so a stall at
+ * any stage holds every flit behind it and the stalls add (finding 9,
+ * model_worm_stretch).  What a DCSH stage is, in the simulator
+ * (sim/topo_dcsh.c, sim/engine.c phase 5): a flit that leaves an input VC
+ * of router m needs, in the same cycle, the input multiplexer of that VC's
+ * group (one flit per cycle over its (k-1)V inputs) and the output channel
+ * (a bus, one flit per cycle over its V VCs, or the ejection channel).  So
+ * a hop is one transfer with two resources, not two stages: its
+ * competitors are the worms on the output bus plus those that use the
+ * multiplexer for another output, each counted once.  (The stall sum of
+ * finding 13 counted the bus and the multiplexer as two stages, so every
+ * worm that turned from the multiplexer onto the same bus was charged
+ * twice.)  With dimension order, per transfer:
+ *   - injection channel: the source's worms, lam Lm (model_worm_stretch).
+ *   - first bus, bus(s, d): fed by s's injection channel and by the
+ *     multiplexers of s's lower dimensions.  The worms from the injection
+ *     channel were already competitors there, and interleaving with the
+ *     same worm costs once (finding 9): only the multiplexers' share is
+ *     new, (1 - p_s)(1 - p_s^d) lam Lm.  P(first | crosses d) = p_s^d.
+ *   - later bus, from mux(m, d') onto bus(m, d): the bus's load
+ *     (1 - p_s) lam Lm plus the multiplexer's traffic for other outputs,
+ *     (1 - p_s) lam Lm (1 - (1 - p_s) p_s^(d-d'-1)); d' is the previous
+ *     dimension crossed, P(d' | d, not first) = (1 - p_s) p_s^(d-d'-1) /
+ *     (1 - p_s^d).
+ *   - ejection, from mux(t, e): the ejection channel is ours alone; the
+ *     multiplexer also passes the worms that arrived on dimension e and
+ *     continue, (1 - p_s) lam Lm (1 - p_s^(n-1-e)) (none on the last
+ *     dimension: with dimension order everything that arrives there
+ *     ejects, and only the one worm holding the ejection channel moves).
+ *     P(last = e) = (1 - p_s) p_s^(n-1-e) / (1 - p_s^n).
+ * Each transfer is processor sharing capped at V (model_ps_stall; its
+ * output bus has V VCs).  A stage counts only while a worm of the
+ * workload's lengths still spans it (one-flit buffers: the last
+ * len / b hops), and the competitors are stretched like ours, ready 1/s
+ * of the cycles: s = 1 + stalls / s (model_worm_stretch, finding 9).
+ * Measured directly (the ejection channel's mean hold per message over
+ * Lm, bench_probe_duato, 1 seed, 50000 cycles after 10000) against this:
+ *   16 x 16, V = 2, Dr = 0, Lm = 32, 25/50/70% load: 1.13 1.29 1.38 /
+ *       1.16 1.28 1.37
+ *   16 x 16, V = 4, Dr = 2 (Fig.3.4b), 25/50/70%: 1.18 1.43 1.66 /
+ *       1.19 1.36 1.51
+ *   4-ary 5 DCSH, V = 3, Lm = 43, 35/70%: 1.39 1.78 / 1.36 1.66
+ *   2-ary 10 DCSH, V = 6, Lm = 128, 50/70%: 1.44 1.64 / 1.55 1.74
+ * The stall sum of finding 13 (bus and multiplexer as separate stages,
+ * the first bus counted besides the injection channel) gave 1.37 and
+ * 1.58 on the first network at 50% load. */
+double dcsh__drain_det(const net_design *d, const net_workload *w,
+                       const dcsh_params *p)
+{
+    int n = p->n, V = p->vcs;
+    double ps = 1.0 / p->k, lm = p->lm;
+    int geo = w->length == NET_LENGTH_EXPONENTIAL;
+    double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
+    double q = lm > 1 ? 1 - 1 / lm : 0;
+    double bus = (1 - ps) * p->lam * lm;            /* a bus's flit load */
+    /* the ejection transfer: always spanned */
+    double stalls = 0;
+    for (int e = 0; e < n; e++)
+        stalls += (1 - ps) * pow(ps, n - 1 - e) / (1 - pow(ps, n)) *
+                  model_ps_stall(bus * (1 - pow(ps, n - 1 - e)), V);
+    /* the buses, backwards from the last dimension: dimension dim is still
+     * spanned when the header arrives iff the worm is longer than the
+     * buffers of the (mean) hops after it */
+    double after = 0;
+    for (int dim = n - 1; dim >= 0; dim--) {
+        double m = b * after;
+        double span = m <= 0 ? 1 : geo ? pow(q, m) : (lm > m ? 1 : 0);
+        double first = pow(ps, dim);
+        double st = first * model_ps_stall(bus * (1 - first), V);
+        for (int prev = 0; prev < dim; prev++) {
+            double to_d = (1 - ps) * pow(ps, dim - prev - 1);
+            st += to_d * model_ps_stall(bus + bus * (1 - to_d), V);
+        }
+        stalls += (1 - ps) * span * st;
+        after += 1 - ps;
+    }
+    /* the injection channel */
+    double m = b * after;
+    double span = m <= 0 ? 1 : geo ? pow(q, m) : (lm > m ? 1 : 0);
+    stalls += span * model_ps_stall(p->lam * lm, V);
+    if (!isfinite(stalls))
+        return INFINITY;
+    /* competitors ready 1/s of the cycles (model_worm_stretch) */
+    return (1.0 + sqrt(1.0 + 4.0 * stalls)) / 2.0;
+}

@@ -13,7 +13,8 @@
  *     ejection channel, whose W_qd is the unstretched M/G/1 wait
  *     lam E[L^2] / (2 (1 - lam Lm)) (model_int.h, model_ejection_mg1;
  *     docs/validation/notes.md finding 7);
- *   - dcsh-det-vc unrolled by hand for n = 2, dcsh-det-novc for n = 2;
+ *   - dcsh-det-vc unrolled by hand for n = 2 (its drain, Erlang's C from
+ *     the closed form, M/G/V source wait), dcsh-det-novc for n = 2;
  *   - the router delay adds about Dr x hops at low load, not
  *     Vbar x Dr x hops;
  *   - monotone curves and saturation beyond the reported rate.
@@ -279,30 +280,60 @@ static void test_adaptive_ejection(void **state)
 
 /* ---- dcsh-det-vc unrolled for n = 2 ------------------------------------- */
 
-/* Latency of the corrected M5 (one backward pass with the unstretched
- * W_qd); *s_out gets the slowdown V_avg M_avg. */
+/* Erlang's C from its closed form: P(all c servers busy) at a erlangs. */
+static double erlang_c_closed(int c, double a)
+{
+    double term = 1, sum = 0;
+    for (int k = 0; k < c; k++) {
+        sum += term;                        /* a^k / k! */
+        term *= a / (k + 1);
+    }
+    double top = term * c / (c - a);        /* a^c / c! x c / (c - a) */
+    return top / (sum + top);
+}
+
+/* PS stall per flit, capped at V: (rho - rho^V) / (1 - rho). */
+static double ps_stall(double rho, int V)
+{
+    return V <= 1 ? 0 : (rho - pow(rho, V)) / (1 - rho);
+}
+
+/* Latency of the corrected M5 for n = 2 (dcsh_det_vc.c items (g)-(i),
+ * dcsh_common.c "the DCSH drain"); *s_out gets the drain stretch s. */
 static double det_vc_n2(int k, int V, double lm, double dr, double lam,
                         int eject, double *s_out)
 {
-    double ps = 1.0 / k, phi = (1 - ps) * lam, p[512];
-    double wqd = eject ? pk(lam, lm, m2(lm)) : 0;
-    double t1 = wqd + lm, t1tx = lm; /* last dimension: nothing after it */
-    assert_int_equal(chain(phi, t1, V, p), 0);
-    double tc1 = p[V] * (wqd + lm), s1 = tc1 + t1;
-    double t0 = (1 - ps) * (dr + tc1) + wqd + lm;
-    double t0tx = (1 - ps) * tc1 + lm; /* no Dr, no W_qd */
-    assert_int_equal(chain(phi, t0, V, p), 0);
+    double ps = 1.0 / k, phi = (1 - ps) * lam, q = 1 - 1 / lm;
+    double bus = phi * lm;
+    /* the drain: the last multiplexer (a worm that ends on dimension 0
+     * shares it with the worms turning onto dimension 1), the bus of
+     * dimension 1 (first crossed: only the multiplexer's share is new;
+     * after dimension 0: the bus plus the multiplexer's ejecting share),
+     * the first bus (nothing new) and the injection channel, each while
+     * the worm still spans it */
+    double stalls = (1 - ps) * ps / (1 - ps * ps) * ps_stall(bus * (1 - ps), V);
+    stalls += (1 - ps) * (ps * ps_stall(bus * (1 - ps), V) +
+                          (1 - ps) * ps_stall(bus * (1 + ps), V));
+    stalls += pow(q, 2 * (1 - ps)) * ps_stall(lam * lm, V);
+    double s = (1 + sqrt(1 + 4 * stalls)) / 2;
+    *s_out = s;
+    double wqd = eject ? lam * m2(lm) * (s * s + (s - 1) / s) /
+                             (2 * (1 - lam * s * lm))
+                       : 0;
+    double t1 = wqd + s * lm;
+    double c1 = erlang_c_closed(V, phi * t1);
+    double tc1 = c1 * (wqd + s * lm) / (V - phi * t1);
+    double t0 = (1 - ps) * (dr + tc1) + wqd + s * lm;
+    double c0 = erlang_c_closed(V, phi * t0);
     double a0 = pow(1 - ps, V);
-    double tc0 = p[V] * ((1 - a0) * (wqd + lm) + a0 * t0), s0 = tc0 + t0;
+    double tc0 = c0 * ((1 - a0) * (wqd + s * lm) + a0 * t0) / (V - phi * t0);
     double davg = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0);
-    double L = davg + (1 - ps) * s0 + (1 - ps) * ps * s1 +
+    double L = davg + (1 - ps) * (tc0 + t0) + (1 - ps) * ps * (tc1 + t1) +
                dr * (1 - ps * ps);
-    double vavg = (vbar(phi, t0tx, V) + vbar(phi, t1tx, V)) / 2;
-    double mavg = (1 / (1 - phi * t0tx) + 1 / (1 - phi * t1tx)) / 2;
-    *s_out = vavg * mavg;
-    /* one decision per hop; W_qd once per message that moves */
-    double idle = dr * 2 * (1 - ps) + (1 - ps * ps) * wqd;
-    return pk(lam, lm, m2(lm)) + (L - idle) * vavg * mavg + idle;
+    /* M/G/V for the injection VCs, hold (L - s lm) + s len */
+    double a = lam * L, f = L - s * lm;
+    double h2 = f * f + 2 * f * s * lm + s * s * m2(lm);
+    return erlang_c_closed(V, a) * h2 / (2 * L) / (V - a) + L;
 }
 
 static void test_det_vc_unrolled(void **state)
