@@ -5,7 +5,10 @@
  *
  * Oracles, none computed by the code under test:
  *   - zero load: eval at rate 0 equals the closed form of MODELS.md A.3;
- *   - the adaptive engine (M3, M4, hcube-duato) written out here,
+ *   - the adaptive engine of the DCSH (M3, M4) written out here,
+ *     adaptive_oracle_dcsh(): the drain, its ejection wait, M/M/V channels
+ *     with Erlang's C from its closed form, the M/G/V source wait
+ *     (dcsh_common.c items (g)-(i)); and hcube-duato's,
  *     adaptive_oracle(): the worm's holding time over channel visits
  *     (dcsh_common.c item (f)) solved by plain iteration, the B1 chain from
  *     its printed recurrence, Vbar, the processor-sharing 1/(1 - rho) and
@@ -204,6 +207,108 @@ static double adaptive_oracle(int n, int k, int V, int hop, double lm,
     return pk(lam, lm, m2(lm)) + (L - idle) * s + idle;
 }
 
+/* Erlang's C from its closed form: P(all c servers busy) at a erlangs. */
+static double erlang_c_closed(int c, double a)
+{
+    double term = 1, sum = 0;
+    for (int k = 0; k < c; k++) {
+        sum += term;                        /* a^k / k! */
+        term *= a / (k + 1);
+    }
+    double top = term * c / (c - a);        /* a^c / c! x c / (c - a) */
+    return top / (sum + top);
+}
+
+/* PS stall per flit, capped at V: (rho - rho^V) / (1 - rho). */
+static double ps_stall(double rho, int V)
+{
+    return V <= 1 ? 0 : (rho - pow(rho, V)) / (1 - rho);
+}
+
+/* The corrected adaptive engine of the DCSH (input multiplexer) written
+ * out (dcsh_common.c items (f)-(i)): the drain s, the ejection wait with
+ * service s len and second moment E[L^2] (s^2 + (s-1)/s), the worm's
+ * holding time S with the drained length, M/M/V channels (Erlang's C,
+ * P[V-1] of M/M/V from p0, the first of m candidates to free), and the
+ * M/G/V source wait.  Returns the latency; fills L, s and W_s. */
+static double adaptive_oracle_dcsh(int n, int k, int V, int hop, double lm,
+                                   double dr, double lam, int eject,
+                                   double *L_out, double *s_out,
+                                   double *ws_out)
+{
+    double nodes = pow(k, n), davg = n * (k - 1.0) / k * nodes / (nodes - 1);
+    double pi[16], mc = lam * davg / n, q = 1 - 1 / lm;
+    for (int i = 1; i <= n; i++) {
+        double c = 1;
+        for (int j = 1; j <= i; j++)
+            c = c * (n - j + 1) / j;
+        pi[i] = c * pow(k - 1.0, i) / (nodes - 1);
+    }
+    /* the drain: hop j crossed with P(i > j), spanned with q^(the mean
+     * hops after it), the injection channel, the last multiplexer */
+    double rho = mc * lm, turn = 1 / davg;
+    double later = rho + rho * ((1 - turn) * (n > 2 ? 1 - 1.0 / (n - 1) : 0) +
+                                turn);
+    double cross[16], after = 0, stalls = 0;
+    for (int j = 0; j < n; j++) {
+        cross[j] = 0;
+        for (int i = j + 1; i <= n; i++)
+            cross[j] += pi[i];
+    }
+    for (int j = n - 1; j >= 0; j--) {
+        stalls += cross[j] * pow(q, after) *
+                  ps_stall(j == 0 ? rho * (1 - turn) : later, V);
+        after += cross[j];
+    }
+    stalls += pow(q, after) * ps_stall(lam * lm, V);
+    stalls += ps_stall(rho * (1 - turn), V);
+    double s = (1 + sqrt(1 + 4 * stalls)) / 2;
+    double wqd = eject ? lam * m2(lm) * (s * s + (s - 1) / s) /
+                             (2 * (1 - lam * s * lm))
+                       : 0;
+    double S = 0, B[16] = {0}, L = 0;
+    for (int it = 0; it < 100000; it++) {
+        double a = mc * S, c = erlang_c_closed(V, a);
+        double sum = 0, term = 1;
+        for (int j = 0; j < V; j++) {
+            sum += term;
+            term *= a / (j + 1);
+        }
+        double p0 = 1 / (sum + term * V / (V - a));
+        double pv1 = p0 * pow(a, V - 1) / tgamma(V);
+        L = 0;
+        double blocked = 0;
+        for (int h = 1; h <= n; h++) {
+            B[h] = hop ? pow(a / V, h) * S / h
+                       : c * pow(c + pv1 / V, h - 1) * S / (h * (V - 1) + 1);
+            blocked += B[h];
+            L += pi[h] * (h * (1 + dr) + s * lm + blocked + wqd);
+        }
+        double hold = 0;
+        for (int i = 1; i <= n; i++)
+            for (int r = 0; r < i; r++) {
+                double sr = 1;
+                for (int t = 1; t <= r; t++)
+                    sr += pow(q, t - 1) * (1 + dr + B[r - t + 1]);
+                hold += pi[i] * (sr + pow(q, r) * (wqd + s * lm));
+            }
+        double next = hold / davg;
+        if (fabs(next - S) < 1e-13 * next) {
+            S = next;
+            break;
+        }
+        S = next;
+    }
+    double a = lam * L, f = L - s * lm;
+    double ws = erlang_c_closed(V, a) * (f * f + 2 * f * s * lm +
+                                         s * s * m2(lm)) /
+                (2 * L) / (V - a);
+    *L_out = L;
+    *s_out = s;
+    *ws_out = ws;
+    return ws + L;
+}
+
 static void test_adaptive_no_ejection(void **state)
 {
     (void)state;
@@ -233,21 +338,26 @@ static void test_adaptive_no_ejection(void **state)
             double lam = sat * i / 4.4, L, s;
             model_result a;
             assert_int_equal(m->eval(&d, &w, lam, &o, &a), 0);
-            double lat = adaptive_oracle(
-                cases[c].n, cases[c].k, cases[c].vcs,
-                cases[c].rt == NET_ROUTE_HOP_BASED, lm, cases[c].dr, lam, 0,
-                mux, &L, &s);
+            int hop = cases[c].rt == NET_ROUTE_HOP_BASED;
+            double ws = pk(lam, lm, m2(lm));
+            double lat =
+                mux ? adaptive_oracle_dcsh(cases[c].n, cases[c].k,
+                                           cases[c].vcs, hop, lm,
+                                           cases[c].dr, lam, 0, &L, &s, &ws)
+                    : adaptive_oracle(cases[c].n, cases[c].k, cases[c].vcs,
+                                      hop, lm, cases[c].dr, lam, 0, mux, &L,
+                                      &s);
             assert_true(rel(a.network_latency, L) < 1e-9);
             assert_true(rel(a.vc_multiplexing, s) < 1e-9);
-            assert_true(rel(a.source_wait, pk(lam, lm, m2(lm))) < 1e-9);
+            assert_true(rel(a.source_wait, ws) < 1e-9);
             assert_true(rel(a.latency, lat) < 1e-9);
         }
     }
 }
 
-/* With one ejection channel: W_qd = lam E[L^2] / (2 (1 - lam Lm)), not
- * stretched and not depending on L; it enters every L_i and the holding
- * time of the VCs the worm still spans, and is idle (not stretched). */
+/* With one ejection channel (the DCSH: M3, M4): W_qd is the M/G/1 wait
+ * with the drain s len as its service, not depending on L; it enters every
+ * L_i and the holding time of the VCs the worm still spans. */
 static void test_adaptive_ejection(void **state)
 {
     (void)state;
@@ -269,34 +379,17 @@ static void test_adaptive_ejection(void **state)
                 double lam = sat * i / 4.4, L, s;
                 model_result r;
                 assert_int_equal(m->eval(&d, &w, lam, &o, &r), 0);
-                double lat = adaptive_oracle(n, k, V, hop, lm, dr, lam,
-                                             pk(lam, lm, m2(lm)), 1, &L, &s);
+                double ws, lat = adaptive_oracle_dcsh(n, k, V, hop, lm, dr,
+                                                      lam, 1, &L, &s, &ws);
                 assert_true(rel(r.network_latency, L) < 1e-9);
                 assert_true(rel(r.vc_multiplexing, s) < 1e-9);
+                assert_true(rel(r.source_wait, ws) < 1e-9);
                 assert_true(rel(r.latency, lat) < 1e-9);
             }
         }
 }
 
 /* ---- dcsh-det-vc unrolled for n = 2 ------------------------------------- */
-
-/* Erlang's C from its closed form: P(all c servers busy) at a erlangs. */
-static double erlang_c_closed(int c, double a)
-{
-    double term = 1, sum = 0;
-    for (int k = 0; k < c; k++) {
-        sum += term;                        /* a^k / k! */
-        term *= a / (k + 1);
-    }
-    double top = term * c / (c - a);        /* a^c / c! x c / (c - a) */
-    return top / (sum + top);
-}
-
-/* PS stall per flit, capped at V: (rho - rho^V) / (1 - rho). */
-static double ps_stall(double rho, int V)
-{
-    return V <= 1 ? 0 : (rho - pow(rho, V)) / (1 - rho);
-}
 
 /* Latency of the corrected M5 for n = 2 (dcsh_det_vc.c items (g)-(i),
  * dcsh_common.c "the DCSH drain"); *s_out gets the drain stretch s. */
