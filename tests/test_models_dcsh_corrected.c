@@ -17,7 +17,8 @@
  *     lam E[L^2] / (2 (1 - lam Lm)) (model_int.h, model_ejection_mg1;
  *     docs/validation/notes.md finding 7);
  *   - dcsh-det-vc unrolled by hand for n = 2 (its drain, Erlang's C from
- *     the closed form, M/G/V source wait), dcsh-det-novc for n = 2;
+ *     the closed form, M/G/V source wait), dcsh-det-novc for n = 2 (its
+ *     path as M/G/1 queues);
  *   - the router delay adds about Dr x hops at low load, not
  *     Vbar x Dr x hops;
  *   - monotone curves and saturation beyond the reported rate.
@@ -460,24 +461,45 @@ static void test_det_vc_unrolled(void **state)
 
 /* ---- dcsh-det-novc unrolled for n = 2 ----------------------------------- */
 
+/* E[h^2] of a hold h = fixed + length. */
+static double hold2(double h, double lm)
+{
+    return (h - lm) * (h - lm) + 2 * (h - lm) * lm + m2(lm);
+}
+
+/* M/G/1 wait behind rate `others` at a server of rate `all` and hold h. */
+static double qwait(double others, double all, double h, double lm)
+{
+    assert_true(all * h < 1);
+    return others * hold2(h, lm) / (2 * (1 - all * h));
+}
+
+/* The corrected M8 for n = 2 (dcsh_det_novc.c items (f)-(h)): the
+ * multiplexer of dimension 1 at the destination (held for the ejection
+ * wait behind the other multiplexer and the length), bus 1 at the
+ * intermediate router (others: the injected messages that skip dimension
+ * 0), the multiplexer of dimension 0 (held for that wait and bus 1's
+ * hold, or, ejecting, for the ejection wait and the length), the first
+ * bus (others: dimension 1's first bus also carries the multiplexer's
+ * worms), FIFO source with the waits exponential. */
 static double det_novc_n2(int k, double lm, double dr, double lam, int eject)
 {
-    double ps = 1.0 / k, q = 1 - ps, phi = q * lam, mux = (k - 2.0) / (k - 1);
+    double ps = 1.0 / k, q = 1 - ps, rate = q * lam;
     double wqd = eject ? pk(lam, lm, m2(lm)) : 0;
-    /* a message leaving after dimension i waits only for the work of the
-     * other multiplexer: last dimension 1 for a fraction q / (1 - ps^2) of
-     * a node's arrivals, dimension 0 for q ps / (1 - ps^2) */
     double f1 = q / (1 - ps * ps), f0 = q * ps / (1 - ps * ps);
-    double e1 = (1 - f1) * wqd + lm, e0 = (1 - f0) * wqd + lm;
-    double t1 = dr + e1, bm1 = mux * phi * t1 * t1;
-    double rl1 = q * ps * lam, rp1 = q * q * lam;
-    double t0 = dr + ps * e0 + q * (bm1 + t1 + rl1 * t1 * t1);
-    double bm0 = mux * phi * t0 * t0;
-    double s0 = bm0 + t0, s1 = rp1 * t1 * t1 + bm1 + t1;
-    double L = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0) + q * s0 +
-               q * ps * s1;
-    /* FIFO injection VC held for (L - Lm) + length */
-    double ws = lam * (L * L + m2(lm) - lm * lm) / (2 * (1 - lam * L));
+    double g1 = (1 - f1) * wqd + lm;
+    double h1 = qwait(rate, rate, g1, lm) + g1, hs1 = h1 + 1 + dr;
+    double g0 = ps * ((1 - f0) * wqd + lm) +
+                q * (qwait(rate * ps, rate, hs1, lm) + h1);
+    double gs0 = g0 + (1 + dr) * q;
+    double h0 = qwait(rate, rate, gs0, lm) + g0;
+    double davg = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0);
+    double L = davg + 2 * q * dr + q * h0 +
+               q * ps * (qwait(rate * q, rate, hs1, lm) + h1);
+    double L0 = davg + 2 * q * dr + (1 - ps * ps) * lm;
+    double waits = L > L0 ? L - L0 : 0;
+    double ws = lam * (L * L + m2(lm) - lm * lm + waits * waits) /
+                (2 * (1 - lam * L));
     return ws + L;
 }
 
