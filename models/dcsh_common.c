@@ -114,6 +114,39 @@
  *       whole holding time, as (2.8) says.
  *   (e) At rate 0: W_qd = W_s = 0, V_avg = M_avg = 1, so the latency is
  *       d_avg (1 + Dr) + Lm, the same zero load as the other variants.
+ *   (g)-(i) The DCSH only (input_mux: dcsh-duato, dcsh-hopbased; not
+ *       hcube-duato, see below; docs/validation/notes.md finding 19; the
+ *       same terms as dcsh_det_vc.c's (g)-(i)).  Measured in the simulator
+ *       (bench_probe_duato), the latency is the wait for an injection VC,
+ *       the hops, a little blocking, the wait for the ejection channel and
+ *       the drain behind it; those are the terms:
+ *       (g) the drain s (adaptive_drain(), below): the ejection channel is
+ *           held s len, so W_qd is the M/G/1 wait with mean s Lm and
+ *           second moment E[L^2] (s^2 + (s-1)/s) (the stretch varies
+ *           between worms); in S(r) the drained flits take s each
+ *           (E[(len - r)+] s) and L_i carries s Lm.  The body's stretch is
+ *           s: no V_avg, no M_avg ((a), (d) are not applied).
+ *       (i) the channels are M/M/V: their VCs are held mostly waiting for
+ *           the ejection channel and draining at other stages' pace, so
+ *           they are released independently.  With a = m_c S erlangs,
+ *           P[V] = Erlang's C(V, a), P[V-1] the M/M/V state probability;
+ *           Duato's (2.7) and the hop-based P_C = a/V (the mean busy VCs
+ *           over V) keep their rules, and a blocked header takes the first
+ *           of its m candidate VCs to free, S / m (m = h (V-1) + 1 for
+ *           Duato, h for hop-based: VC number h on each of h channels);
+ *           saturated at a >= V.
+ *       (h) W_s = M/G/V: the source waits for one of its V injection VCs,
+ *           each held until its tail has left (about L), Erlang's C at
+ *           lam L, hold (L - s Lm) + s len; the injection channel's flit
+ *           sharing is a stage of the drain, not a wait.
+ *       Not hcube-duato: the hypercube has no multiplexer, and its drain
+ *       is not this one.  Measured on the 8-cube (V = 2, Lm = 32, 50%
+ *       load) the ejection channel is held 1.24 Lm; the same per-hop count
+ *       gives 1.40, because Duato's header takes a channel whose adaptive
+ *       VC is free, so it rarely shares a hypercube channel (on the 2-D
+ *       DCSH the second hop has no choice and the first bus's competitors
+ *       are the injection channel's).  With it the three V = 2 cubes go to
+ *       MAPE 19-21% (finding 19); hcube-duato keeps (a)-(f).
  *
  * Solve (MODELS.md M3 "Solve"): one unknown L in the recommended and
  * printed variants, S in the corrected one (started at its zero-load
@@ -208,7 +241,58 @@ typedef struct adaptive_ctx {
     double lm2;                 /* E[length^2] */
     /* corrected (f): P(len > t) and E[(len - t)+], t = 0..n (b = 1) */
     double over[NET_MAX_DIMS + 1], excess[NET_MAX_DIMS + 1];
+    /* corrected (g)-(i), the DCSH (input_mux) only */
+    int drained;                /* the drain, M/M/V buses, M/G/V source */
+    double drain;               /* s; 1 without (g) */
 } adaptive_ctx;
+
+/* Erlang's C: P(all c servers busy) seen by a Poisson arrival, offered
+ * load a < c erlangs (the Erlang-B recursion, then C from B). */
+static double erlang_c(int c, double a)
+{
+    double b = 1;
+    for (int k = 1; k <= c; k++)
+        b = a * b / (k + a * b);
+    return b / (1 - a / c * (1 - b));
+}
+
+/* corrected (i): blocking delays B[1..n] of M/M/V channels with VC hold S:
+ * independent holds, a blocked header takes the first of its m candidate
+ * VCs to free (S / m). */
+static model_status blocking_mmv(const adaptive_ctx *c, double S, double *B)
+{
+    const dcsh_params *p = c->p;
+    int V = p->vcs;
+    double a = c->m_c * S;
+    if (!isfinite(a) || a < 0 || a >= V)
+        return MODEL_SATURATED;
+    double pv = erlang_c(V, a);             /* all V busy */
+    /* P(exactly V-1 busy) of M/M/V: p0 a^(V-1)/(V-1)!, p0 from C */
+    double term = 1, sum = 0;
+    for (int j = 0; j < V; j++) {
+        sum += term;
+        if (j < V - 1)
+            term *= a / (j + 1);
+    }
+    /* term = a^(V-1)/(V-1)!; P(>= V) = pv; p0 (sum_{j<V} a^j/j!) = 1 - pv */
+    double pv1 = (1 - pv) * term / sum;
+    B[0] = 0;
+    if (c->block == DCSH_BLOCK_DUATO) {
+        double pa = pv + pv1 / V;
+        double f = pv;
+        for (int h = 1; h <= p->n; h++) {
+            B[h] = clamp01(f) * S / (h * (V - 1.0) + 1);
+            f *= pa;
+        }
+    } else {
+        double pc = clamp01(a / V), f = pc;  /* mean busy (min(N,V)) / V */
+        for (int h = 1; h <= p->n; h++) {
+            B[h] = f * S / h;
+            f *= pc;
+        }
+    }
+    return MODEL_CONVERGED;
+}
 
 /* Pblk(h), h = 1..n, for a channel held L cycles on average. */
 static model_status blocking_probs(const adaptive_ctx *c, double L,
@@ -289,16 +373,24 @@ static model_status adaptive_delays(const adaptive_ctx *c, double S,
 {
     const dcsh_params *p = c->p;
     double pblk[NET_MAX_DIMS + 1];
-    model_status st = blocking_probs(c, S, pblk);
-    if (st != MODEL_CONVERGED)
-        return st;
+    if (c->drained) {
+        model_status st = blocking_mmv(c, S, B);
+        if (st != MODEL_CONVERGED)
+            return st;
+    } else {
+        model_status st = blocking_probs(c, S, pblk);
+        if (st != MODEL_CONVERGED)
+            return st;
+        B[0] = 0;
+        for (int i = 1; i <= p->n; i++)
+            B[i] = pblk[i] * S;                       /* (2.8), hold S */
+    }
     double blocked = 0;
-    B[0] = 0;
     *L = 0;
     for (int i = 1; i <= p->n; i++) {
-        B[i] = pblk[i] * S;                           /* (2.8), hold S */
         blocked += B[i];
-        *L += p->p[i] * (i * (1 + p->dr) + p->lm + blocked + p->w_qd);
+        *L += p->p[i] * (i * (1 + p->dr) + c->drain * p->lm + blocked +
+                         p->w_qd);
     }
     return MODEL_CONVERGED;
 }
@@ -341,6 +433,46 @@ static model_status adaptive_map(void *ctx, const double *x, double *fx)
     return MODEL_CONVERGED;
 }
 
+/* Corrected (g), the adaptive DCSH: the drain s, as dcsh__drain_det but
+ * with the visits of an adaptive path.  A message of i hops crosses i
+ * buses (segment j = its (j+1)-th hop, crossed with P(i > j)); a bus's
+ * flit load is rho = m_c Lm.  The first bus adds only the multiplexers'
+ * share, rho (1 - 1/d_avg) (1/d_avg of a bus's worms are on their first
+ * hop, fed by the injection channel); a later transfer adds to its bus
+ * the multiplexer's traffic for other outputs: the worms that eject there
+ * (1/d_avg of its arrivals) and, for n > 2, those that continue on
+ * another of the n - 1 other dimensions, (1 - 1/d_avg)(n - 2)/(n - 1)
+ * (uniform over them).  The last multiplexer passes ours and the worms
+ * that continue, rho (1 - 1/d_avg).  Measured (ejection-channel hold per
+ * message): dcsh-duato example 1.41 at 0.0051 (this 1.37), Fig.2.5b 1.59
+ * at 0.00175 (1.46). */
+static double adaptive_drain(const adaptive_ctx *c, const net_design *d,
+                             const net_workload *w)
+{
+    const dcsh_params *p = c->p;
+    int n = p->n, V = p->vcs;
+    double rho = c->m_c * p->lm, turn = 1 / p->d_avg;
+    double first = rho * (1 - turn);
+    double mux = 0;
+    if (c->input_mux)
+        mux = rho * ((1 - turn) * (n > 2 ? 1 - 1 / (n - 1.0) : 0) + turn);
+    model_worm_path path = {0};
+    path.nseg = n;
+    double cross = 1;
+    for (int j = 0; j < n; j++) {
+        cross -= p->p[j];
+        path.cross[j] = cross;
+        path.hops[j] = 1;
+        path.stall[j] = model_ps_stall(j == 0 ? first : rho + mux, V);
+    }
+    double s = model_worm_stretch(d, w, p->lam, &path);
+    double last = c->input_mux ? model_ps_stall(rho * (1 - turn), V) : 0;
+    double stalls = s * s - s + last;
+    if (!isfinite(stalls))
+        return INFINITY;
+    return (1.0 + sqrt(1.0 + 4.0 * stalls)) / 2.0;
+}
+
 int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
                         double rate, const model_opts *opts, dcsh_block block,
                         int input_mux, model_result *out)
@@ -362,7 +494,20 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
         model_ejection_mg1(d, p.lam, p.lm, lm2, &p.w_qd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     adaptive_ctx c = {&p, block, p.lam * p.d_avg / p.n, input_mux, lm2,
-                      {0}, {0}};
+                      {0}, {0}, 0, 1};
+    if (corrected && input_mux) {
+        /* (g)-(i), the DCSH only: the drain, its ejection wait, M/M/V
+         * buses, M/G/V source wait (finding 19) */
+        c.drained = 1;
+        c.drain = adaptive_drain(&c, d, w);
+        double s2 = c.drain, var = (s2 - 1) / s2;
+        p.w_qd = 0;
+        if (!isfinite(s2) ||
+            (d->ejection_channels != 0 &&
+             wait_mg1_pk(p.lam, s2 * p.lm, lm2 * (s2 * s2 + var), &p.w_qd) !=
+                 MODEL_CONVERGED))
+            return model_result_fail(out, MODEL_SATURATED, 0);
+    }
     if (corrected) {
         /* the simulator's lengths: geometric with mean Lm (memoryless:
          * E[(len - t)+] = Lm P(len > t)), or fixed */
@@ -370,7 +515,8 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
         double q = p.lm > 1 ? 1 - 1 / p.lm : 0, over = 1;
         for (int t = 0; t <= p.n; t++) {
             c.over[t] = geo ? over : (p.lm > t ? 1 : 0);
-            c.excess[t] = geo ? p.lm * over : (p.lm > t ? p.lm - t : 0);
+            c.excess[t] = c.drain *
+                          (geo ? p.lm * over : (p.lm > t ? p.lm - t : 0));
             over *= q;
         }
         /* (f): one unknown, the worm's holding time S, started at its
@@ -387,6 +533,13 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
             return model_result_fail(out, st, iterations);
         if (p.lam / p.vcs * L >= 1)
             return model_result_fail(out, MODEL_SATURATED, iterations);
+        if (c.drained) {
+            double a = p.lam * L, fixed = L - c.drain * p.lm;
+            double h2 = fixed * fixed + 2 * fixed * c.drain * p.lm +
+                        c.drain * c.drain * lm2;
+            double w_s = erlang_c(p.vcs, a) * h2 / (2 * L) / (p.vcs - a);
+            return model_result_ok(out, w_s + L, L, w_s, c.drain, iterations);
+        }
         /* (a), (d): the multiplexing degrees from the transmitting
          * occupancy, the same hold without routing decisions and W_qd */
         double s_tx = adaptive_hold(&c, B, 0, 0);
@@ -449,4 +602,93 @@ double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)
     dcsh_params p;
     dcsh__params_init(&p, d, w, 0.0);
     return p.d_avg * (1 + p.dr) + p.lm;
+}
+
+/* ---- the DCSH drain (corrected, dimension order; finding 19) -----------
+ *
+ * Once the header holds the ejection channel the rest of the worm streams
+ * through the stages it still spans, one-flit buffers apart, so a stall at
+ * any stage holds every flit behind it and the stalls add (finding 9,
+ * model_worm_stretch).  What a DCSH stage is, in the simulator
+ * (sim/topo_dcsh.c, sim/engine.c phase 5): a flit that leaves an input VC
+ * of router m needs, in the same cycle, the input multiplexer of that VC's
+ * group (one flit per cycle over its (k-1)V inputs) and the output channel
+ * (a bus, one flit per cycle over its V VCs, or the ejection channel).  So
+ * a hop is one transfer with two resources, not two stages: its
+ * competitors are the worms on the output bus plus those that use the
+ * multiplexer for another output, each counted once.  (The stall sum of
+ * finding 13 counted the bus and the multiplexer as two stages, so every
+ * worm that turned from the multiplexer onto the same bus was charged
+ * twice.)  With dimension order, per transfer:
+ *   - injection channel: the source's worms, lam Lm (model_worm_stretch).
+ *   - first bus, bus(s, d): fed by s's injection channel and by the
+ *     multiplexers of s's lower dimensions.  The worms from the injection
+ *     channel were already competitors there, and interleaving with the
+ *     same worm costs once (finding 9): only the multiplexers' share is
+ *     new, (1 - p_s)(1 - p_s^d) lam Lm.  P(first | crosses d) = p_s^d.
+ *   - later bus, from mux(m, d') onto bus(m, d): the bus's load
+ *     (1 - p_s) lam Lm plus the multiplexer's traffic for other outputs,
+ *     (1 - p_s) lam Lm (1 - (1 - p_s) p_s^(d-d'-1)); d' is the previous
+ *     dimension crossed, P(d' | d, not first) = (1 - p_s) p_s^(d-d'-1) /
+ *     (1 - p_s^d).
+ *   - ejection, from mux(t, e): the ejection channel is ours alone; the
+ *     multiplexer also passes the worms that arrived on dimension e and
+ *     continue, (1 - p_s) lam Lm (1 - p_s^(n-1-e)) (none on the last
+ *     dimension: with dimension order everything that arrives there
+ *     ejects, and only the one worm holding the ejection channel moves).
+ *     P(last = e) = (1 - p_s) p_s^(n-1-e) / (1 - p_s^n).
+ * Each transfer is processor sharing capped at V (model_ps_stall; its
+ * output bus has V VCs).  A stage counts only while a worm of the
+ * workload's lengths still spans it (one-flit buffers: the last
+ * len / b hops), and the competitors are stretched like ours, ready 1/s
+ * of the cycles: s = 1 + stalls / s (model_worm_stretch, finding 9).
+ * Measured directly (the ejection channel's mean hold per message over
+ * Lm, bench_probe_duato, 1 seed, 50000 cycles after 10000) against this:
+ *   16 x 16, V = 2, Dr = 0, Lm = 32, 25/50/70% load: 1.13 1.29 1.38 /
+ *       1.16 1.28 1.37
+ *   16 x 16, V = 4, Dr = 2 (Fig.3.4b), 25/50/70%: 1.18 1.43 1.66 /
+ *       1.19 1.36 1.51
+ *   4-ary 5 DCSH, V = 3, Lm = 43, 35/70%: 1.39 1.78 / 1.36 1.66
+ *   2-ary 10 DCSH, V = 6, Lm = 128, 50/70%: 1.44 1.64 / 1.55 1.74
+ * The stall sum of finding 13 (bus and multiplexer as separate stages,
+ * the first bus counted besides the injection channel) gave 1.37 and
+ * 1.58 on the first network at 50% load. */
+double dcsh__drain_det(const net_design *d, const net_workload *w,
+                       const dcsh_params *p)
+{
+    int n = p->n, V = p->vcs;
+    double ps = 1.0 / p->k, lm = p->lm;
+    int geo = w->length == NET_LENGTH_EXPONENTIAL;
+    double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
+    double q = lm > 1 ? 1 - 1 / lm : 0;
+    double bus = (1 - ps) * p->lam * lm;            /* a bus's flit load */
+    /* the ejection transfer: always spanned */
+    double stalls = 0;
+    for (int e = 0; e < n; e++)
+        stalls += (1 - ps) * pow(ps, n - 1 - e) / (1 - pow(ps, n)) *
+                  model_ps_stall(bus * (1 - pow(ps, n - 1 - e)), V);
+    /* the buses, backwards from the last dimension: dimension dim is still
+     * spanned when the header arrives iff the worm is longer than the
+     * buffers of the (mean) hops after it */
+    double after = 0;
+    for (int dim = n - 1; dim >= 0; dim--) {
+        double m = b * after;
+        double span = m <= 0 ? 1 : geo ? pow(q, m) : (lm > m ? 1 : 0);
+        double first = pow(ps, dim);
+        double st = first * model_ps_stall(bus * (1 - first), V);
+        for (int prev = 0; prev < dim; prev++) {
+            double to_d = (1 - ps) * pow(ps, dim - prev - 1);
+            st += to_d * model_ps_stall(bus + bus * (1 - to_d), V);
+        }
+        stalls += (1 - ps) * span * st;
+        after += 1 - ps;
+    }
+    /* the injection channel */
+    double m = b * after;
+    double span = m <= 0 ? 1 : geo ? pow(q, m) : (lm > m ? 1 : 0);
+    stalls += span * model_ps_stall(p->lam * lm, V);
+    if (!isfinite(stalls))
+        return INFINITY;
+    /* competitors ready 1/s of the cycles (model_worm_stretch) */
+    return (1.0 + sqrt(1.0 + 4.0 * stalls)) / 2.0;
 }

@@ -61,6 +61,14 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
                         double rate, const model_opts *opts, dcsh_block block,
                         int input_mux, model_result *out);
 
+/* Corrected variant, dimension-order DCSH (dcsh-det-vc): the drain
+ * stretch s >= 1 of a worm at the ejection channel, the mean time from the
+ * header's taking the ejection channel to the tail's consumption over the
+ * mean length (dcsh_common.c, "the DCSH drain"; docs/validation/notes.md
+ * finding 19).  INFINITY when a stage is overloaded. */
+double dcsh__drain_det(const net_design *d, const net_workload *w,
+                       const dcsh_params *p);
+
 /* Zero-load limit of the adaptive models: d_avg (1 + Dr) + Lm (A.3). */
 double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w);
 

@@ -43,63 +43,67 @@
  *   W_qd = 0; finitely many (>= 2) ejection channels are not covered.
  *   No [recommended] items: MODEL_VARIANT_PRINTED evaluates the same.
  *
- * Corrected variant (MODEL_VARIANT_CORRECTED): what of the corrections of
- * dcsh_common.c applies to a network with one lane and message-level
- * input multiplexers:
- *   (c) Ejection applies.  The one ejection channel takes one message at a
- *       time: model_ejection_mg1(), M/G/1 with the message length as the
- *       service, as in the other DCSH models (every holding time of these
- *       models is an unstretched latency; docs/validation/notes.md,
- *       finding 7).  Here it is also what the network does: once the
- *       header holds the ejection channel, every channel of the path is
- *       the message's alone (one lane, message-level multiplexers), so the
- *       tail follows at one flit per cycle.  No fixed point:
- *         W_qd = lam E[L^2] / (2 (1 - lam Lm))   (0 with ejection = 0)
- *       But the ejection channel's arrivals are not independent: it is
- *       fed by the node's n message-level input multiplexers, and the
- *       messages that come through multiplexer i are already serialised
- *       there (Bm[i], 6.24) before they ask for the ejection channel.  A
- *       message from multiplexer i therefore waits only for the work
- *       brought by the other multiplexers.  With f_i the fraction of a
- *       node's arrivals whose last dimension is i (deterministic routing:
- *       the highest differing dimension),
- *         f_i = (1 - p_s) p_s^(n-1-i) / (1 - p_s^n),
- *       the M/G/1 residual-work wait seen from multiplexer i counts only
- *       the other arrivals, lam (1 - f_i):
- *         W_qd,i = (1 - f_i) lam E[L^2] / (2 (1 - lam Lm))
- *       and W_qd,i enters T[i] where the printed lam Lm^2 does (a message
- *       leaving after dimension i).  Measured reason, before this rule
- *       (W_qd for everyone): in the simulator the ejection channel costs
- *       this network almost nothing (Fig.6.6b: network latency 28.4,
- *       35.6, 39.2 with one ejection channel against 28.1, 34.3, 38.2 with
- *       unlimited ones at 50/70/80% load), while the unsplit W_qd added 7
- *       to 19 cycles to L and took MAPE at <= 80% load from 10% to 55%.
- *       For 32 x 32, f_1 = 0.97: the mean W_qd,i is 6% of the unsplit one.
- *   (b) Source wait applies, but not as model_result_corrected()'s
- *       processor-sharing form: with V = 1 a source's messages cannot
- *       share the injection channel flit by flit.  The one injection VC
- *       is a FIFO server held from the header's entry until the tail
- *       leaves (docs/validation/notes.md finding 0, first row: V = 1 is
- *       M/G/1 on the VC holding time, checked against the simulator).
- *       The holding time is the thesis's own, L (6.27); its only random
- *       part the model knows is the length, S = (L - Lm) + length, so
- *         W_s = lam (L^2 + E[L^2] - Lm^2) / (2 (1 - lam L)),
- *       saturated when lam L >= 1 (the printed guard).  The printed
- *       lam L^2 is this without the denominator and with the exponential
- *       length's variance taken for the whole of S.
- *   (a) Routing delay: nothing to take out.  There is no multiplexing
- *       factor (Latency = W_s + L), and in the collision terms (6.24)-
- *       (6.26) a deciding header holds its lane and the message-level
- *       multiplexer exclusively, so the Dr inside T[i] is real occupancy.
- *   (d) The input multiplexer is message level: Bm[i] (6.24) is a
- *       per-message collision term, not a flit-sharing slowdown, so the
- *       processor-sharing rule does not apply.  Kept.
- *   (e) At rate 0: W_qd = W_s = 0, the same zero load.
+ * Corrected variant (MODEL_VARIANT_CORRECTED; eval_corrected(), docs/
+ * validation/notes.md findings 7 and 19; nothing fitted).  The collision
+ * rule (6.7) charges a whole holding time b T^2 per collision, with no
+ * queue; measured in the simulator (bench_probe_duato on the 32 x 32
+ * example at 50% / 80% load) the network latency is the hops, the wait
+ * for the second dimension's input multiplexer and bus (about 10 / 28
+ * cycles), the wait at the destination (8.2 / 14.5) and the length, which
+ * streams unstretched (the ejection channel is held 31.1 / 31.0 cycles for
+ * 32 flits: one lane and message-level multiplexers leave the path to the
+ * worm alone).  The corrected variant writes that path as queues, from the
+ * simulator's rules (sim/engine.c phase 4: a header first takes its input
+ * multiplexer, oldest first, and keeps it until its tail has passed; the
+ * bus has one VC for all its receivers):
+ *   (f) The multiplexer of dimension i at a router is one server, fed by
+ *       the k-1 buses of dimension i into it, rate (1 - p_s) lam.  It is
+ *       held by a worm that ejects there for its wait for the ejection
+ *       channel, which only the other multiplexers' worms can hold
+ *       ((1 - f_i) W_qd, W_qd the M/G/1 wait of model_ejection_mg1, f_i
+ *       the share of the node's arrivals whose last dimension is i), and
+ *       its length; by one that goes on to dimension j > i for its wait
+ *       for bus j and bus j's hold.  Its wait is M/G/1 (P-K), the hold's
+ *       random part the length:
+ *         G_i = p_s^(n-1-i) ((1 - f_i) W_qd + Lm)
+ *               + sum_{j>i} (1-p_s) p_s^(j-i-1) (Wb_ij + H_j)
+ *         Wm_i = (1-p_s) lam E[Gs_i^2] / (2 (1 - (1-p_s) lam Gs_i)),
+ *       Gs_i = G_i with the later hops' 1 + Dr cycles.  H_i = Wm_i + G_i
+ *       is what a worm spends after crossing a bus of dimension i, hops
+ *       aside.
+ *   (g) Bus j (one lane) is held Hs_j = H_j + its hops' cycles; its users
+ *       are the router's multiplexers of lower dimensions (each one worm
+ *       at a time) and its injection VC.  A worm from multiplexer i waits
+ *       only for the others' work (its own multiplexer has serialised its
+ *       stream): M/G/1 at rate (1-p_s) lam (1 - (1-p_s) p_s^(j-i-1)),
+ *       utilisation (1-p_s) lam Hs_j.  The first bus of a path is fed by
+ *       the source's one injection VC, which serialises the source's own
+ *       messages, and by the lower multiplexers: their rate (1-p_s) lam
+ *       (1 - p_s^i) is the only wait.  In 2-D that leaves the second
+ *       dimension's multiplexer as the main queue (its worms wait for bus
+ *       1 only behind the router's own injected messages), as measured.
+ *         L = d_avg + n (1-p_s) Dr + sum_i (1-p_s) p_s^i (Wf_i + H_i).
+ *       Measured network latency against this: 41.3 / 52.3 / 66.8 / 75.2
+ *       and 40.7 / 50.5 / 62.6 / 71.4 (example, 25/50/70/80% load);
+ *       Fig.6.6b 28.6 / 35.8 / 39.8 and 28.3 / 34.5 / 39.1 (50/70/80%).
+ *   (h) Source wait: the one injection VC is a FIFO server held for the
+ *       network latency (finding 0: V = 1 is M/G/1 on the VC holding
+ *       time).  Its random parts are the length and the waits, taken as
+ *       exponential with their mean L - L0 (L0 the zero load):
+ *         W_s = lam (L^2 + Var(len) + (L - L0)^2) / (2 (1 - lam L)).
+ *       With the length's variance alone the example stays 10.3% off at
+ *       <= 80% load (finding 19).
+ *   Latency = W_s + L; no multiplexing factor (one lane).  At rate 0 every
+ *   wait is 0: the same zero load.  The earlier corrected variant (the
+ *   printed equations with the split W_qd and the FIFO source wait on L)
+ *   is gone: its collision terms understated the second dimension's wait
+ *   (network latency 58.4 against 75.2 at 80% load).
  *
- * Saturation: Phi T[i] >= 1 (channel utilisation); any collision
- * probability R_P[i] T[i], ((k-2)/(k-1)) Phi T[i] or (R_L[j] + ...) T[j]
- * reaching 1 (the (6.7) approximation breaks down); lam Lm >= 1;
- * lam L >= 1.  Zero load (A.3): d_avg + (1 - p_s^n) Lm + n (1 - p_s) Dr
+ * Saturation (recommended, printed): Phi T[i] >= 1 (channel
+ * utilisation); any collision probability R_P[i] T[i], ((k-2)/(k-1))
+ * Phi T[i] or (R_L[j] + ...) T[j] reaching 1 (the (6.7) approximation
+ * breaks down); lam Lm >= 1; lam L >= 1.  Corrected: any multiplexer or
+ * bus utilisation reaching 1, lam Lm >= 1, lam L >= 1.  Zero load (A.3): d_avg + (1 - p_s^n) Lm + n (1 - p_s) Dr
  * (one Dr per hop).
  */
 #include <math.h>
@@ -127,6 +131,80 @@ static int too_big(double x)
     return !(x < 1);
 }
 
+/* Second moment of a hold whose only random part is the length:
+ * h = fixed + len, E[h^2] = fixed^2 + 2 fixed Lm + E[L^2]. */
+static double hold_m2(double h, double lm, double lm2)
+{
+    double fixed = h - lm;
+    return fixed * fixed + 2 * fixed * lm + lm2;
+}
+
+/* M/G/1 wait behind the work of rate `others` at a server of
+ * utilisation rho, hold mean h (second moment hold_m2). */
+static model_status queue_wait(double others, double rho, double h,
+                               double lm, double lm2, double *wait)
+{
+    if (!isfinite(rho) || !(rho < 1) || !isfinite(h))
+        return MODEL_SATURATED;
+    *wait = others * hold_m2(h, lm, lm2) / (2 * (1 - rho));
+    return MODEL_CONVERGED;
+}
+
+/* Corrected variant (items (f)-(h) of the header): the path as queues.
+ * One backward pass; returns what model_result_ok/fail return. */
+static int eval_corrected(const net_design *d, const net_workload *w,
+                          const dcsh_params *p, model_result *out)
+{
+    int n = p->n;
+    double ps = 1.0 / p->k, lam = p->lam, lm = p->lm, dr = p->dr;
+    double lm2 = model_length_m2(d, w), wqd;
+    if (model_ejection_mg1(d, lam, lm, lm2, &wqd) != MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 1);
+    double rate = (1 - ps) * lam;   /* a bus's, and a multiplexer's, rate */
+    double H[NET_MAX_DIMS], Hs[NET_MAX_DIMS], wait = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        /* the multiplexer of dimension i at the next router: held by a
+         * worm that ejects there for the other multiplexers' ejection
+         * work and its length, by one that goes on to dimension j for
+         * the wait for bus j (the other users' work) and that bus's hold */
+        double f = (1 - ps) * pow(ps, n - 1 - i) / (1 - pow(ps, n));
+        double g = pow(ps, n - 1 - i) * ((1 - f) * wqd + lm);
+        for (int j = i + 1; j < n; j++) {
+            double to_j = (1 - ps) * pow(ps, j - i - 1);
+            if (queue_wait(rate * (1 - to_j), rate * Hs[j], Hs[j], lm, lm2,
+                           &wait) != MODEL_CONVERGED)
+                return model_result_fail(out, MODEL_SATURATED, 1);
+            g += to_j * (wait + H[j]);
+        }
+        /* the multiplexer is also held over the later hops' cycles */
+        double gs = g + (1 + dr) * (1 - ps) * (n - 1 - i);
+        double wm;
+        if (queue_wait(rate, rate * gs, gs, lm, lm2, &wm) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, 1);
+        H[i] = wm + g;
+        /* bus i is held from its crossing to the tail: H[i] and the hops */
+        Hs[i] = H[i] + (1 + dr) * (1 + (1 - ps) * (n - 1 - i));
+    }
+    /* the first bus: the source's messages are serialised by its one
+     * injection VC; the other users are the lower multiplexers */
+    double L = p->d_avg + n * (1 - ps) * dr, L0 = L + (1 - pow(ps, n)) * lm;
+    for (int i = 0; i < n; i++) {
+        if (queue_wait(rate * (1 - pow(ps, i)), rate * Hs[i], Hs[i], lm, lm2,
+                       &wait) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, 1);
+        L += (1 - ps) * pow(ps, i) * (wait + H[i]);
+    }
+    if (too_big(lam * L))
+        return model_result_fail(out, MODEL_SATURATED, 1);
+    /* the source: FIFO on its one injection VC, held for the network
+     * latency; random parts the length and the waits (exponential) */
+    double waits = L - L0 > 0 ? L - L0 : 0, w_s;
+    if (wait_mg1_pk(lam, L, L * L + lm2 - lm * lm + waits * waits, &w_s) !=
+        MODEL_CONVERGED)
+        return model_result_fail(out, MODEL_SATURATED, 1);
+    return model_result_ok(out, w_s + L, L, w_s, 1.0, 1);
+}
+
 static int eval(const net_design *d, const net_workload *w, double rate,
                 const model_opts *opts, model_result *out)
 {
@@ -139,11 +217,8 @@ static int eval(const net_design *d, const net_workload *w, double rate,
     dcsh__params_init(&p, d, w, rate);
     if (p.lam * p.lm >= 1)
         return model_result_fail(out, MODEL_SATURATED, 1);
-    int corrected = opts->variant == MODEL_VARIANT_CORRECTED;
-    double lm2 = model_length_m2(d, w);
-    if (corrected &&
-        model_ejection_mg1(d, p.lam, p.lm, lm2, &p.w_qd) != MODEL_CONVERGED)
-        return model_result_fail(out, MODEL_SATURATED, 1);
+    if (opts->variant == MODEL_VARIANT_CORRECTED)
+        return eval_corrected(d, w, &p, out);
     int n = p.n;
     double ps = 1.0 / p.k, lam = p.lam;
     double phi = (1 - ps) * lam;
@@ -156,15 +231,8 @@ static int eval(const net_design *d, const net_workload *w, double rate,
         for (int l = 0; l < i; l++)
             rp[i] += (1 - ps) * (1 - ps) * pow(ps, i - l - 1) * lam; /* (3.4) */
     }
-    /* W_qd of a message leaving after dimension i: the printed one, or
-     * (corrected) the wait for the other multiplexers' work only. */
-    double wq[NET_MAX_DIMS];
-    for (int i = 0; i < n; i++) {
-        double f = (1 - ps) * pow(ps, n - 1 - i) / (1 - pow(ps, n));
-        wq[i] = corrected ? (1 - f) * p.w_qd : p.w_qd;
-    }
     for (int i = n - 1; i >= 0; i--) {
-        double t = p.dr + pow(ps, n - i - 1) * (wq[i] + p.lm);
+        double t = p.dr + pow(ps, n - i - 1) * (p.w_qd + p.lm);
         for (int j = i + 1; j < n; j++) {
             double meet = rl[j];        /* flows into j other than from i */
             for (int l = 0; l < j; l++)
@@ -188,10 +256,6 @@ static int eval(const net_design *d, const net_workload *w, double rate,
     if (too_big(lam * L))
         return model_result_fail(out, MODEL_SATURATED, 1);
     double w_qs = lam * L * L;                                    /* (6.27) */
-    if (corrected &&
-        wait_mg1_pk(lam, L, L * L + lm2 - p.lm * p.lm, &w_qs) !=
-            MODEL_CONVERGED)
-        return model_result_fail(out, MODEL_SATURATED, 1);
     return model_result_ok(out, w_qs + L, L, w_qs, 1.0, 1);       /* (6.28) */
 }
 

@@ -48,46 +48,65 @@
  *   ejection_channels == 0 sets W_qd = 0; >= 2 is not covered.
  *
  * Corrected variant (MODEL_VARIANT_CORRECTED; the recommended weights and
- * item 2, plus the re-derivations of dcsh_common.c's header, applied to
- * this model's per-dimension terms; nothing fitted):
- *   (a) P_i = B1(Phi, T[i], V) keeps the full holding time for blocking,
- *       but the multiplexing degrees come from the transmitting occupancy
- *       of the channel, (3.8) without its idle part (the later hops'
- *       routing decisions and the wait for the ejection channel, during
- *       which the worm holds its VCs and sends nothing):
- *         T_tx[i] = sum_{j>i} (1-p_s) Tc[j] + Lm
- *         V_avg   = (1/n) sum_i Vbar(B1(Phi, T_tx[i], V))
- *   (d) M_avg^i of (3.12) is the same input-multiplexer factor as M3's,
- *       one per dimension (the multiplexer of dimension i carries Phi and
- *       holds for T[i]); the same processor-sharing rule applies to each:
- *         M_avg = (1/n) sum_i 1 / (1 - Phi T_tx[i])
- *       (saturated when any Phi T_tx[i] >= 1; always implied by
- *       Phi T[i] < 1).  The mean over dimensions is the thesis's (3.11)
- *       and (3.12) averaging, kept.
- *   (c) W_qd = model_ejection_mg1(lam, Lm, E[L^2]): the M/G/1 wait of the
- *       one ejection channel with the message length as its service,
- *       lam E[L^2] / (2 (1 - lam Lm)), fed into (3.7)-(3.8) where the
- *       printed W_qd enters (blocking), not into T_tx.  Not length x
- *       V_avg M_avg: every other holding time of this model is an
- *       unstretched latency (T[i] is fed Lm, not Lm V_avg M_avg) and the
- *       stretch is applied once, in the closing step; the stretched
- *       service saturated this model at 0.53-0.60 of the simulated rate
- *       (1.07-1.14 now; docs/validation/notes.md, finding 7).  W_qd does
- *       not depend on the pass, so there is no fixed point: one backward
- *       pass, as in the other variants.
- *   (b) Closing step model_result_corrected():
- *         Latency = W_s + (L - idle) V_avg M_avg + idle,
- *         W_s = lam E[L^2] / (2 (1 - lam Lm)),
- *         idle = Dr n (1 - p_s) + (1 - p_s^n) W_qd
- *       (the Dr charges in L, the recommended count, see zero_load();
- *       W_qd is in L once per message that crosses a dimension, the
- *       weight (3.9) gives Lm).
- *   (e) At rate 0 the latency is the recommended zero load.
- *   Doubt: with V = 1 there is no flit sharing at the injection channel,
- *   so the P-K wait on Lm understates the source wait (dcsh_det_novc.c
- *   takes the holding time instead); the registry gives V = 1 to M8.
+ * item 2, re-derived from the simulator's semantics, docs/validation/
+ * notes.md findings 7, 13 and 19; nothing fitted).  Measured with
+ * bench_probe_duato (the ejection channel's hold and wait per message, the
+ * bus VCs' holds, the blocked headers): at 50% load on the 16 x 16 V = 2
+ * example the simulated latency is the source's wait for an injection VC
+ * (2.5 cycles), the hops (1.9), a little header blocking (about 1.5), the
+ * wait for the ejection channel (15) and the drain behind it (41.4 for 32
+ * flits).  Those are the terms:
+ *   (g) The drain.  The ejection channel is held from the header's arrival
+ *       until the tail is consumed: s len, s = dcsh__drain_det() (the
+ *       stalls of the transfers the worm still spans: injection channel,
+ *       buses with their input multiplexers, the last multiplexer; each
+ *       competitor counted once; dcsh_common.c).  It replaces Lm in
+ *       (3.7)-(3.8) (a channel is held until the tail has drained) and is
+ *       the ejection service: W_qd is the M/G/1 wait with mean s Lm.  The
+ *       stretch varies between worms: a worm's stall per flit is set by
+ *       the competitors present during its drain, which last about as long
+ *       as it does, so with that count frozen and Poisson (mean s - 1 over
+ *       the 1/s readiness) the drain is len (1 + X), E[X] = s - 1,
+ *       Var X = (s - 1)/s, and its second moment E[L^2] (s^2 + (s-1)/s).
+ *       Measured, W_qd is 7-17% above the M/G/1 wait with an exponential
+ *       service of the measured mean hold; this gives +9% to +15%.
+ *       The body's stretch is the drain: there is no V_avg or M_avg
+ *       (they were the per-channel form of the same sharing; the path
+ *       drains at the pace of its stages, which is s).  So
+ *         T[i] = sum_{j>i} (1-p_s) (Dr + Tc[j]) + W_qd + s Lm,
+ *         L = (3.9), Latency = W_s + L.
+ *   (h) Source wait: a message waits for one of its source's V injection
+ *       VCs (MODELS.md section 3 item 7), each held until the tail has
+ *       left, i.e. for about the network latency L; the flit-level sharing
+ *       of the injection channel is one of the drain's stages, not a wait.
+ *       M/G/V with Erlang's C at a = lam L erlangs, the hold's random part
+ *       the drained length, H = (L - s Lm) + s len:
+ *         W_s = C(V, a) E[H^2] / (2 L) / (V - a),  saturated at a >= V.
+ *       (The P-K wait lam E[L^2] / (2 (1 - lam Lm)) of the earlier
+ *       corrected variant is the whole processor-sharing slowdown of the
+ *       injection channel; with the drain it was counted twice: 7.2 cycles
+ *       at 50% load on the example, where the simulator waits 2.5.)
+ *   (i) Blocking.  A bus VC is held for T[i], mostly waiting for the
+ *       ejection channel and draining at the pace of other stages, so the
+ *       V VCs of a bus are released independently, not one after another
+ *       as the chain B1 (a single server of rate 1/T[i]) has them; and a
+ *       blocked header takes the first VC to free (sim/route_dor.c retries
+ *       every cycle).  So the bus is M/M/V for headers: a header is blocked
+ *       with Erlang's C(V, Phi T[i]) and waits tb / (V - Phi T[i]), tb the
+ *       blocker's hold of (3.7); saturated at Phi T[i] >= V.  Measured on
+ *       the example at 70% load (bus VC hold 75.8, Phi T = 0.58): C(2,
+ *       0.58) = 0.10 and 0.10 x 75.8 / 1.42 = 5.3 against 3.7 blocked
+ *       cycles per VC taken; B1's P[V] = 0.34 and a whole hold would give
+ *       26.  With B1 the drain saturated Fig.3.4b at 0.75 of the simulated
+ *       rate (finding 19).
+ *   (a), (d) The earlier corrected variant's transmitting occupancy and
+ *       processor-sharing M_avg are gone with V_avg and M_avg (g).
+ *   (e) At rate 0: s = 1, W_qd = W_s = 0, the recommended zero load.
+ *   Doubt: with V = 1 the drain's PS stalls are 0 (one VC: the channel is
+ *   the worm's alone); the registry gives V = 1 to M8.
  *
- * Saturation: Phi T[i] >= 1 for any i, lam Lm >= 1, (lam/V) L >= 1.
+ * Saturation: Phi T[i] >= 1 for any i (corrected: >= V), lam Lm >= 1
+ * (corrected: lam s Lm >= 1), (lam/V) L >= 1 (corrected: lam L >= V).
  * Zero load (A.3): d_avg + (1 - p_s^n) Lm + Dr x (expected number of
  * charged router decisions).  The [recommended] variant charges one per
  * hop, Dr n (1 - p_s); the printed one charges
@@ -124,7 +143,18 @@ static double dr_charges(int printed, double ps, int n)
     return charges;
 }
 
-/* One backward pass (3.5)-(3.12) at a given W_qd. */
+/* Erlang's C: P(all c servers busy) seen by a Poisson arrival, offered
+ * load a < c erlangs (the Erlang-B recursion, then C from B). */
+static double erlang_c(int c, double a)
+{
+    double b = 1;
+    for (int k = 1; k <= c; k++)
+        b = a * b / (k + a * b);
+    return b / (1 - a / c * (1 - b));
+}
+
+/* One backward pass (3.5)-(3.12) at a given W_qd and drain stretch (1 but
+ * in the corrected variant: the ejection channel is held s Lm). */
 typedef struct det_vc_pass {
     double L;                   /* (3.9) */
     double v_avg, m_avg;        /* multiplexing factors actually applied */
@@ -137,7 +167,7 @@ typedef struct det_vc_ctx {
 } det_vc_ctx;
 
 static model_status backward_pass(const det_vc_ctx *c, double w_qd,
-                                  det_vc_pass *out)
+                                  double drain, det_vc_pass *out)
 {
     const dcsh_params *p = c->p;
     int n = p->n, V = p->vcs;
@@ -149,30 +179,25 @@ static model_status backward_pass(const det_vc_ctx *c, double w_qd,
     double T[NET_MAX_DIMS], Tc[NET_MAX_DIMS], S[NET_MAX_DIMS];
     double vsum = 0, msum = 0;
     for (int i = n - 1; i >= 0; i--) {
-        double later = 0, later_tx = 0;
-        for (int j = i + 1; j < n; j++) {
+        double later = 0;
+        for (int j = i + 1; j < n; j++)
             later += weight(c->printed, ps, i, j) * (p->dr + Tc[j]);
-            later_tx += weight(c->printed, ps, i, j) * Tc[j];
-        }
-        T[i] = later + w_qd + p->lm;                               /* (3.8) */
+        T[i] = later + w_qd + drain * p->lm;                       /* (3.8) */
         double rho = phi * T[i];
-        if (!isfinite(rho) || rho >= 1)
+        if (!isfinite(rho) || rho >= (c->corrected ? V : 1))
             return MODEL_SATURATED;
-        double pv = pow(rho, V);                          /* P_i[V] of B1 */
+        /* P_i[V] of B1; corrected (i): Erlang's C over V independent holds */
+        double pv = c->corrected ? erlang_c(V, rho) : pow(rho, V);
         double a = pow(1 - pow(ps, n - i - 1), V);
-        double tb = (1 - a) * (w_qd + p->lm) + a * T[i];           /* (3.7) */
+        double tb = (1 - a) * (w_qd + drain * p->lm) + a * T[i];   /* (3.7) */
+        if (c->corrected)
+            tb /= V - rho;  /* (i): M/M/V, the first of V busy VCs to free */
         Tc[i] = pv * tb;                                           /* (3.6) */
         S[i] = Tc[i] + T[i];                                       /* (3.5) */
         double vb, mb;
         if (c->corrected) {
-            /* transmitting occupancy: (3.8) without its idle part, the
-             * routing decisions and the ejection wait */
-            double t_tx = later_tx + p->lm;
-            double rho_tx = phi * t_tx;
-            if (vc_mux_degree(phi, t_tx, V, &vb) != MODEL_CONVERGED ||
-                !(rho_tx < 1))
-                return MODEL_SATURATED;
-            mb = 1 / (1 - rho_tx);           /* processor sharing, per dim */
+            /* (g): the body's stretch is the drain, already in T[i] */
+            vb = mb = 1;
         } else if (vc_mux_degree(phi, T[i], V, &vb) != MODEL_CONVERGED ||
                    vc_mux_degree(phi, T[i], (int)states, &mb) !=
                        MODEL_CONVERGED) {
@@ -209,21 +234,31 @@ static int eval(const net_design *d, const net_workload *w, double rate,
                     model_length_m2(d, w)};
     det_vc_pass r;
     if (!c.corrected) {
-        if (backward_pass(&c, p.w_qd, &r) != MODEL_CONVERGED)
+        if (backward_pass(&c, p.w_qd, 1.0, &r) != MODEL_CONVERGED)
             return model_result_fail(out, MODEL_SATURATED, 1);
         return model_result_thesis(out, p.lam, p.vcs, r.L, r.m_avg, r.v_avg,
                                    1);                            /* (3.13) */
     }
-    double w_qd;
-    if (model_ejection_mg1(d, p.lam, p.lm, c.lm2, &w_qd) != MODEL_CONVERGED ||
-        backward_pass(&c, w_qd, &r) != MODEL_CONVERGED)
+    /* (g): the drain, the ejection wait with the drain as its service */
+    double s = dcsh__drain_det(d, w, &p), w_qd;
+    double var = (s - 1) / s;        /* (g): the stretch varies per worm */
+    w_qd = 0;
+    if ((d->ejection_channels != 0 &&
+         (!isfinite(s) ||
+          wait_mg1_pk(p.lam, s * p.lm, c.lm2 * (s * s + var), &w_qd) !=
+              MODEL_CONVERGED)) ||
+        backward_pass(&c, w_qd, s, &r) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 1);
-    /* idle: the Dr charges, and W_qd once per message that crosses a
-     * dimension (the weight of Lm in (3.9)) */
-    double ps = 1.0 / p.k;
-    double idle = p.dr * dr_charges(0, ps, p.n) + (1 - pow(ps, p.n)) * w_qd;
-    return model_result_corrected(out, p.lam, p.vcs, p.lm, c.lm2, r.L, idle,
-                                  r.v_avg * r.m_avg, 1);
+    /* (h): the source waits for one of its V injection VCs, each held for
+     * the network latency: M/G/V with Erlang's C, the hold's random part
+     * the drained length, H = (L - s Lm) + s len */
+    double a = p.lam * r.L;
+    if (!(a < p.vcs))
+        return model_result_fail(out, MODEL_SATURATED, 1);
+    double fixed = r.L - s * p.lm;
+    double h2 = fixed * fixed + 2 * fixed * s * p.lm + s * s * c.lm2;
+    double w_s = erlang_c(p.vcs, a) * h2 / (2 * r.L) / (p.vcs - a);
+    return model_result_ok(out, w_s + r.L, r.L, w_s, s, 1);
 }
 
 /* L at lam -> 0: Tc = 0, W_qd = 0, every multiplexing factor 1, so

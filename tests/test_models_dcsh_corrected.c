@@ -5,7 +5,10 @@
  *
  * Oracles, none computed by the code under test:
  *   - zero load: eval at rate 0 equals the closed form of MODELS.md A.3;
- *   - the adaptive engine (M3, M4, hcube-duato) written out here,
+ *   - the adaptive engine of the DCSH (M3, M4) written out here,
+ *     adaptive_oracle_dcsh(): the drain, its ejection wait, M/M/V channels
+ *     with Erlang's C from its closed form, the M/G/V source wait
+ *     (dcsh_common.c items (g)-(i)); and hcube-duato's,
  *     adaptive_oracle(): the worm's holding time over channel visits
  *     (dcsh_common.c item (f)) solved by plain iteration, the B1 chain from
  *     its printed recurrence, Vbar, the processor-sharing 1/(1 - rho) and
@@ -13,7 +16,9 @@
  *     ejection channel, whose W_qd is the unstretched M/G/1 wait
  *     lam E[L^2] / (2 (1 - lam Lm)) (model_int.h, model_ejection_mg1;
  *     docs/validation/notes.md finding 7);
- *   - dcsh-det-vc unrolled by hand for n = 2, dcsh-det-novc for n = 2;
+ *   - dcsh-det-vc unrolled by hand for n = 2 (its drain, Erlang's C from
+ *     the closed form, M/G/V source wait), dcsh-det-novc for n = 2 (its
+ *     path as M/G/1 queues);
  *   - the router delay adds about Dr x hops at low load, not
  *     Vbar x Dr x hops;
  *   - monotone curves and saturation beyond the reported rate.
@@ -203,6 +208,108 @@ static double adaptive_oracle(int n, int k, int V, int hop, double lm,
     return pk(lam, lm, m2(lm)) + (L - idle) * s + idle;
 }
 
+/* Erlang's C from its closed form: P(all c servers busy) at a erlangs. */
+static double erlang_c_closed(int c, double a)
+{
+    double term = 1, sum = 0;
+    for (int k = 0; k < c; k++) {
+        sum += term;                        /* a^k / k! */
+        term *= a / (k + 1);
+    }
+    double top = term * c / (c - a);        /* a^c / c! x c / (c - a) */
+    return top / (sum + top);
+}
+
+/* PS stall per flit, capped at V: (rho - rho^V) / (1 - rho). */
+static double ps_stall(double rho, int V)
+{
+    return V <= 1 ? 0 : (rho - pow(rho, V)) / (1 - rho);
+}
+
+/* The corrected adaptive engine of the DCSH (input multiplexer) written
+ * out (dcsh_common.c items (f)-(i)): the drain s, the ejection wait with
+ * service s len and second moment E[L^2] (s^2 + (s-1)/s), the worm's
+ * holding time S with the drained length, M/M/V channels (Erlang's C,
+ * P[V-1] of M/M/V from p0, the first of m candidates to free), and the
+ * M/G/V source wait.  Returns the latency; fills L, s and W_s. */
+static double adaptive_oracle_dcsh(int n, int k, int V, int hop, double lm,
+                                   double dr, double lam, int eject,
+                                   double *L_out, double *s_out,
+                                   double *ws_out)
+{
+    double nodes = pow(k, n), davg = n * (k - 1.0) / k * nodes / (nodes - 1);
+    double pi[16], mc = lam * davg / n, q = 1 - 1 / lm;
+    for (int i = 1; i <= n; i++) {
+        double c = 1;
+        for (int j = 1; j <= i; j++)
+            c = c * (n - j + 1) / j;
+        pi[i] = c * pow(k - 1.0, i) / (nodes - 1);
+    }
+    /* the drain: hop j crossed with P(i > j), spanned with q^(the mean
+     * hops after it), the injection channel, the last multiplexer */
+    double rho = mc * lm, turn = 1 / davg;
+    double later = rho + rho * ((1 - turn) * (n > 2 ? 1 - 1.0 / (n - 1) : 0) +
+                                turn);
+    double cross[16], after = 0, stalls = 0;
+    for (int j = 0; j < n; j++) {
+        cross[j] = 0;
+        for (int i = j + 1; i <= n; i++)
+            cross[j] += pi[i];
+    }
+    for (int j = n - 1; j >= 0; j--) {
+        stalls += cross[j] * pow(q, after) *
+                  ps_stall(j == 0 ? rho * (1 - turn) : later, V);
+        after += cross[j];
+    }
+    stalls += pow(q, after) * ps_stall(lam * lm, V);
+    stalls += ps_stall(rho * (1 - turn), V);
+    double s = (1 + sqrt(1 + 4 * stalls)) / 2;
+    double wqd = eject ? lam * m2(lm) * (s * s + (s - 1) / s) /
+                             (2 * (1 - lam * s * lm))
+                       : 0;
+    double S = 0, B[16] = {0}, L = 0;
+    for (int it = 0; it < 100000; it++) {
+        double a = mc * S, c = erlang_c_closed(V, a);
+        double sum = 0, term = 1;
+        for (int j = 0; j < V; j++) {
+            sum += term;
+            term *= a / (j + 1);
+        }
+        double p0 = 1 / (sum + term * V / (V - a));
+        double pv1 = p0 * pow(a, V - 1) / tgamma(V);
+        L = 0;
+        double blocked = 0;
+        for (int h = 1; h <= n; h++) {
+            B[h] = hop ? pow(a / V, h) * S / h
+                       : c * pow(c + pv1 / V, h - 1) * S / (h * (V - 1) + 1);
+            blocked += B[h];
+            L += pi[h] * (h * (1 + dr) + s * lm + blocked + wqd);
+        }
+        double hold = 0;
+        for (int i = 1; i <= n; i++)
+            for (int r = 0; r < i; r++) {
+                double sr = 1;
+                for (int t = 1; t <= r; t++)
+                    sr += pow(q, t - 1) * (1 + dr + B[r - t + 1]);
+                hold += pi[i] * (sr + pow(q, r) * (wqd + s * lm));
+            }
+        double next = hold / davg;
+        if (fabs(next - S) < 1e-13 * next) {
+            S = next;
+            break;
+        }
+        S = next;
+    }
+    double a = lam * L, f = L - s * lm;
+    double ws = erlang_c_closed(V, a) * (f * f + 2 * f * s * lm +
+                                         s * s * m2(lm)) /
+                (2 * L) / (V - a);
+    *L_out = L;
+    *s_out = s;
+    *ws_out = ws;
+    return ws + L;
+}
+
 static void test_adaptive_no_ejection(void **state)
 {
     (void)state;
@@ -232,21 +339,26 @@ static void test_adaptive_no_ejection(void **state)
             double lam = sat * i / 4.4, L, s;
             model_result a;
             assert_int_equal(m->eval(&d, &w, lam, &o, &a), 0);
-            double lat = adaptive_oracle(
-                cases[c].n, cases[c].k, cases[c].vcs,
-                cases[c].rt == NET_ROUTE_HOP_BASED, lm, cases[c].dr, lam, 0,
-                mux, &L, &s);
+            int hop = cases[c].rt == NET_ROUTE_HOP_BASED;
+            double ws = pk(lam, lm, m2(lm));
+            double lat =
+                mux ? adaptive_oracle_dcsh(cases[c].n, cases[c].k,
+                                           cases[c].vcs, hop, lm,
+                                           cases[c].dr, lam, 0, &L, &s, &ws)
+                    : adaptive_oracle(cases[c].n, cases[c].k, cases[c].vcs,
+                                      hop, lm, cases[c].dr, lam, 0, mux, &L,
+                                      &s);
             assert_true(rel(a.network_latency, L) < 1e-9);
             assert_true(rel(a.vc_multiplexing, s) < 1e-9);
-            assert_true(rel(a.source_wait, pk(lam, lm, m2(lm))) < 1e-9);
+            assert_true(rel(a.source_wait, ws) < 1e-9);
             assert_true(rel(a.latency, lat) < 1e-9);
         }
     }
 }
 
-/* With one ejection channel: W_qd = lam E[L^2] / (2 (1 - lam Lm)), not
- * stretched and not depending on L; it enters every L_i and the holding
- * time of the VCs the worm still spans, and is idle (not stretched). */
+/* With one ejection channel (the DCSH: M3, M4): W_qd is the M/G/1 wait
+ * with the drain s len as its service, not depending on L; it enters every
+ * L_i and the holding time of the VCs the worm still spans. */
 static void test_adaptive_ejection(void **state)
 {
     (void)state;
@@ -268,10 +380,11 @@ static void test_adaptive_ejection(void **state)
                 double lam = sat * i / 4.4, L, s;
                 model_result r;
                 assert_int_equal(m->eval(&d, &w, lam, &o, &r), 0);
-                double lat = adaptive_oracle(n, k, V, hop, lm, dr, lam,
-                                             pk(lam, lm, m2(lm)), 1, &L, &s);
+                double ws, lat = adaptive_oracle_dcsh(n, k, V, hop, lm, dr,
+                                                      lam, 1, &L, &s, &ws);
                 assert_true(rel(r.network_latency, L) < 1e-9);
                 assert_true(rel(r.vc_multiplexing, s) < 1e-9);
+                assert_true(rel(r.source_wait, ws) < 1e-9);
                 assert_true(rel(r.latency, lat) < 1e-9);
             }
         }
@@ -279,30 +392,42 @@ static void test_adaptive_ejection(void **state)
 
 /* ---- dcsh-det-vc unrolled for n = 2 ------------------------------------- */
 
-/* Latency of the corrected M5 (one backward pass with the unstretched
- * W_qd); *s_out gets the slowdown V_avg M_avg. */
+/* Latency of the corrected M5 for n = 2 (dcsh_det_vc.c items (g)-(i),
+ * dcsh_common.c "the DCSH drain"); *s_out gets the drain stretch s. */
 static double det_vc_n2(int k, int V, double lm, double dr, double lam,
                         int eject, double *s_out)
 {
-    double ps = 1.0 / k, phi = (1 - ps) * lam, p[512];
-    double wqd = eject ? pk(lam, lm, m2(lm)) : 0;
-    double t1 = wqd + lm, t1tx = lm; /* last dimension: nothing after it */
-    assert_int_equal(chain(phi, t1, V, p), 0);
-    double tc1 = p[V] * (wqd + lm), s1 = tc1 + t1;
-    double t0 = (1 - ps) * (dr + tc1) + wqd + lm;
-    double t0tx = (1 - ps) * tc1 + lm; /* no Dr, no W_qd */
-    assert_int_equal(chain(phi, t0, V, p), 0);
+    double ps = 1.0 / k, phi = (1 - ps) * lam, q = 1 - 1 / lm;
+    double bus = phi * lm;
+    /* the drain: the last multiplexer (a worm that ends on dimension 0
+     * shares it with the worms turning onto dimension 1), the bus of
+     * dimension 1 (first crossed: only the multiplexer's share is new;
+     * after dimension 0: the bus plus the multiplexer's ejecting share),
+     * the first bus (nothing new) and the injection channel, each while
+     * the worm still spans it */
+    double stalls = (1 - ps) * ps / (1 - ps * ps) * ps_stall(bus * (1 - ps), V);
+    stalls += (1 - ps) * (ps * ps_stall(bus * (1 - ps), V) +
+                          (1 - ps) * ps_stall(bus * (1 + ps), V));
+    stalls += pow(q, 2 * (1 - ps)) * ps_stall(lam * lm, V);
+    double s = (1 + sqrt(1 + 4 * stalls)) / 2;
+    *s_out = s;
+    double wqd = eject ? lam * m2(lm) * (s * s + (s - 1) / s) /
+                             (2 * (1 - lam * s * lm))
+                       : 0;
+    double t1 = wqd + s * lm;
+    double c1 = erlang_c_closed(V, phi * t1);
+    double tc1 = c1 * (wqd + s * lm) / (V - phi * t1);
+    double t0 = (1 - ps) * (dr + tc1) + wqd + s * lm;
+    double c0 = erlang_c_closed(V, phi * t0);
     double a0 = pow(1 - ps, V);
-    double tc0 = p[V] * ((1 - a0) * (wqd + lm) + a0 * t0), s0 = tc0 + t0;
+    double tc0 = c0 * ((1 - a0) * (wqd + s * lm) + a0 * t0) / (V - phi * t0);
     double davg = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0);
-    double L = davg + (1 - ps) * s0 + (1 - ps) * ps * s1 +
+    double L = davg + (1 - ps) * (tc0 + t0) + (1 - ps) * ps * (tc1 + t1) +
                dr * (1 - ps * ps);
-    double vavg = (vbar(phi, t0tx, V) + vbar(phi, t1tx, V)) / 2;
-    double mavg = (1 / (1 - phi * t0tx) + 1 / (1 - phi * t1tx)) / 2;
-    *s_out = vavg * mavg;
-    /* one decision per hop; W_qd once per message that moves */
-    double idle = dr * 2 * (1 - ps) + (1 - ps * ps) * wqd;
-    return pk(lam, lm, m2(lm)) + (L - idle) * vavg * mavg + idle;
+    /* M/G/V for the injection VCs, hold (L - s lm) + s len */
+    double a = lam * L, f = L - s * lm;
+    double h2 = f * f + 2 * f * s * lm + s * s * m2(lm);
+    return erlang_c_closed(V, a) * h2 / (2 * L) / (V - a) + L;
 }
 
 static void test_det_vc_unrolled(void **state)
@@ -336,24 +461,45 @@ static void test_det_vc_unrolled(void **state)
 
 /* ---- dcsh-det-novc unrolled for n = 2 ----------------------------------- */
 
+/* E[h^2] of a hold h = fixed + length. */
+static double hold2(double h, double lm)
+{
+    return (h - lm) * (h - lm) + 2 * (h - lm) * lm + m2(lm);
+}
+
+/* M/G/1 wait behind rate `others` at a server of rate `all` and hold h. */
+static double qwait(double others, double all, double h, double lm)
+{
+    assert_true(all * h < 1);
+    return others * hold2(h, lm) / (2 * (1 - all * h));
+}
+
+/* The corrected M8 for n = 2 (dcsh_det_novc.c items (f)-(h)): the
+ * multiplexer of dimension 1 at the destination (held for the ejection
+ * wait behind the other multiplexer and the length), bus 1 at the
+ * intermediate router (others: the injected messages that skip dimension
+ * 0), the multiplexer of dimension 0 (held for that wait and bus 1's
+ * hold, or, ejecting, for the ejection wait and the length), the first
+ * bus (others: dimension 1's first bus also carries the multiplexer's
+ * worms), FIFO source with the waits exponential. */
 static double det_novc_n2(int k, double lm, double dr, double lam, int eject)
 {
-    double ps = 1.0 / k, q = 1 - ps, phi = q * lam, mux = (k - 2.0) / (k - 1);
+    double ps = 1.0 / k, q = 1 - ps, rate = q * lam;
     double wqd = eject ? pk(lam, lm, m2(lm)) : 0;
-    /* a message leaving after dimension i waits only for the work of the
-     * other multiplexer: last dimension 1 for a fraction q / (1 - ps^2) of
-     * a node's arrivals, dimension 0 for q ps / (1 - ps^2) */
     double f1 = q / (1 - ps * ps), f0 = q * ps / (1 - ps * ps);
-    double e1 = (1 - f1) * wqd + lm, e0 = (1 - f0) * wqd + lm;
-    double t1 = dr + e1, bm1 = mux * phi * t1 * t1;
-    double rl1 = q * ps * lam, rp1 = q * q * lam;
-    double t0 = dr + ps * e0 + q * (bm1 + t1 + rl1 * t1 * t1);
-    double bm0 = mux * phi * t0 * t0;
-    double s0 = bm0 + t0, s1 = rp1 * t1 * t1 + bm1 + t1;
-    double L = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0) + q * s0 +
-               q * ps * s1;
-    /* FIFO injection VC held for (L - Lm) + length */
-    double ws = lam * (L * L + m2(lm) - lm * lm) / (2 * (1 - lam * L));
+    double g1 = (1 - f1) * wqd + lm;
+    double h1 = qwait(rate, rate, g1, lm) + g1, hs1 = h1 + 1 + dr;
+    double g0 = ps * ((1 - f0) * wqd + lm) +
+                q * (qwait(rate * ps, rate, hs1, lm) + h1);
+    double gs0 = g0 + (1 + dr) * q;
+    double h0 = qwait(rate, rate, gs0, lm) + g0;
+    double davg = 2 * (k - 1.0) / k * (k * k) / (k * k - 1.0);
+    double L = davg + 2 * q * dr + q * h0 +
+               q * ps * (qwait(rate * q, rate, hs1, lm) + h1);
+    double L0 = davg + 2 * q * dr + (1 - ps * ps) * lm;
+    double waits = L > L0 ? L - L0 : 0;
+    double ws = lam * (L * L + m2(lm) - lm * lm + waits * waits) /
+                (2 * (1 - lam * L));
     return ws + L;
 }
 
