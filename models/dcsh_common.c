@@ -246,16 +246,6 @@ typedef struct adaptive_ctx {
     double drain;               /* s; 1 without (g) */
 } adaptive_ctx;
 
-/* Erlang's C: P(all c servers busy) seen by a Poisson arrival, offered
- * load a < c erlangs (the Erlang-B recursion, then C from B). */
-static double erlang_c(int c, double a)
-{
-    double b = 1;
-    for (int k = 1; k <= c; k++)
-        b = a * b / (k + a * b);
-    return b / (1 - a / c * (1 - b));
-}
-
 /* corrected (i): blocking delays B[1..n] of M/M/V channels with VC hold S:
  * independent holds, a blocked header takes the first of its m candidate
  * VCs to free (S / m). */

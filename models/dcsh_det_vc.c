@@ -143,16 +143,6 @@ static double dr_charges(int printed, double ps, int n)
     return charges;
 }
 
-/* Erlang's C: P(all c servers busy) seen by a Poisson arrival, offered
- * load a < c erlangs (the Erlang-B recursion, then C from B). */
-static double erlang_c(int c, double a)
-{
-    double b = 1;
-    for (int k = 1; k <= c; k++)
-        b = a * b / (k + a * b);
-    return b / (1 - a / c * (1 - b));
-}
-
 /* One backward pass (3.5)-(3.12) at a given W_qd and drain stretch (1 but
  * in the corrected variant: the ejection channel is held s Lm). */
 typedef struct det_vc_pass {
