@@ -38,6 +38,15 @@
  *     order; on the mesh the loads are those of the cut (every message
  *     between the two sides crosses one of its N/k channels), whose mean is
  *     a bound for any routing.
+ *     P-cube routing on the hypercube is the exception: it is not
+ *     translation invariant.  Every P-cube path of the pair (s, d) passes
+ *     the node s & d (phase 1 clears the bits where s is 1 and d is 0,
+ *     phase 2 sets those where s is 0 and d is 1), so the 3^n - 2^n pairs
+ *     with s & d = 0 and s != 0 enter node 0, over its n input channels,
+ *     and as many leave it: (3^n - 2^n) / (n (N - 1)) per channel per
+ *     unit rate, the busiest (hcube_pcube_rates.c's lam_ch(0); 5.67 on a
+ *     10-cube against the class mean 0.50; docs/validation/notes.md
+ *     finding 22).  Uniform traffic only.
  *   - Hotspot (fraction theta of each other node's messages to node h).
  *     The ejection channels of h carry (1 - theta) + theta (N - 1) per unit
  *     rate; with immediate consumption the channels into h do: every
@@ -458,6 +467,20 @@ int model_bound_compute(const net_design *d, const net_workload *w,
             for (int c = 0; c < rings[i].nch; c++)
                 acc_take(&best, u[i][c], "dim %d %s", i,
                          dir_name(&rings[i], c));
+        /* P-cube is not translation invariant (it corrects the 1 -> 0 bits
+         * first, whatever their position): every path of the pair (s, d)
+         * passes s & d, so the 3^n - 2^n pairs with s & d = 0 and s != 0
+         * all enter node 0, and (by the mirror argument) as many leave it,
+         * over its n channels each way. */
+        if (d->topology == NET_HYPERCUBE && d->routing == NET_ROUTE_PCUBE &&
+            n >= 1) {
+            double node0 = (pow(3.0, n) - N) / (n * (N - 1));
+            if (node0 > best.load) {
+                best.load = node0;
+                snprintf(best.name, sizeof best.name,
+                         "channels at node 0 (P-cube)");
+            }
+        }
     } else if (tr == NET_TRAFFIC_HOTSPOT) {
         double th = w->hotspot_fraction;
         long h = w->hotspot_node < 0 ? nodes - 1 : w->hotspot_node;

@@ -100,6 +100,17 @@
  *       dimension) with stall model_ps_stall(rate_x Lm, V) each, plus the
  *       injection channel's (finding 9's derivation, model_int.h).  The
  *       body takes s(c) len cycles, not len x Vbar.
+ *   C1'. ... but never less than 1 + the largest stage's stall: a worm is
+ *       no faster than through its busiest stage alone, whose exact
+ *       M/M/1-PS stretch that is.  With one dominant stage the
+ *       self-consistent s = (1 + sqrt(1 + 4 st)) / 2 falls below it (the
+ *       stage's competitors are always ready there: nothing else holds
+ *       them).  It binds for the pairs through node 0's channels near
+ *       saturation (the vlsi_1024 10-cube: the model's saturation rate
+ *       0.00138 -> 0.00126 against the simulated 0.00138, the channel-load
+ *       bound of node 0's channels; its 80% point -18.7% -> -16.1%; the
+ *       source's set-ups move by <= 0.014 in ratio; notes finding 22).
+ *       Weighted, as in model_worm_stretch, by P(the stage is spanned).
  *   C2. The VC's holding time (the torus family's "worm's holding time",
  *       finding 8): the VC a pair takes at hop position pos (0 = the
  *       injection VC) with r = H - pos hops after it is held
@@ -520,6 +531,15 @@ static int eval_corrected(const net_design *d, const net_workload *w,
                 model_ps_stall(c.rate[c.hop_x[h]] * c.lm, c.vcs);
         }
         c.s[k] = model_worm_stretch(d, w, rate, &path);
+        /* C1': no faster than through its busiest spanned stage alone
+         * (the exact M/M/1-PS stretch 1 + stall of that stage), each
+         * weighted as in model_worm_stretch by P(still spanned) */
+        int nhk = nh - c.hop_start[k];
+        double smax = c.over[nhk] * model_ps_stall(rate * c.lm, c.vcs);
+        for (int g = 0; g < path.nseg; g++)
+            smax = fmax(smax, c.over[nhk - 1 - g] * path.stall[g]);
+        if (isfinite(c.s[k]) && 1 + smax > c.s[k])
+            c.s[k] = 1 + smax;
         if (!isfinite(c.s[k]))
             status = MODEL_SATURATED;
         sbar += pc->mult * c.s[k];

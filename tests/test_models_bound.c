@@ -200,6 +200,64 @@ static void test_uniform_brute(void **state)
     check_uniform(&d, 4);
 }
 
+/* P-cube (sim/route_pcube.c): the 1 -> 0 bits first, then the 0 -> 1 bits,
+ * each phase's dimensions in any order, every choice equally likely at
+ * zero load (weight w split evenly over the candidates). */
+static void walk_pcube(double *load, int n, long u, long t, double w)
+{
+    if (u == t)
+        return;
+    unsigned long diff = (unsigned long)(u ^ t);
+    unsigned long todo = diff & (unsigned long)u ? diff & (unsigned long)u
+                                                 : diff;
+    int m = __builtin_popcountl(todo);
+    for (int i = 0; i < n; i++)
+        if (todo >> i & 1UL) {
+            load[u * n + i] += w / m;
+            walk_pcube(load, n, u ^ (1L << i), t, w / m);
+        }
+}
+
+/* P-cube is not translation invariant: the channels at node 0 carry far
+ * more than the class mean, (3^n - 2^n) / (n (N - 1)) per unit rate
+ * (bound.c).  Checked against every P-cube path of every pair. */
+static void test_pcube_brute(void **state)
+{
+    (void)state;
+    const int k2[] = {2, 2, 2, 2, 2, 2};
+    for (int n = 2; n <= 6; n++) {
+        net_design d;
+        design(&d, NET_HYPERCUBE, n, k2, NET_ROUTE_PCUBE, 1);
+        long nodes = net_nodes(&d);
+        double *load = calloc((size_t)(nodes * n), sizeof *load);
+        for (long s = 0; s < nodes; s++)
+            for (long t = 0; t < nodes; t++)
+                walk_pcube(load, n, s, t, 1.0 / (nodes - 1));
+        double m = 1.0;     /* injection */
+        for (long c = 0; c < nodes * n; c++)
+            m = fmax(m, load[c]);
+        free(load);
+        net_workload w;
+        net_workload_init(&w);
+        w.message_bits = 16;
+        model_bound b;
+        err e;
+        assert_int_equal(model_bound_compute(&d, &w, &b, &e), 0);
+        if (fabs(b.load - m) > 1e-9 * m)
+            fail_msg("pcube n=%d: bound load %.12g (%s), brute force %.12g",
+                     n, b.load, b.channel, m);
+        /* dimension order on the same cube: the translation-invariant
+         * class mean, and the injection channel (load 1), which P-cube
+         * exceeds from n = 4 on (n = 3: 19/21) */
+        net_design dd;
+        model_bound bd;
+        design(&dd, NET_HYPERCUBE, n, k2, NET_ROUTE_DETERMINISTIC, 1);
+        assert_int_equal(model_bound_compute(&dd, &w, &bd, &e), 0);
+        if (n >= 4)
+            assert_true(b.rate < bd.rate);
+    }
+}
+
 /* Permutations with dimension order: exact per channel. */
 static void test_permutation_brute(void **state)
 {
@@ -502,6 +560,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uniform_brute),
+        cmocka_unit_test(test_pcube_brute),
         cmocka_unit_test(test_permutation_brute),
         cmocka_unit_test(test_hotspot),
         cmocka_unit_test(test_express),

@@ -554,6 +554,46 @@ static void test_pcube_corrected(void **state)
         assert_true(cor > 1.2 * rec);
         assert_true(cor < bound.rate);
     }
+    /* C1': a worm is no faster than through its busiest stage alone.  On
+     * the 1-cube (one hop, after the injection channel, both at the flit
+     * load rho) the self-consistent stretch (1 + sqrt(1 + 8 st)) / 2 falls
+     * below the exact M/M/1-PS stretch 1 + st of either stage once st > 1;
+     * the model must report the latter. */
+    {
+        net_design d;
+        net_workload w;
+        pcube_design(&d, &w, 1, 6, 64);
+        d.ejection_channels = 0;
+        double rho = 0.6, st = (rho - pow(rho, 6)) / (1 - rho);
+        model_result r;
+        o.variant = MODEL_VARIANT_CORRECTED;
+        assert_int_equal(model_hcube_pcube.eval(&d, &w, rho / 64, &o, &r), 0);
+        assert_true(st > 1);
+        assert_true(rel(r.vc_multiplexing, 1 + st) < 1e-9);
+    }
+    /* The vlsi_1024 study's P-cube 10-cube (V = 6, w = 1, 128-flit
+     * exponential messages, Dr = 1; notes finding 22): the channels at
+     * node 0 bind, (3^n - 2^n) / (n (N - 1)) = 5.67 per unit rate, and the
+     * model saturates within 10% below that bound, as the simulated network
+     * does (it was measured saturating there, not at the 1.5 times higher
+     * rate of a short probe). */
+    {
+        net_design d;
+        net_workload w;
+        pcube_design(&d, &w, 10, 6, 128);
+        d.router_delay = 1;
+        w.length = NET_LENGTH_EXPONENTIAL;
+        model_bound bound;
+        assert_int_equal(model_bound_compute(&d, &w, &bound, NULL), 0);
+        assert_string_equal(bound.channel, "channels at node 0 (P-cube)");
+        assert_true(rel(bound.load, (pow(3, 10) - 1024) / (10 * 1023.0)) <
+                    1e-12);
+        double cor;
+        o.variant = MODEL_VARIANT_CORRECTED;
+        assert_int_equal(model_saturation_rate(&model_hcube_pcube, &d, &w, &o,
+                                               &cor, NULL), 0);
+        assert_true(cor > 0.9 * bound.rate && cor <= bound.rate);
+    }
 }
 
 /* ---- zero load, monotonicity, saturation, coverage ------------------- */

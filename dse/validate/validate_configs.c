@@ -127,6 +127,9 @@ static const dse_validate_config configs[] = {
         "n=6 k=2 vcs=6", "message_bits=64"),
     CFG("hcube-pcube", "Fig.7", "000 Fig.7: 9-cube, V = 3, M = 128", "n=9 k=2",
         "message_bits=128"),
+    STUDY("hcube-pcube", "vlsi-10-cube-V6-w1", "vlsi_1024, P-cube hypercube: "
+          "10-cube, V = 6, w = 1 (128 flits), Dr = 1",
+          "n=10 k=2 vcs=6 width=1 routing=pcube", 0),
 
     /* ---- hcube-pcs-hotspot (M9), seed 003 Fig.2 ------------------------ */
     EX("hcube-pcs-hotspot", "model example = 003 Fig.2: 8-cube, V = 3, "
