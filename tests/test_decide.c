@@ -311,6 +311,37 @@ static void test_round1_skips_shapes_ruled_out(void **state)
     world_fini(&w);
 }
 
+/* A simulated saturation rate above the channel-load bound (a short probe
+ * that missed an overload on a few channels) is capped at the bound, its
+ * interval too; one below it is left alone. */
+static void test_sim_saturation_capped_at_bound(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 2, 0);
+    set(&w, 0, 40, 50, 0.004);
+    set(&w, 1, 40, 50, 0.004);
+    for (size_t i = 0; i < 2; i++)
+        dse_decide_bounds(&w.s, &w.r.cand[i]);
+    dse_candidate *c = &w.r.cand[0];
+    double b = c->bound_rate;
+    assert_true(isfinite(b) && b > 0);
+    c->sim_saturation = 1.3 * b;
+    c->sim_saturation_lo = 1.2 * b;
+    c->sim_saturation_hi = 1.4 * b;
+    assert_int_equal(dse_cap_sim_saturation(c), 1);
+    assert_true(c->sim_saturation == b && c->sim_saturation_lo == b &&
+                c->sim_saturation_hi == b);
+    dse_candidate *d = &w.r.cand[1];
+    d->sim_saturation = 0.5 * b;
+    d->sim_saturation_lo = 0.45 * b;
+    d->sim_saturation_hi = 1.1 * b;
+    assert_int_equal(dse_cap_sim_saturation(d), 0);
+    assert_true(d->sim_saturation == 0.5 * b);
+    assert_true(d->sim_saturation_hi == b);   /* the interval is capped */
+    world_fini(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_ties_by_ci),
         cmocka_unit_test(test_leader_siblings_first),
         cmocka_unit_test(test_round1_skips_shapes_ruled_out),
+        cmocka_unit_test(test_sim_saturation_capped_at_bound),
         cmocka_unit_test(test_bound_caps_optimism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

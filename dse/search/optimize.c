@@ -352,6 +352,7 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
         c->sim_saturation = ok ? sat[q].rate : NAN;
         c->sim_saturation_lo = ok ? sat[q].rate_lo : NAN;
         c->sim_saturation_hi = ok ? sat[q].rate_hi : NAN;
+        dse_cap_sim_saturation(c);
     }
     free(sjobs);
     free(sat);
