@@ -139,14 +139,24 @@
  *           each held until its tail has left (about L), Erlang's C at
  *           lam L, hold (L - s Lm) + s len; the injection channel's flit
  *           sharing is a stage of the drain, not a wait.
- *       Not hcube-duato: the hypercube has no multiplexer, and its drain
- *       is not this one.  Measured on the 8-cube (V = 2, Lm = 32, 50%
- *       load) the ejection channel is held 1.24 Lm; the same per-hop count
- *       gives 1.40, because Duato's header takes a channel whose adaptive
- *       VC is free, so it rarely shares a hypercube channel (on the 2-D
- *       DCSH the second hop has no choice and the first bus's competitors
- *       are the injection channel's).  With it the three V = 2 cubes go to
- *       MAPE 19-21% (finding 19); hcube-duato keeps (a)-(f).
+ *       Not hcube-duato's drain: the hypercube has no multiplexer, and its
+ *       drain is not this one.  Measured on the 8-cube (V = 2, Lm = 32,
+ *       50% load) the ejection channel is held 1.24 Lm; the same per-hop
+ *       count gives 1.40, because Duato's header takes a channel whose
+ *       adaptive VC is free, so it rarely shares a hypercube channel (on
+ *       the 2-D DCSH the second hop has no choice and the first bus's
+ *       competitors are the injection channel's).  With it the three
+ *       V = 2 cubes went to MAPE 19-21% (finding 19).
+ *   (g') hcube-duato (the hypercube, no multiplexer; finding 24): (h) and
+ *       (i) as above, and its own drain, cube_drain(): per stage the PS
+ *       stall of the channel's flit load, scaled by the occupants of the
+ *       channel Duato's header chose (weighted by free adaptive VCs while
+ *       it has a choice, E[N | N < V] at the last hop) over the M/M/V mean
+ *       a = m_c S, so s depends on the hold and is recomputed with the
+ *       ejection wait inside the solve; the competitors are present for
+ *       their stretched drain and ready 1/s of it, so s = 1 + stalls (not
+ *       model_worm_stretch's 1 + stalls / s).  (a) and (d) are not
+ *       applied.
  *
  * Solve (MODELS.md M3 "Solve"): one unknown L in the recommended and
  * printed variants, S in the corrected one (started at its zero-load
@@ -244,6 +254,9 @@ typedef struct adaptive_ctx {
     /* corrected (g)-(i), the DCSH (input_mux) only */
     int drained;                /* the drain, M/M/V buses, M/G/V source */
     double drain;               /* s; 1 without (g) */
+    /* corrected (g')-(i), the hypercube (hcube-duato) only */
+    int cube;                   /* the drain with Duato's choice, from S */
+    const net_design *d;
 } adaptive_ctx;
 
 /* corrected (i): blocking delays B[1..n] of M/M/V channels with VC hold S:
@@ -348,7 +361,7 @@ static double adaptive_hold(const adaptive_ctx *c, const double *B, double dr,
     double sum = 0, weight = 1 - p->p[0];
     for (int r = 0; r < p->n; r++) {
         weight -= p->p[r];
-        double sr = 1 + c->over[r] * wqd + c->excess[r];
+        double sr = 1 + c->over[r] * wqd + c->drain * c->excess[r];
         for (int t = 1; t <= r; t++)
             sr += c->over[t - 1] * (1 + dr + B[r - t + 1]);
         sum += weight * sr;
@@ -385,10 +398,107 @@ static model_status adaptive_delays(const adaptive_ctx *c, double S,
     return MODEL_CONVERGED;
 }
 
+/* Corrected (g'), the hypercube: the drain s at VC holding time S
+ * (docs/validation/notes.md finding 24).  A worm of i hops that holds the
+ * ejection channel streams through the stages it still spans (one-flit
+ * buffers: the hop with r dimensions left is spanned iff len > r - 1, the
+ * injection channel iff len > i).  A hypercube router has no multiplexer
+ * (sim/topo_cube.c): a transfer needs only its output channel, so a
+ * stage's competitors are the other worms on that channel (or, at the
+ * injection channel, the source's other worms, flit load lam Lm).  Which
+ * channel the header took is Duato's choice (sim/route_duato.c: a free
+ * adaptive VC at random over every profitable channel), so its other
+ * occupants are not the channel's mean occupancy a = m_c S (M/M/V, item
+ * (i)) but
+ *   - with r >= 2 dimensions left, the M/M/V states weighted by their free
+ *     adaptive VCs: sum_j j pi_j (V-1-j) / sum_j pi_j (V-1-j) (0 for
+ *     V = 2: a channel whose one adaptive VC is taken is not chosen);
+ *   - with one left (no choice), the states a header finds not all busy,
+ *     E[N | N < V];
+ * each scaling the channel's PS stall model_ps_stall(m_c Lm, V) by its
+ * ratio to a.  The first hop's competitors from the injection channel are
+ * already the source's (1 - 1/d_avg of a channel's worms are not on their
+ * first hop).  The competitors are themselves stretched: each is present
+ * on the channel for its stretched drain, s len, s times as long as the
+ * PS count assumes, and ready 1/s of those cycles; the two cancel, so a
+ * stage stalls ours by its PS stall and
+ *   s = 1 + stalls
+ * (model_worm_stretch's s = 1 + stalls / s counts the competitors present
+ * for len only).  Measured drains (ejection-channel hold over Lm,
+ * bench_probe_duato): 10-cube Lm = 128 Dr = 1 at 0.00187, V = 2/4/6:
+ * 1.337 / 1.685 / 1.749 (this 1.326 / 1.748 / 1.835; s = 1 + stalls / s:
+ * 1.260 / 1.502 / 1.543); 8-cube example at 0.0065: 1.24 (1.27; 1.22);
+ * V4-Dr2 at 0.0064 / 0.009: 1.45 / 1.64 (1.53 / 1.77; 1.38 / 1.52).  The
+ * sum of the stalls ignores that stalls at two stages can fall in the
+ * same cycle, so this is an upper estimate: 1-8% high where V >= 3. */
+static double cube_drain(const adaptive_ctx *c, double S)
+{
+    const dcsh_params *p = c->p;
+    int n = p->n, V = p->vcs;
+    double rho = c->m_c * p->lm, a = c->m_c * S;
+    /* M/M/V states j < V, w_j = a^j / j!, the ratios without dividing
+     * by a */
+    double sum0 = 0, e1 = 0, wr = 0, er = 0, term = 1, termm1 = 0;
+    for (int j = 0; j < V; j++) {
+        /* term = a^j/j!, termm1 = a^(j-1)/(j-1)! (0 at j = 0) */
+        sum0 += term;
+        e1 += termm1;                       /* j w_j / a */
+        if (j < V - 1) {
+            wr += term * (V - 1 - j);
+            er += termm1 * (V - 1 - j);
+        }
+        termm1 = term;
+        term *= a / (j + 1);
+    }
+    double last = e1 / sum0;                /* E[N | N < V] / a */
+    double chosen = wr > 0 ? er / wr : last; /* by free adaptive VCs */
+    double st = model_ps_stall(rho, V);
+    double inj = model_ps_stall(p->lam * p->lm, V);
+    double turn = 1 / p->d_avg;
+    double stalls = 0;
+    for (int i = 1; i <= n; i++) {
+        double si = c->over[i] * inj;
+        for (int r = 1; r <= i; r++)
+            si += c->over[r - 1] * st * (r == 1 ? last : chosen) *
+                  (r == i ? 1 - turn : 1);
+        stalls += p->p[i] * si;
+    }
+    if (!isfinite(stalls))
+        return INFINITY;
+    return 1.0 + stalls;
+}
+
+/* Corrected (g'), the hypercube: the drain s(S) and its M/G/1 ejection
+ * wait (item (g)'s, mean s Lm, second moment E[L^2] (s^2 + (s-1)/s)) into
+ * cc and pp, for VC holding time S. */
+static model_status cube_setup(adaptive_ctx *cc, dcsh_params *pp, double S)
+{
+    double s = cube_drain(cc, S), var = (s - 1) / s;
+    cc->drain = s;
+    pp->w_qd = 0;
+    if (!isfinite(s) ||
+        (cc->d->ejection_channels != 0 &&
+         wait_mg1_pk(pp->lam, s * pp->lm, cc->lm2 * (s * s + var),
+                     &pp->w_qd) != MODEL_CONVERGED))
+        return MODEL_SATURATED;
+    return MODEL_CONVERGED;
+}
+
 /* Corrected (f): x[0] = S, the worm's holding time. */
 static model_status adaptive_hold_map(void *ctx, const double *x, double *fx)
 {
     const adaptive_ctx *c = ctx;
+    adaptive_ctx cc;
+    dcsh_params pp;
+    if (c->cube) {
+        /* (g'): the drain and the ejection wait follow the hold */
+        cc = *c;
+        pp = *c->p;
+        cc.p = &pp;
+        if (cube_setup(&cc, &pp, x[0]) != MODEL_CONVERGED)
+            return MODEL_SATURATED;
+        c = &cc;
+    }
     const dcsh_params *p = c->p;
     double B[NET_MAX_DIMS + 1], L;
     model_status st = adaptive_delays(c, x[0], B, &L);
@@ -484,7 +594,13 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
         model_ejection_mg1(d, p.lam, p.lm, lm2, &p.w_qd) != MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     adaptive_ctx c = {&p, block, p.lam * p.d_avg / p.n, input_mux, lm2,
-                      {0}, {0}, 0, 1};
+                      {0}, {0}, 0, 1, 0, d};
+    if (corrected && !input_mux && d->topology == NET_HYPERCUBE) {
+        /* (g')-(i), the hypercube: its drain (from the hold, inside the
+         * solve), M/M/V channels, M/G/V source wait (finding 24) */
+        c.drained = 1;
+        c.cube = 1;
+    }
     if (corrected && input_mux) {
         /* (g)-(i), the DCSH only: the drain, its ejection wait, M/M/V
          * buses, M/G/V source wait (finding 19) */
@@ -505,18 +621,21 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
         double q = p.lm > 1 ? 1 - 1 / p.lm : 0, over = 1;
         for (int t = 0; t <= p.n; t++) {
             c.over[t] = geo ? over : (p.lm > t ? 1 : 0);
-            c.excess[t] = c.drain *
-                          (geo ? p.lm * over : (p.lm > t ? p.lm - t : 0));
+            c.excess[t] = geo ? p.lm * over : (p.lm > t ? p.lm - t : 0);
             over *= q;
         }
         /* (f): one unknown, the worm's holding time S, started at its
          * zero-load value (no blocking) */
         double B0[NET_MAX_DIMS + 1] = {0};
+        if (c.cube && cube_setup(&c, &p, 0) != MODEL_CONVERGED)
+            return model_result_fail(out, MODEL_SATURATED, 0);
         double s[1] = {adaptive_hold(&c, B0, p.dr, p.w_qd)};
         int iterations = 0;
         model_status st = model_solve(adaptive_hold_map, &c, s, 1, opts,
                                       &iterations);
         double B[NET_MAX_DIMS + 1], L, v_avg, m_avg = 1;
+        if (st == MODEL_CONVERGED && c.cube)
+            st = cube_setup(&c, &p, s[0]);
         if (st == MODEL_CONVERGED)
             st = adaptive_delays(&c, s[0], B, &L);
         if (st != MODEL_CONVERGED)

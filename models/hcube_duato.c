@@ -25,10 +25,30 @@
  *         Latency = (W_qs + L) V_avg.
  *     MODEL_VARIANT_PRINTED keeps the literal k = 2 evaluation,
  *     Latency = (W_qs + M_avg L) V_avg with M_avg = V_avg.
- * Corrected variant: the engine's corrected variant (dcsh_common.c
- * header) with M_avg = 1 as in [recommended], for the reason above (a
- * hypercube router has no input multiplexer, so the processor-sharing
- * M_avg of finding 5 has nothing to describe).  What remains:
+ * Corrected variant (since docs/validation/notes.md finding 24): the
+ * engine's items (f), (g'), (h), (i) (dcsh_common.c header), which is
+ * finding 19's DCSH correction carried to the hypercube where the
+ * simulator's semantics support it:
+ *   the worm's holding time S (f) with the drained length s len;
+ *   the drain s (g', cube_drain): no multiplexer, so a stage's competitors
+ *   are its output channel's; Duato's header picks a free adaptive VC at
+ *   random over the profitable channels (sim/route_duato.c), so the
+ *   chosen channel's other occupants are the M/M/V states weighted by
+ *   free adaptive VCs (none at V = 2: a channel whose one adaptive VC is
+ *   taken is not chosen), E[N | N < V] at the last hop; competitors
+ *   present for their stretched drain, s = 1 + stalls; s follows S;
+ *   the ejection wait: M/G/1 with service s len, second moment
+ *   E[L^2] (s^2 + (s-1)/s);
+ *   M/M/V channels (i): Erlang's C, Duato's rule (2.7) on M/M/V state
+ *   probabilities, the first of h (V-1) + 1 candidate VCs to free;
+ *   the source waits for one of V injection VCs (h): M/G/V, hold L;
+ *   Latency = W_s + L (no V_avg, no M_avg: the body's stretch is s).
+ * Measured drains (ejection-channel hold / Lm, bench_probe_duato) 1.24-
+ * 1.75 on the 8- and 10-cubes, derived within -1% to +8% (finding 24).
+ * Before finding 24 the corrected variant was the engine's (a)-(f) with
+ * M_avg = 1 as in [recommended] (a hypercube router has no input
+ * multiplexer, so the processor-sharing M_avg of finding 5 has nothing
+ * to describe):
  *   the worm's holding time S (dcsh_common.c item (f)) in the chain and
  *   the blocked header's wait, in place of L,
  *   idle = Dr d_avg + W_qd,  V_avg = Vbar(B1(m_c, S_tx, V)) (S without
@@ -38,10 +58,13 @@
  *   other holding time, docs/validation/notes.md finding 7),
  *   Latency = W_s + (L - idle) V_avg + idle,
  *   W_s = lam E[L^2] / (2 (1 - lam Lm)).
- * Everything else (W_qd, W_qs, the saturation guards, the typo
+ * That form saturated the 10-cube study designs (Lm = 128, Dr = 1,
+ * V = 2..6) at 1.16-1.64 x the simulated rate, growing with V: the
+ * simulated drain grows with V (1.34 / 1.69 / 1.75 at V = 2 / 4 / 6 at
+ * 0.00187), and V_avg over S_tx did not.  Everything else (the saturation guards, the typo
  * resolutions) is the engine in dcsh_common.c.  This model is not
  * validated against simulation in any seed: the thesis validated the DCSH
- * at k = 16 only.
+ * at k = 16 only; dse's own simulations are in docs/validation.md.
  *
  * Domain: hypercube, wormhole, Duato routing, V >= 2, uniform traffic, one
  * or unlimited (0) ejection channels, any router delay and length.

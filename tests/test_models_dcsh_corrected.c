@@ -8,8 +8,14 @@
  *   - the adaptive engine of the DCSH (M3, M4) written out here,
  *     adaptive_oracle_dcsh(): the drain, its ejection wait, M/M/V channels
  *     with Erlang's C from its closed form, the M/G/V source wait
- *     (dcsh_common.c items (g)-(i)); and hcube-duato's,
- *     adaptive_oracle(): the worm's holding time over channel visits
+ *     (dcsh_common.c items (g)-(i)); hcube-duato's,
+ *     adaptive_oracle_cube(): its drain with Duato's choice recomputed
+ *     from each holding time, the ejection wait, M/M/V channels, the
+ *     M/G/V source wait (items (g'), (h), (i); notes finding 24), and the
+ *     hypercube drain's growth with V against the probe's measurements;
+ *   - adaptive_oracle() (items (a)-(f), no multiplexer; no model uses it
+ *     since finding 24, kept for the mux = 0 branch): the worm's holding
+ *     time over channel visits
  *     (dcsh_common.c item (f)) solved by plain iteration, the B1 chain from
  *     its printed recurrence, Vbar, the processor-sharing 1/(1 - rho) and
  *     the P-K source wait; with unlimited ejection (W_qd = 0) and with one
@@ -310,6 +316,155 @@ static double adaptive_oracle_dcsh(int n, int k, int V, int hop, double lm,
     return ws + L;
 }
 
+/* hcube-duato's corrected engine written out (dcsh_common.c items (g')-(i),
+ * docs/validation/notes.md finding 24): at each holding time S the drain
+ * s(S) = 1 + stalls, where a stage's PS stall is scaled by the chosen
+ * channel's other occupants over a = m_c S (M/M/V states pi_j ~ a^j/j!,
+ * j < V: weighted by free adaptive VCs V-1-j with r >= 2 dimensions left,
+ * E[N | N < V] with one left), the first hop without the injection
+ * channel's share, the injection channel while the worm spans it; the
+ * ejection wait with service s len; M/M/V channels (Duato's rule, the
+ * first of h (V-1) + 1 candidates to free) and the M/G/V source wait.
+ * Plain iteration on S from 0.  Returns the latency; fills L, s and W_s. */
+static double adaptive_oracle_cube(int n, int V, double lm, double dr,
+                                   double lam, int eject, double *L_out,
+                                   double *s_out, double *ws_out)
+{
+    double nodes = pow(2, n), davg = n / 2.0 * nodes / (nodes - 1);
+    double pi[16], mc = lam * davg / n, q = 1 - 1 / lm, rho = mc * lm;
+    for (int i = 1; i <= n; i++) {
+        double c = 1;
+        for (int j = 1; j <= i; j++)
+            c = c * (n - j + 1) / j;
+        pi[i] = c / (nodes - 1);
+    }
+    double S = 0, B[16] = {0}, L = 0, s = 1, wqd = 0;
+    for (int it = 0; it < 100000; it++) {
+        double a = mc * S;
+        /* the drain at this hold */
+        double w0 = 0, n0 = 0, wf = 0, nf = 0;
+        for (int j = 0; j < V; j++) {
+            double pj = pow(a, j) / tgamma(j + 1);
+            w0 += pj;
+            n0 += j * pj;
+            wf += (V - 1 - j) * pj;
+            nf += j * (V - 1 - j) * pj;
+        }
+        double last = a > 0 ? n0 / w0 / a : 1;
+        double chosen = a > 0 ? nf / wf / a : (V > 2 ? 1 : 0);
+        double stalls = 0;
+        for (int i = 1; i <= n; i++) {
+            double si = pow(q, i) * ps_stall(lam * lm, V);
+            for (int r = 1; r <= i; r++)
+                si += pow(q, r - 1) * ps_stall(rho, V) *
+                      (r == 1 ? last : chosen) *
+                      (r == i ? 1 - 1 / davg : 1);
+            stalls += pi[i] * si;
+        }
+        s = 1 + stalls;
+        wqd = eject ? lam * m2(lm) * (s * s + (s - 1) / s) /
+                          (2 * (1 - lam * s * lm))
+                    : 0;
+        /* M/M/V channels, Duato's rule */
+        double c = erlang_c_closed(V, a);
+        double sum = 0, term = 1;
+        for (int j = 0; j < V; j++) {
+            sum += term;
+            term *= a / (j + 1);
+        }
+        double p0 = 1 / (sum + term * V / (V - a));
+        double pv1 = p0 * pow(a, V - 1) / tgamma(V);
+        L = 0;
+        double blocked = 0;
+        for (int h = 1; h <= n; h++) {
+            B[h] = c * pow(c + pv1 / V, h - 1) * S / (h * (V - 1) + 1);
+            blocked += B[h];
+            L += pi[h] * (h * (1 + dr) + s * lm + blocked + wqd);
+        }
+        double hold = 0;
+        for (int i = 1; i <= n; i++)
+            for (int r = 0; r < i; r++) {
+                double sr = 1;
+                for (int t = 1; t <= r; t++)
+                    sr += pow(q, t - 1) * (1 + dr + B[r - t + 1]);
+                hold += pi[i] * (sr + pow(q, r) * (wqd + s * lm));
+            }
+        double next = hold / davg;
+        if (fabs(next - S) < 1e-14 * next) {
+            S = next;
+            break;
+        }
+        S = next;
+    }
+    double a = lam * L, f = L - s * lm;
+    double ws = erlang_c_closed(V, a) * (f * f + 2 * f * s * lm +
+                                         s * s * m2(lm)) /
+                (2 * L) / (V - a);
+    *L_out = L;
+    *s_out = s;
+    *ws_out = ws;
+    return ws + L;
+}
+
+/* hcube-duato against its oracle, with and without the ejection channel */
+static void test_adaptive_cube(void **state)
+{
+    (void)state;
+    struct {
+        int n, vcs, lm, dr, eject;
+    } cases[] = {
+        {8, 2, 32, 0, 1}, {8, 4, 32, 2, 1}, {8, 4, 32, 2, 0},
+        {10, 6, 128, 1, 1}, {6, 3, 20, 1, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        net_design d;
+        net_workload w;
+        design(&d, &w, cases[c].n, 2, cases[c].vcs, NET_ROUTE_DUATO,
+               cases[c].lm, cases[c].dr, cases[c].eject);
+        model_opts o = corrected();
+        o.tolerance = 1e-13;
+        double sat;
+        assert_int_equal(model_saturation_rate(&model_hcube_duato, &d, &w,
+                                               &o, &sat, NULL),
+                         0);
+        for (int i = 1; i <= 4; i++) {
+            double lam = sat * i / 4.4, L, s, ws;
+            model_result r;
+            assert_int_equal(model_hcube_duato.eval(&d, &w, lam, &o, &r), 0);
+            double lat = adaptive_oracle_cube(cases[c].n, cases[c].vcs,
+                                              cases[c].lm, cases[c].dr, lam,
+                                              cases[c].eject, &L, &s, &ws);
+            assert_true(rel(r.network_latency, L) < 1e-9);
+            assert_true(rel(r.vc_multiplexing, s) < 1e-9);
+            assert_true(rel(r.source_wait, ws) < 1e-9);
+            assert_true(rel(r.latency, lat) < 1e-9);
+        }
+    }
+}
+
+/* The hypercube's drain grows with V at the same load, as measured on the
+ * 10-cube (Lm = 128, Dr = 1, 0.00187: 1.337 / 1.685 / 1.749 at
+ * V = 2 / 4 / 6, bench_probe_duato, finding 24): with one adaptive VC a
+ * header avoids a channel whose adaptive VC is taken, with more it shares
+ * channels.  The derived drain is within 1-5% of those three. */
+static void test_cube_drain_grows_with_vcs(void **state)
+{
+    (void)state;
+    const double measured[3] = {1.337, 1.685, 1.749};
+    double prev = 0;
+    for (int v = 0; v < 3; v++) {
+        net_design d;
+        net_workload w;
+        design(&d, &w, 10, 2, 2 + 2 * v, NET_ROUTE_DUATO, 128, 1, 1);
+        model_opts o = corrected();
+        model_result r;
+        assert_int_equal(model_hcube_duato.eval(&d, &w, 0.00187, &o, &r), 0);
+        assert_true(r.vc_multiplexing > prev);
+        assert_true(rel(r.vc_multiplexing, measured[v]) < 0.06);
+        prev = r.vc_multiplexing;
+    }
+}
+
 static void test_adaptive_no_ejection(void **state)
 {
     (void)state;
@@ -321,7 +476,6 @@ static void test_adaptive_no_ejection(void **state)
         {2, 16, 2, 32, 0, NET_ROUTE_DUATO, &model_dcsh_duato},
         {2, 16, 4, 16, 2, NET_ROUTE_DUATO, &model_dcsh_duato},
         {3, 5, 3, 64, 1, NET_ROUTE_HOP_BASED, &model_dcsh_hopbased},
-        {8, 2, 4, 32, 2, NET_ROUTE_DUATO, &model_hcube_duato},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         net_design d;
@@ -557,8 +711,12 @@ static void test_router_delay_not_multiplexed(void **state)
         double diff = b.latency - a.latency;
         /* more than the decisions themselves (longer holding, more
          * blocking), but the decisions are not stretched: the excess is
-         * well below what Vbar x Dr x hops would add */
-        assert_true(diff >= add);
+         * well below what Vbar x Dr x hops would add.  hcube-duato
+         * (finding 24): its drain scales each competitor by its flits over
+         * its hold, so the longer hold lowers the drain a little (1.14214
+         * to 1.14211 here) and the difference can fall short of hops x Dr
+         * by a thousandth. */
+        assert_true(diff >= (i == 3 ? (1 - 1e-3) * add : add));
         assert_true(diff - add < 0.5 * (b.vc_multiplexing - 1) * add);
     }
 }
@@ -624,6 +782,8 @@ int main(void)
         cmocka_unit_test(test_zero_load),
         cmocka_unit_test(test_adaptive_no_ejection),
         cmocka_unit_test(test_adaptive_ejection),
+        cmocka_unit_test(test_adaptive_cube),
+        cmocka_unit_test(test_cube_drain_grows_with_vcs),
         cmocka_unit_test(test_det_vc_unrolled),
         cmocka_unit_test(test_det_novc_unrolled),
         cmocka_unit_test(test_router_delay_not_multiplexed),
