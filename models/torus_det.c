@@ -545,8 +545,7 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
         c.dirs = 1;
         for (int i = 0; i < c.n; i++) {
             class_setup(&c, d, i);
-            for (int e = 0; e < 2; e++)
-                model__torus_hold_dir(d, w, i, e, &c.hold_dir[i][e]);
+            model__torus_hold_dir(d, w, i, c.hold_dir[i]);
         }
     }
 

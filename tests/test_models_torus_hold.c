@@ -277,12 +277,13 @@ static void check_dirs(const net_design *d, int bits, net_length_dist len)
         model_hold pooled;
         model__torus_hold(d, &w, i, &pooled);
         double mean[NET_MAX_DIMS] = {0}, mdrain = 0, mout = 0;
+        model_hold_dir hd[2];
+        model__torus_hold_dir(d, &w, i, hd);
         for (int e = 0; e < 2; e++) {
             double want = (double)nodes * (nodes / d->k[i]) * (d->k[i] - 1) *
                           share[e] * hops[e];
             assert_float_equal(b[e].visits, want, 1e-6);
-            model_hold_dir h;
-            model__torus_hold_dir(d, &w, i, e, &h);
+            const model_hold_dir h = hd[e];
             for (int j = 0; j < d->n; j++)
                 for (int f = 0; f < 2; f++)
                     if (fabs(h.coef[j][f] - b[e].coef[j][f]) >
