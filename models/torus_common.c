@@ -139,6 +139,84 @@ void model__ring_classes(int k, double *load)
     }
 }
 
+void model__ring_dirs(int k, double share[2], double hops[2])
+{
+    for (int e = 0; e < 2; e++) {
+        int top = e == 0 ? k / 2 : (k - 1) / 2;   /* offsets 1..top */
+        share[e] = k > 1 ? top / (k - 1.0) : 0;
+        hops[e] = top > 0 ? (top + 1) / 2.0 : 0;
+    }
+}
+
+void model__torus_hold_dir(const net_design *d, const net_workload *w, int i,
+                           model_hold_dir h[2])
+{
+    const double lm = net_message_flits(d, w);
+    const int geo = w->length == NET_LENGTH_EXPONENTIAL;
+    const double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
+    memset(h, 0, 2 * sizeof *h);
+    /* the same states and weights as model__torus_hold, shared by the two
+     * directions: over[s] = P(len > b s), excess[s] = E[(len - b s)+] */
+    int diameter = 0;
+    for (int j = i; j < d->n; j++)
+        diameter += d->k[j] / 2;
+    double span = ceil((geo ? 40.0 * lm : lm) / b);
+    int cap = diameter < span ? diameter : (int)span;
+    double *buf = xcalloc(5 * ((size_t)cap + 1), sizeof *buf);
+    double *dist = buf, *next = buf + cap + 1, *wc = buf + 2 * (cap + 1);
+    double *over = buf + 3 * (cap + 1), *excess = buf + 4 * (cap + 1);
+    for (int s = 0; s <= cap; s++)
+        len_tail(lm, geo, b * s, &over[s], &excess[s]);
+    for (int t = 1; t <= cap; t++)
+        wc[t] = wc[t - 1] + over[t - 1];
+    int k = d->k[i];
+    for (int dir = 0; dir < 2; dir++) {
+        int top = dir == 0 ? k / 2 : (k - 1) / 2;
+        if (top < 1)
+            continue;   /* no visit goes this way (k = 2, -) */
+        memset(dist, 0, sizeof *dist * ((size_t)cap + 1));
+        /* dimension i in direction dir: offsets x = 1..top, one each; over
+         * the channel visits, a hops are left after the channel with
+         * probability #{x > a} / sum x = (top - a) / (top (top + 1) / 2) */
+        double ex = top * (top + 1) / 2.0;
+        for (int a = 0; a < top; a++) {
+            double pa = (top - a) / ex;
+            int s = a < cap ? a : cap;
+            dist[s] += pa;
+            h[dir].coef[i][dir] += pa * wc[s];
+        }
+        /* later dimensions, in order: skipped with probability 1/k_j, else
+         * y hops in direction e, y = 1..floor(k_j/2) (+) or
+         * floor((k_j-1)/2) (-), each with probability 1/k_j */
+        for (int j = i + 1; j < d->n; j++) {
+            int kj = d->k[j];
+            memset(next, 0, sizeof *next * ((size_t)cap + 1));
+            for (int s = 0; s <= cap; s++) {
+                if (dist[s] == 0)
+                    continue;
+                next[s] += dist[s] / kj;
+                for (int e = 0; e < 2; e++) {
+                    int ye = e == 0 ? kj / 2 : (kj - 1) / 2;
+                    for (int y = 1; y <= ye; y++) {
+                        double py = 1.0 / kj;
+                        int t = s + y < cap ? s + y : cap;
+                        next[t] += dist[s] * py;
+                        h[dir].coef[j][e] += dist[s] * py * (wc[t] - wc[s]);
+                    }
+                }
+            }
+            double *tmp = dist;
+            dist = next;
+            next = tmp;
+        }
+        for (int s = 0; s <= cap; s++) {
+            h[dir].drain += dist[s] * excess[s];
+            h[dir].out += dist[s] * over[s];
+        }
+    }
+    free(buf);
+}
+
 void model__torus_hold(const net_design *d, const net_workload *w, int i,
                        model_hold *h)
 {

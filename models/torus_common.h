@@ -59,6 +59,32 @@ void model__ring_moments(int k, double *crossed, double *remaining);
  * O(k^2). */
 void model__ring_classes(int k, double *load);
 
+/* The two directions of one bidirectional ring of radix k under
+ * dimension-order routing (+ at the tie k/2, sim/topo_cube.c), the
+ * destination offset uniform over 1..k-1: for dir = 0 (+) and 1 (-),
+ * share[dir] = P(the ring is crossed that way | crossed) and hops[dir] =
+ * E[hops | crossed that way] (0 when no offset goes that way: k = 2, -).
+ * share[0] hops[0] + share[1] hops[1] is model__ring_moments' crossed.
+ * + takes offsets 1..floor(k/2), - 1..floor((k-1)/2).  O(1). */
+void model__ring_dirs(int k, double share[2], double hops[2]);
+
+/* model__torus_hold (below) over the channel visits of dimension i made
+ * in one direction only, h[dir] for dir = 0 (+) and 1 (-), with the
+ * counted hops split by the direction they are made in: coef[j][e] =
+ * E[counted hops of dimension j made in direction e] (e = 0 +, 1 -;
+ * dimension i itself only in dir), drain and out as there.  Over the two
+ * directions, weighted by their channel visits (share x hops,
+ * model__ring_dirs), the mean is model__torus_hold's.  h[1] is all zero
+ * when no visit goes that way (k = 2).  torus-det's per-direction
+ * blocking (models/torus_det.c (g)). */
+typedef struct model_hold_dir {
+    double coef[NET_MAX_DIMS][2];
+    double drain;
+    double out;
+} model_hold_dir;
+void model__torus_hold_dir(const net_design *d, const net_workload *w, int i,
+                           model_hold_dir h[2]);
+
 /* The corrected VC holding time of a worm (docs/models.md "The worm's
  * holding time"; used by the corrected variant of torus-det).  A worm of
  * len flits in b-flit buffers spans ceil(len / b) VCs, so the VC it takes

@@ -150,6 +150,38 @@
  *       (conv_i the convoy factor above).  V = 2 (one VC per class) is
  *       unchanged; this is the rule the Duato tori already follow with
  *       their m candidate VCs (torus2d_duato.c, "first to free").
+ *   (g) Per direction (docs/validation/notes.md finding 23).  A worm
+ *       crosses a ring in ONE direction (sim/topo_cube.c torus_dor_hop:
+ *       + for offsets up to k/2, the tie included, - beyond), and the two
+ *       directions do not load their classes alike (sim/route_dor.c,
+ *       mask_class; topo_cube.c torus_vc_class): in the + direction the
+ *       visits that need not wrap ride class 1, floor(V/2) VCs, in the -
+ *       direction class 0, ceil(V/2) VCs, and + carries the tie (on a
+ *       32-ring 136 against 120 visits per source, 13% more).  With odd V
+ *       the + direction is the weaker one (V = 3: one VC for most of its
+ *       load against two for -), and the simulated network saturates on
+ *       it; the average of (e)-(f) over both directions of a dimension
+ *       hid that behind the lightly blocked - direction, in the blocking
+ *       delay and, through it, in the holding time that compounds it.  So
+ *       the unknowns are B_{i,e}, e = + or -, each from its own
+ *       direction's class chains, convoy factor and holding time:
+ *         S_{i,e} = 1 + sum_{j>=i} sum_e' coef_{i,e}[j][e'] (1 + Dr +
+ *                   B_{j,e'}) + drain_{i,e} + out_{i,e} W_qd
+ *       (model__torus_hold_dir: the hold of a visit in direction e, the
+ *       counted hops split by the direction they are made in; the worm's
+ *       own dimension only in e, the later ones in either with their
+ *       probabilities), B_{i,e} = S_{i,e} conv_{i,e} sum_c l_c P_c[V_c] /
+ *       V_c / sum_c l_c over the channels of direction e (conv with h_{i,e}
+ *       = E[hops | crossed in direction e]), and the latency pass
+ *         E_i = h_i (1 + Dr) + sum_e u_{i,e} B_{i,e} + R_i,
+ *       u_{i,e} = E[hops made in direction e | i crossed] (model__ring_
+ *       dirs; u_{i,+} + u_{i,-} = h_i).  V_avg takes each channel's
+ *       chains at its direction's holding time.  The class loads, holds
+ *       and hop counts are the exact ones split in two, not new
+ *       quantities; nothing is fitted.  With even V the two directions
+ *       still differ by the tie, so even V moves too (the + direction is
+ *       the busier one): the 32x32 study design with V = 2 from 0.96 to
+ *       0.93 of the simulated saturation rate.
  *   At rate -> 0: B = 0, V_avg = 1, W_qd = W_s = 0, so the zero-load
  *   latency is unchanged (exact).
  */
@@ -170,19 +202,28 @@ typedef struct tdet_ctx {
     double lm;       /* the tail without W_qd (transmitting pass) */
     int worm;        /* corrected: VC holding time of the worm (hold[]) */
     model_hold hold[NET_MAX_DIMS];
-    /* corrected: the dateline classes (header comment, (e)).  Channel types
-     * of dimension i: nt[i] of them, type t standing for cnt[t] channels
-     * whose class-0 and class-1 VCs are requested at l0[t] and l1[t]
-     * messages per cycle; v0, v1 VCs per class.  0 types: pooled chain. */
-    int nt[NET_MAX_DIMS];
-    double *cnt[NET_MAX_DIMS], *l0[NET_MAX_DIMS], *l1[NET_MAX_DIMS];
+    /* corrected: the dateline classes (header comment, (e)), per direction
+     * ((g)).  Channel types of dimension i in direction e (0 +, 1 -):
+     * nt[i][e] of them, type t standing for cnt[t] channels whose class-0
+     * and class-1 VCs are requested at l0[t] and l1[t] messages per cycle;
+     * v0, v1 VCs per class.  dirs = 0: pooled chain (no types). */
+    int dirs;
+    int nt[NET_MAX_DIMS][2];
+    double *cnt[NET_MAX_DIMS][2], *l0[NET_MAX_DIMS][2], *l1[NET_MAX_DIMS][2];
     int v0, v1;
     /* P_c[V_c] = (l S)^V_c: the visit-weighted blocking is
      * (S^v0 mom0 + S^v1 mom1) / visits, mom_c = sum cnt l_c^(V_c+1), so
-     * each map evaluation is O(1) per dimension; lmax: the busiest class,
-     * whose chain saturates first */
-    double mom0[NET_MAX_DIMS], mom1[NET_MAX_DIMS], visits[NET_MAX_DIMS];
-    double lmax[NET_MAX_DIMS];
+     * each map evaluation is O(1) per (dimension, direction); lmax: the
+     * busiest class, whose chain saturates first */
+    double mom0[NET_MAX_DIMS][2], mom1[NET_MAX_DIMS][2];
+    double visits[NET_MAX_DIMS][2], lmax[NET_MAX_DIMS][2];
+    /* (g): u[i][e] = E[hops of dimension i made in direction e | i
+     * crossed] (u[i][0] + u[i][1] = h[i]), hd[i][e] = E[hops | crossed in
+     * direction e], the holds of a visit in direction e and the holding
+     * times sd[i][e] of the current pass */
+    double u[NET_MAX_DIMS][2], hd[NET_MAX_DIMS][2];
+    model_hold_dir hold_dir[NET_MAX_DIMS][2];
+    double sd[NET_MAX_DIMS][2];
 } tdet_ctx;
 
 static int tdet_covers(const net_design *d, const net_workload *w, char *why,
@@ -209,6 +250,28 @@ static void tdet_pass(tdet_ctx *c, const double *b, int transmitting)
      * during which the worm holds its VCs and sends nothing. */
     double dr = transmitting ? 0 : c->dr;
     double tail = transmitting ? c->lm : c->lm_wqd;
+    if (c->dirs) {
+        /* (g): b[2 i + e] is the blocking delay per hop of dimension i in
+         * direction e; a worm crosses a dimension in one direction, so a
+         * visit's own-dimension hops pay its direction's delay, and the
+         * later dimensions' hops each direction's with its probability */
+        for (int i = c->n - 1; i >= 0; i--) {
+            double r = c->q[i] * tail;
+            for (int j = i + 1; j < c->n; j++)
+                r += c->c[i][j] * c->e[j];
+            c->e[i] = c->h[i] * (1 + dr) + c->u[i][0] * b[2 * i] +
+                      c->u[i][1] * b[2 * i + 1] + r;
+            for (int e = 0; e < 2; e++) {
+                const model_hold_dir *h = &c->hold_dir[i][e];
+                double sv = 1 + h->drain + h->out * (tail - c->lm);
+                for (int j = i; j < c->n; j++)
+                    sv += h->coef[j][0] * (1 + dr + b[2 * j]) +
+                          h->coef[j][1] * (1 + dr + b[2 * j + 1]);
+                c->sd[i][e] = sv;
+            }
+        }
+        return;
+    }
     for (int i = c->n - 1; i >= 0; i--) {
         double r = c->q[i] * tail;
         for (int j = i + 1; j < c->n; j++)
@@ -226,7 +289,7 @@ static void tdet_pass(tdet_ctx *c, const double *b, int transmitting)
     }
 }
 
-/* ---- dateline classes (corrected variant, header comment (e)) ---------- */
+/* ---- dateline classes (corrected variant, header comment (e), (g)) ----- */
 
 /* x^e for a small integer e >= 0 (pow() dominated the map's cost). */
 static double ipow(double x, int e)
@@ -241,120 +304,135 @@ static double ipow(double x, int e)
     return r;
 }
 
-/* Append a channel type, merged with the previous one when its loads are
- * the same (positions away from the wrap link all look alike). */
-static void class_add(tdet_ctx *c, int i, double a0, double a1)
+/* Append a channel type of dimension i, direction e, merged with the
+ * previous one when its loads are the same (positions away from the wrap
+ * link all look alike). */
+static void class_add(tdet_ctx *c, int i, int e, double a0, double a1)
 {
-    int t = c->nt[i];
-    if (t > 0 && c->l0[i][t - 1] == a0 && c->l1[i][t - 1] == a1) {
-        c->cnt[i][t - 1] += 1;
+    int t = c->nt[i][e];
+    if (t > 0 && c->l0[i][e][t - 1] == a0 && c->l1[i][e][t - 1] == a1) {
+        c->cnt[i][e][t - 1] += 1;
         return;
     }
-    c->cnt[i][t] = 1;
-    c->l0[i][t] = a0;
-    c->l1[i][t] = a1;
-    c->nt[i] = t + 1;
+    c->cnt[i][e][t] = 1;
+    c->l0[i][e][t] = a0;
+    c->l1[i][e][t] = a1;
+    c->nt[i][e] = t + 1;
 }
 
-/* The class loads of every channel of dimension i (model__ring_classes),
- * scaled so that their mean is c->lam[i] (the pooled model's channel
- * rate). */
+/* The class loads of every channel of dimension i (model__ring_classes:
+ * the + channels p -> p+1 first, then the - channels p -> p-1), scaled so
+ * that their mean is c->lam[i] (the pooled model's channel rate), kept
+ * per direction. */
 static void class_setup(tdet_ctx *c, const net_design *d, int i)
 {
     int k = d->k[i];
-    c->cnt[i] = xmalloc(3 * (size_t)(2 * k) * sizeof(double));
-    c->l0[i] = c->cnt[i] + 2 * k;
-    c->l1[i] = c->cnt[i] + 4 * k;
-    c->nt[i] = 0;
+    /* one block per dimension: the types of +, then those of - */
+    double *blk = xmalloc(6 * (size_t)k * sizeof(double));
+    for (int e = 0; e < 2; e++) {
+        c->cnt[i][e] = blk + 3 * (size_t)k * e;
+        c->l0[i][e] = c->cnt[i][e] + k;
+        c->l1[i][e] = c->cnt[i][e] + 2 * k;
+        c->nt[i][e] = 0;
+    }
     double *load = xmalloc(4 * (size_t)k * sizeof(double));
     model__ring_classes(k, load);
     double total = 0;
     for (int ch = 0; ch < 2 * k; ch++) {
-        class_add(c, i, load[2 * ch], load[2 * ch + 1]);
+        class_add(c, i, ch >= k, load[2 * ch], load[2 * ch + 1]);
         total += load[2 * ch] + load[2 * ch + 1];
     }
     free(load);
     double scale = total > 0 ? c->lam[i] * 2.0 * k / total : 0;
-    c->mom0[i] = c->mom1[i] = c->visits[i] = c->lmax[i] = 0;
-    for (int t = 0; t < c->nt[i]; t++) {
-        double a0 = c->l0[i][t] *= scale, a1 = c->l1[i][t] *= scale;
-        double w = c->cnt[i][t];
-        c->mom0[i] += w * a0 * ipow(a0, c->v0);
-        c->mom1[i] += w * a1 * ipow(a1, c->v1);
-        c->visits[i] += w * (a0 + a1);
-        c->lmax[i] = fmax(c->lmax[i], fmax(a0, a1));
+    for (int e = 0; e < 2; e++) {
+        c->mom0[i][e] = c->mom1[i][e] = c->visits[i][e] = c->lmax[i][e] = 0;
+        for (int t = 0; t < c->nt[i][e]; t++) {
+            double a0 = c->l0[i][e][t] *= scale, a1 = c->l1[i][e][t] *= scale;
+            double w = c->cnt[i][e][t];
+            c->mom0[i][e] += w * a0 * ipow(a0, c->v0);
+            c->mom1[i][e] += w * a1 * ipow(a1, c->v1);
+            c->visits[i][e] += w * (a0 + a1);
+            c->lmax[i][e] = fmax(c->lmax[i][e], fmax(a0, a1));
+        }
     }
 }
 
 static void class_free(tdet_ctx *c)
 {
+    if (!c->dirs)
+        return;
     for (int i = 0; i < c->n; i++)
-        if (c->nt[i] > 0)
-            free(c->cnt[i]);
+        free(c->cnt[i][0]);   /* the block of both directions */
 }
 
-/* The blocking delay per hop of dimension i in units of the holding time
- * s, averaged over its visits: P(all V_c VCs of the class a visit
- * requests are busy) = P_c[V_c] = (l_c s)^V_c of each class chain (B1),
- * weighted by its visits l_c, times the wait for the first of those V_c
- * VCs to free, s / V_c (header comment, "first to free"). */
-static model_status class_block(const tdet_ctx *c, int i, double s,
+/* The blocking delay per hop of dimension i in direction e in units of
+ * the holding time s of that direction's visits, averaged over them:
+ * P(all V_c VCs of the class a visit requests are busy) = P_c[V_c] =
+ * (l_c s)^V_c of each class chain (B1), weighted by its visits l_c, times
+ * the wait for the first of those V_c VCs to free, s / V_c (header
+ * comment, "first to free"). */
+static model_status class_block(const tdet_ctx *c, int i, int e, double s,
                                 double *pblock)
 {
-    if (!(c->lmax[i] * s < 1) || !isfinite(s))
+    *pblock = 0;
+    if (!(c->visits[i][e] > 0))
+        return MODEL_CONVERGED;   /* no visit goes this way (k = 2, -) */
+    if (!(c->lmax[i][e] * s < 1) || !isfinite(s))
         return MODEL_SATURATED;
-    double num = ipow(s, c->v0) * c->mom0[i] / c->v0;
+    double num = ipow(s, c->v0) * c->mom0[i][e] / c->v0;
     if (c->v1 > 0)
-        num += ipow(s, c->v1) * c->mom1[i] / c->v1;
-    /* Convoys (header comment (e)): a header entering the ring (1 / h_i of
+        num += ipow(s, c->v1) * c->mom1[i][e] / c->v1;
+    /* Convoys (header comment (e)): a header entering the ring (1 / h of
      * the visits) meets the class VCs busy with probability P_c[V_c]; one
      * that continues along it is blocked only by a worm that entered the
-     * ring at this channel (1 / h_i of the occupants): the worms it
-     * followed through the previous channel are ahead of it. */
-    double h = c->h[i] > 1 ? c->h[i] : 1;
-    *pblock = c->visits[i] > 0
-                  ? num / c->visits[i] * (1.0 / h + (1.0 - 1.0 / h) / h)
-                  : 0;
+     * ring at this channel (1 / h of the occupants): the worms it
+     * followed through the previous channel are ahead of it.  h: the hops
+     * of a worm crossing the ring this way ((g)). */
+    double h = c->hd[i][e] > 1 ? c->hd[i][e] : 1;
+    *pblock = num / c->visits[i][e] * (1.0 / h + (1.0 - 1.0 / h) / h);
     return MODEL_CONVERGED;
 }
 
 /* Vbar (B2) of the physical channels of dimension i, averaged over the
  * flits that cross them: the busy VCs of a channel are the sum of its two
- * independent class chains. */
-static model_status class_vbar(const tdet_ctx *c, int i, double s,
-                               double *vbar)
+ * independent class chains, fed with the holding time of its direction. */
+static model_status class_vbar(const tdet_ctx *c, int i, double *vbar)
 {
     double p0[MODEL_TORUS_VMAX + 1], p1[MODEL_TORUS_VMAX + 1];
     double num = 0, den = 0;
-    for (int t = 0; t < c->nt[i]; t++) {
-        double w = c->cnt[i][t] * (c->l0[i][t] + c->l1[i][t]);
-        if (!(w > 0))
-            continue;
-        if (vc_chain_probs(c->l0[i][t], s, c->v0, p0) != MODEL_CONVERGED ||
-            vc_chain_probs(c->l1[i][t], s, c->v1, p1) != MODEL_CONVERGED)
-            return MODEL_SATURATED;
-        double m1 = 0, m2 = 0;   /* E[v], E[v^2] of v = v0 + v1 */
-        for (int a = 0; a <= c->v0; a++)
-            for (int b = 0; b <= c->v1; b++) {
-                double pr = p0[a] * p1[b], v = a + b;
-                m1 += v * pr;
-                m2 += v * v * pr;
-            }
-        num += w * (m1 > 0 ? m2 / m1 : 1.0);
-        den += w;
+    for (int e = 0; e < 2; e++) {
+        double s = c->sd[i][e];
+        for (int t = 0; t < c->nt[i][e]; t++) {
+            double l0 = c->l0[i][e][t], l1 = c->l1[i][e][t];
+            double w = c->cnt[i][e][t] * (l0 + l1);
+            if (!(w > 0))
+                continue;
+            if (vc_chain_probs(l0, s, c->v0, p0) != MODEL_CONVERGED ||
+                vc_chain_probs(l1, s, c->v1, p1) != MODEL_CONVERGED)
+                return MODEL_SATURATED;
+            double m1 = 0, m2 = 0;   /* E[v], E[v^2] of v = v0 + v1 */
+            for (int a = 0; a <= c->v0; a++)
+                for (int b = 0; b <= c->v1; b++) {
+                    double pr = p0[a] * p1[b], v = a + b;
+                    m1 += v * pr;
+                    m2 += v * v * pr;
+                }
+            num += w * (m1 > 0 ? m2 / m1 : 1.0);
+            den += w;
+        }
     }
     *vbar = den > 0 ? num / den : 1.0;
     return MODEL_CONVERGED;
 }
 
-/* Channel-visit weighted V_avg over the holding times c->s. */
+/* Channel-visit weighted V_avg over the holding times of the last pass. */
 static model_status tdet_vavg(const tdet_ctx *c, double *vavg)
 {
     double p[MODEL_TORUS_VMAX + 1], vnum = 0, vden = 0;
     for (int i = 0; i < c->n; i++) {
         double vb;
-        if (c->nt[i] > 0) {
-            if (class_vbar(c, i, c->s[i], &vb) != MODEL_CONVERGED)
+        if (c->dirs) {
+            if (class_vbar(c, i, &vb) != MODEL_CONVERGED)
                 return MODEL_SATURATED;
         } else {
             if (vc_chain_probs(c->lam[i], c->s[i], c->vcs, p) !=
@@ -369,19 +447,21 @@ static model_status tdet_vavg(const tdet_ctx *c, double *vavg)
     return MODEL_CONVERGED;
 }
 
-/* x[0..n-1] = B_i. */
+/* x[0..n-1] = B_i (pooled), or x[2 i + e] = B_{i,e} per direction ((g)). */
 static model_status tdet_map(void *vctx, const double *x, double *fx)
 {
     tdet_ctx *c = vctx;
     double p[MODEL_TORUS_VMAX + 1];
     tdet_pass(c, x, 0);
     for (int i = 0; i < c->n; i++) {
-        if (c->nt[i] > 0) {
-            double pb;
-            model_status st = class_block(c, i, c->s[i], &pb);
-            if (st != MODEL_CONVERGED)
-                return st;
-            fx[i] = pb * c->s[i];
+        if (c->dirs) {
+            for (int e = 0; e < 2; e++) {
+                double pb, s = c->sd[i][e];
+                model_status st = class_block(c, i, e, s, &pb);
+                if (st != MODEL_CONVERGED)
+                    return st;
+                fx[2 * i + e] = pb * s;
+            }
             continue;
         }
         model_status st = vc_chain_probs(c->lam[i], c->s[i], c->vcs, p);
@@ -402,8 +482,7 @@ static void tdet_setup(tdet_ctx *c, const net_design *d, double rate,
     c->dr = d->router_delay;
     c->lm_wqd = lm + wqd;
     c->lm = lm;
-    for (int i = 0; i < NET_MAX_DIMS; i++)
-        c->nt[i] = 0;
+    c->dirs = 0;
     c->v0 = (d->vcs + 1) / 2;   /* even-numbered VCs: class 0 */
     c->v1 = d->vcs / 2;         /* odd-numbered VCs: class 1 */
     double before = 1;   /* prod_{l<i} p_l */
@@ -413,6 +492,10 @@ static void tdet_setup(tdet_ctx *c, const net_design *d, double rate,
         c->kbar[i] = (1 - ps) * c->h[i];
         c->lam[i] = rate * c->kbar[i] * excl / 2.0;
         c->f[i] = (1 - ps) * before * excl;
+        double share[2];
+        model__ring_dirs(d->k[i], share, c->hd[i]);
+        for (int e = 0; e < 2; e++)
+            c->u[i][e] = share[e] * c->hd[i][e];
         before *= ps;
     }
     for (int i = 0; i < c->n; i++) {
@@ -452,18 +535,24 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
     tdet_ctx c;
     tdet_setup(&c, d, rate, lm, wqd);
     c.worm = o->variant == MODEL_VARIANT_CORRECTED;
-    if (c.worm)
+    /* (e) the dateline classes: the simulator splits V >= 2 (V = 1 is a
+     * watchdog-only configuration that shares one VC); (g) per direction,
+     * with the holds of each direction (the pooled hold is their mean) */
+    if (c.worm && d->vcs < 2)
         for (int i = 0; i < c.n; i++)
             model__torus_hold(d, w, i, &c.hold[i]);
-    /* (e) the dateline classes: the simulator splits V >= 2 (V = 1 is a
-     * watchdog-only configuration that shares one VC) */
-    if (c.worm && d->vcs >= 2)
-        for (int i = 0; i < c.n; i++)
+    if (c.worm && d->vcs >= 2) {
+        c.dirs = 1;
+        for (int i = 0; i < c.n; i++) {
             class_setup(&c, d, i);
+            model__torus_hold_dir(d, w, i, c.hold_dir[i]);
+        }
+    }
 
-    double b[NET_MAX_DIMS] = {0};
+    double b[2 * NET_MAX_DIMS] = {0};
     int iters = 0;
-    model_status st = model_solve(tdet_map, &c, b, c.n, o, &iters);
+    model_status st =
+        model_solve(tdet_map, &c, b, c.dirs ? 2 * c.n : c.n, o, &iters);
     if (st != MODEL_CONVERGED) {
         class_free(&c);
         return model_result_fail(out, st, iters);

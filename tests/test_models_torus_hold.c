@@ -12,6 +12,10 @@
  *   dimension (hold) or of all (hold_any); for fixed lengths directly, for
  *   geometric ones weighting hop t by P(len >= b(t-1) + 1) = q^(b(t-1)).
  *
+ * The same per direction (model__torus_hold_dir, model__ring_dirs;
+ * torus-det (g)): the visits of one direction, the counted hops credited to
+ * (dimension, direction), and their visit-weighted mean the pooled hold.
+ *
  * Plus the limits that tie it to the seeds' remaining latency: at r = 0
  * (a ring of 3) the holding time is 1 + Lm + W_qd, as before; for a worm
  * much longer than the path every hop counts.
@@ -192,6 +196,138 @@ static void test_hold_limits(void **state)
     assert_float_equal(h.out, 1, 1e-12);
 }
 
+/* model__torus_hold_dir and model__ring_dirs (torus-det (g)) against the
+ * same walk, the visits of dimension i split by their direction and the
+ * counted hops credited to (dimension, direction); and the pooled hold
+ * as the visit-weighted mean of the two directions. */
+typedef struct brute_dir {
+    double coef[NET_MAX_DIMS][2], drain, out, visits;
+} brute_dir;
+
+static void brute_dirs(const net_design *d, double lm, int geo, int dim,
+                       brute_dir *h)
+{
+    memset(h, 0, 2 * sizeof *h);
+    long nodes = net_nodes(d);
+    int cs[NET_MAX_DIMS], ct[NET_MAX_DIMS];
+    int dims[256], dirs[256];
+    for (long s = 0; s < nodes; s++)
+        for (long t = 0; t < nodes; t++) {
+            if (s == t)
+                continue;
+            net_coords(d, s, cs);
+            net_coords(d, t, ct);
+            int n = 0;
+            for (int i = 0; i < d->n; i++) {
+                int k = d->k[i], x = ((ct[i] - cs[i]) % k + k) % k;
+                int plus = x <= k - x;   /* + at the tie */
+                int hops = plus ? x : k - x;
+                for (int j = 0; j < hops; j++) {
+                    dims[n] = i;
+                    dirs[n++] = !plus;
+                }
+            }
+            for (int p = 0; p < n; p++) {
+                if (dims[p] != dim)
+                    continue;
+                brute_dir *b = &h[dirs[p]];
+                int r = n - p - 1;
+                for (int u = 1; u <= r; u++) {
+                    double over, excess;
+                    tail(lm, geo, (double)d->buffer_flits * (u - 1), &over,
+                         &excess);
+                    b->coef[dims[p + u]][dirs[p + u]] += over;
+                }
+                double over, excess;
+                tail(lm, geo, (double)d->buffer_flits * r, &over, &excess);
+                b->drain += excess;
+                b->out += over;
+                b->visits += 1;
+            }
+        }
+    for (int e = 0; e < 2; e++) {
+        if (!(h[e].visits > 0))
+            continue;
+        for (int j = 0; j < NET_MAX_DIMS; j++)
+            for (int f = 0; f < 2; f++)
+                h[e].coef[j][f] /= h[e].visits;
+        h[e].drain /= h[e].visits;
+        h[e].out /= h[e].visits;
+    }
+}
+
+static void check_dirs(const net_design *d, int bits, net_length_dist len)
+{
+    net_workload w;
+    net_workload_init(&w);
+    w.message_bits = bits;
+    w.length = len;
+    double lm = net_message_flits(d, &w);
+    int geo = len == NET_LENGTH_EXPONENTIAL;
+    for (int i = 0; i < d->n; i++) {
+        brute_dir b[2];
+        brute_dirs(d, lm, geo, i, b);
+        double share[2], hops[2], crossed, remaining;
+        model__ring_dirs(d->k[i], share, hops);
+        model__ring_moments(d->k[i], &crossed, &remaining);
+        assert_float_equal(share[0] * hops[0] + share[1] * hops[1], crossed,
+                           1e-12);
+        /* the visits of each direction: nodes x share x hops per node */
+        long nodes = net_nodes(d);
+        model_hold pooled;
+        model__torus_hold(d, &w, i, &pooled);
+        double mean[NET_MAX_DIMS] = {0}, mdrain = 0, mout = 0;
+        model_hold_dir hd[2];
+        model__torus_hold_dir(d, &w, i, hd);
+        for (int e = 0; e < 2; e++) {
+            double want = (double)nodes * (nodes / d->k[i]) * (d->k[i] - 1) *
+                          share[e] * hops[e];
+            assert_float_equal(b[e].visits, want, 1e-6);
+            const model_hold_dir h = hd[e];
+            for (int j = 0; j < d->n; j++)
+                for (int f = 0; f < 2; f++)
+                    if (fabs(h.coef[j][f] - b[e].coef[j][f]) >
+                        1e-9 * fmax(1, b[e].coef[j][f]))
+                        fail_msg("dim %d dir %d: coef[%d][%d] %.12g, brute "
+                                 "%.12g (Lm %g %s)", i, e, j, f,
+                                 h.coef[j][f], b[e].coef[j][f], lm,
+                                 geo ? "geo" : "fixed");
+            assert_true(fabs(h.drain - b[e].drain) <
+                        1e-9 * fmax(1, b[e].drain));
+            assert_true(fabs(h.out - b[e].out) < 1e-9);
+            double wt = share[e] * hops[e] / crossed;
+            for (int j = 0; j < d->n; j++)
+                mean[j] += wt * (h.coef[j][0] + h.coef[j][1]);
+            mdrain += wt * h.drain;
+            mout += wt * h.out;
+        }
+        for (int j = 0; j < d->n; j++)
+            assert_true(fabs(mean[j] - pooled.coef[j]) <
+                        1e-9 * fmax(1, pooled.coef[j]));
+        assert_true(fabs(mdrain - pooled.drain) < 1e-9 * fmax(1, mdrain));
+        assert_true(fabs(mout - pooled.out) < 1e-9);
+    }
+}
+
+static void test_hold_dir_brute(void **state)
+{
+    (void)state;
+    const int k1[] = {8}, k2[] = {6, 5}, k3[] = {4, 5, 3}, k4[] = {2, 7};
+    const int bits[] = {1, 4, 16, 40};
+    for (int b = 0; b < 4; b++)
+        for (int g = 0; g < 2; g++) {
+            net_length_dist len = g ? NET_LENGTH_EXPONENTIAL : NET_LENGTH_FIXED;
+            net_design d = torus(1, k1, 1);
+            check_dirs(&d, bits[b], len);
+            d = torus(2, k2, 1);
+            check_dirs(&d, bits[b], len);
+            d = torus(3, k3, 1);
+            check_dirs(&d, bits[b], len);
+            d = torus(2, k4, 2);   /* k = 2: no - visit; 2-flit buffers */
+            check_dirs(&d, bits[b], len);
+        }
+}
+
 /* The dateline classes of a ring (model__ring_classes, torus-det (e)),
  * against every (source, destination) pair walked hop by hop with the
  * simulator's rule (sim/topo_cube.c torus_vc_class: class 1 while the
@@ -227,6 +363,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hold_brute),
         cmocka_unit_test(test_hold_limits),
+        cmocka_unit_test(test_hold_dir_brute),
         cmocka_unit_test(test_ring_classes_brute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

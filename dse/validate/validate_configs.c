@@ -102,6 +102,12 @@ static const dse_validate_config configs[] = {
     STUDY("torus-det", "vlsi-32x32-V6-w8", "vlsi_1024 finalist #3: 32x32, "
           "V = 6, w = 8 (16 flits), dimension order, Dr = 1",
           "n=2 k=32 vcs=6 width=8 routing=deterministic", 0),
+    /* odd V: the dateline classes get ceil(V/2) and floor(V/2) VCs, and
+     * the + direction's non-wrapping visits ride the one-VC class
+     * (docs/validation/notes.md findings 14 and 23) */
+    STUDY("torus-det", "vlsi-32x32-V3-w8", "vlsi_1024 design: 32x32, "
+          "V = 3, w = 8 (16 flits), dimension order, Dr = 1 (odd V)",
+          "n=2 k=32 vcs=3 width=8 routing=deterministic", 0),
 
     /* ---- express-det (M7), 002 sec.6.3.3 Figs.6.4-6.5 ------------------ */
     EX("express-det", "model example = 002 Fig.6.4a: 32x32, m = 1, kn = 4, "
