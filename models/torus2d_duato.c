@@ -143,8 +143,8 @@
  *   VC is busy for: S counts the worm's hop and drain cycles at the zero-
  *   load pace, and shared flit by flit with the other worms of its path
  *   they take s times as long, s the drain stretch of the ejection
- *   service (finding 9, model_worm_stretch); the routing decisions and the
- *   waits send nothing and are not stretched.  So the occupancy is m_c H
+ *   service (finding 9; since finding 25 the Duato tori's own, (h)); the
+ *   routing decisions and the waits send nothing and are not stretched.  So the occupancy is m_c H
  *   (Little, the mean hold) and the blocked wait of (e) is the residual
  *   of H.  The closing step (V_avg from hold_tx) is unchanged.
  *   Rejected (finding 18): the loss form (Erlang B for P_d), optimistic;
@@ -160,6 +160,28 @@
  *   hold in progress as in (e) (model__duato_source_wait; hcube-pcube's
  *   C6 is the same form).  The probe's source waits at 80% load are
  *   0.03-5.7 cycles where (b) gave 2.1-44.
+ *   (h) The worm's stretch s (docs/validation/notes.md finding 25;
+ *   model__duato_worm_stretch), used in (f)'s H, (g)'s H_src and as the
+ *   ejection service s len of W_qd, in place of finding 9's
+ *   model__torus_worm_stretch (which torus-det keeps).  Two changes at a
+ *   ring's stage, the injection stage unchanged.  The distinct
+ *   competitors: on a ring two worms' segments of h hops at independent
+ *   positions overlap by h - |offset|, so a competitor met on one of our
+ *   links shares h^2 / (2h - 1) of them, and the h per-link stalls are
+ *   worth 2 - 1/h distinct competitors (finding 20, the same count as
+ *   torus2d-adaptive-meanflow's (e)); interleaving with one costs once
+ *   (finding 9).  The cap: a ring's channel is shared by at most V - 1
+ *   worms, its V - 2 adaptive VCs and the escape VC of the class its
+ *   worms ride; the other class's escape VC is rarely busy at the same
+ *   time (probed on the 16x16, V = 3 at 0.0035: P(3 busy) 0.001 while
+ *   P(2 busy) is 0.067; Poisson counts of the same mean, 0.476, give 0.011
+ *   for 3), so the PS stall is model_ps_stall(rho_c, V - 1).  Against the probe's ejection
+ *   hold per message over Lm at 80% load, s is now within -6% to +5% on
+ *   the V = 3 set-ups and the V = 5 8x8x8 example, still 17-26% low on the
+ *   V = 5, 6 2-D tori (1.89-2.17 against 2.28-2.94) and 8-10% low on the
+ *   V = 6 5-cubes: the simulated stretch grows with V at equal load
+ *   (16x16: 1.62 -> 2.11 for V = 3 -> 8), the model's only through the
+ *   cap (1.52 -> 1.62).  Tried and rejected (finding 25): the cap at V.
  */
 #include <math.h>
 #include <stdio.h>
@@ -176,13 +198,13 @@ typedef struct m6_ctx {
     double dr, wqd;
     model_hold hold;
     double s0, var0;  /* corrected: zero-load hold's mean and variance */
-    double sw;        /* corrected: the worm's stretch (model_worm_stretch) */
+    double sw;        /* corrected: the worm's stretch ((h)) */
 } m6_ctx;
 
 /* corrected ((f), torus2d_duato.c header): the hold a VC is busy for.  S
  * counts the worm's own hop and drain cycles at the zero-load pace; shared
  * flit by flit with the other worms of its channels they take s times as
- * long (the same stretch s as the ejection service, model_worm_stretch).
+ * long (the same stretch s as the ejection service, (h)).
  * The routing decisions and the waits (blocking, ejection) send nothing and
  * are not stretched. */
 static double occ_hold(const m6_ctx *c, double S)
@@ -322,8 +344,15 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), wqd;
-    if (model__torus_ejection_worm(d, w, rate, o->variant, &wqd) !=
-        MODEL_CONVERGED)
+    /* corrected ((h)): the Duato tori's stretch, the ejection service s len */
+    double sw = o->variant == MODEL_VARIANT_CORRECTED
+                    ? model__duato_worm_stretch(d, w, rate)
+                    : 1;
+    if (o->variant == MODEL_VARIANT_CORRECTED
+            ? model_ejection_worm(d, rate, lm, model_length_m2(d, w), sw,
+                                  &wqd) != MODEL_CONVERGED
+            : model__torus_ejection_worm(d, w, rate, o->variant, &wqd) !=
+                  MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     m6_ctx c;
     c.vcs = d->vcs;
@@ -340,7 +369,7 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     if (c.worm)
         model__torus_hold_any(d, w, &c.hold);
     c.s0 = c.var0 = 0;
-    c.sw = c.worm ? model__torus_worm_stretch(d, w, rate) : 1;
+    c.sw = sw;
     if (c.worm) {
         c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
         c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);

@@ -657,3 +657,27 @@ model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
     *pa = clamp01(erlang_c + (1 - erlang_c) * ba);
     return MODEL_CONVERGED;
 }
+
+/* The Duato tori's drain stretch (torus2d_duato.c header (h); notes finding
+ * 25): finding 9's stages (the injection channel, one stage per dimension)
+ * with two changes at a ring's stage.  Each ring's stall counts once per
+ * distinct competitor met along the worm's segment, 2 - 1/h per-link
+ * stalls for h hops (finding 20, model_meanflow_stretch).  And a ring's
+ * channel is shared by at most V - 1 of its worms: they hold its V - 2
+ * adaptive VCs or the escape VC of their dateline class, and the other
+ * class's escape VC is rarely busy at the same time (probed: P(all V busy)
+ * 0.001 at V = 3 where Poisson counts of the same mean give 0.011).  The
+ * injection stage keeps its V injection VCs. */
+double model__duato_worm_stretch(const net_design *d, const net_workload *w,
+                                 double rate)
+{
+    double lm = net_message_flits(d, w);
+    model_worm_path path;
+    model__torus_worm_path(d, rate, &path);
+    for (int i = 0; i < path.nseg; i++) {
+        double h = path.hops[i] >= 1 ? path.hops[i] : 1;
+        path.stall[i] = model_ps_stall(path.stall[i] * lm, d->vcs - 1) *
+                        (2.0 - 1.0 / h);
+    }
+    return model_worm_stretch(d, w, rate, &path);
+}

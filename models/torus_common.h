@@ -233,4 +233,13 @@ void model__torus_dims_weights(int n, double kavg, double *w);
 model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
                                 double *pe);
 
+/* The Duato tori's drain stretch (corrected variant; notes finding 25):
+ * model_worm_stretch over model__torus_worm_path, each ring's stall
+ * model_ps_stall(lam_c Lm, V - 1) (a ring's channel is shared by its V - 2
+ * adaptive VCs and one escape VC) times 2 - 1/h (the distinct competitors
+ * along a segment of h hops, finding 20); the injection stage as
+ * model__torus_worm_stretch's.  torus-det keeps model__torus_worm_stretch. */
+double model__duato_worm_stretch(const net_design *d, const net_workload *w,
+                                 double rate);
+
 #endif

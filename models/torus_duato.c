@@ -77,6 +77,12 @@
  *   Source wait (torus2d_duato.c (g), finding 18): the M/G/c wait for one
  *   of the V injection VCs, each held like a channel's VC with the whole
  *   path ahead, in place of (b)'s M/G/1.
+ *   The worm's stretch s (torus2d_duato.c (h), finding 25;
+ *   model__duato_worm_stretch): each ring's stall counted 2 - 1/h times
+ *   (the distinct competitors along h hops, finding 20; 1.25 on a 4-ring,
+ *   1.56 on an 8-ring) and capped at the V - 1 worms that share a ring's
+ *   channel (V - 2 adaptive VCs, one escape VC), in H, H_src and the
+ *   ejection service.  torus-det keeps finding 9's count.
  */
 #include <math.h>
 #include <stdio.h>
@@ -92,13 +98,13 @@ typedef struct td_ctx {
     double dr, wqd, davg;
     model_hold hold;
     double s0, var0;  /* corrected: zero-load hold's mean and variance */
-    double sw;        /* corrected: the worm's stretch (model_worm_stretch) */
+    double sw;        /* corrected: the worm's stretch (torus2d_duato.c (h)) */
 } td_ctx;
 
 /* corrected ((f), torus2d_duato.c header): the hold a VC is busy for.  S
  * counts the worm's own hop and drain cycles at the zero-load pace; shared
  * flit by flit with the other worms of its channels they take s times as
- * long (the same stretch s as the ejection service, model_worm_stretch).
+ * long (the same stretch s as the ejection service, torus2d_duato.c (h)).
  * The routing decisions and the waits (blocking, ejection) send nothing and
  * are not stretched. */
 static double occ_hold(const td_ctx *c, double S)
@@ -229,8 +235,15 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), wqd;
-    if (model__torus_ejection_worm(d, w, rate, o->variant, &wqd) !=
-        MODEL_CONVERGED)
+    /* corrected (torus2d_duato.c (h)): the Duato tori's stretch */
+    double sw = o->variant == MODEL_VARIANT_CORRECTED
+                    ? model__duato_worm_stretch(d, w, rate)
+                    : 1;
+    if (o->variant == MODEL_VARIANT_CORRECTED
+            ? model_ejection_worm(d, rate, lm, model_length_m2(d, w), sw,
+                                  &wqd) != MODEL_CONVERGED
+            : model__torus_ejection_worm(d, w, rate, o->variant, &wqd) !=
+                  MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     td_ctx c;
     double kavg = model__ring_kavg(d->k[0], o->variant);
@@ -250,7 +263,7 @@ static int td_eval(const net_design *d, const net_workload *w, double rate,
     if (c.worm)
         model__torus_hold_any(d, w, &c.hold);
     c.s0 = c.var0 = 0;
-    c.sw = c.worm ? model__torus_worm_stretch(d, w, rate) : 1;
+    c.sw = sw;
     if (c.worm) {
         c.s0 = 1 + c.hold.coef[0] * (1 + c.dr) + c.hold.drain;
         c.var0 = fmax(0.0, c.hold.m2 - c.s0 * c.s0);
