@@ -313,16 +313,14 @@ static double hold0_m2(double lm, int geo, double b, int dr, int r)
     return m2;
 }
 
-void model__torus_hold_any(const net_design *d, const net_workload *w,
-                           model_hold *h)
+/* P(X = x), x = 0..*diameter, of the minimal hop count X from a node to a
+ * destination drawn uniformly over all nodes (itself included: P(X = 0) =
+ * 1/N), the rings' offsets convolved; the caller frees it. */
+static double *torus_distance_pmf(const net_design *d, int *diameter_out)
 {
-    const double lm = net_message_flits(d, w);
-    const int geo = w->length == NET_LENGTH_EXPONENTIAL;
-    const double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
     int diameter = 0;
     for (int j = 0; j < d->n; j++)
         diameter += d->k[j] / 2;
-    /* P(X = x) over the N^n... destinations, self excluded at the end */
     double *px = xcalloc((size_t)diameter + 1, sizeof *px);
     double *nx = xcalloc((size_t)diameter + 1, sizeof *nx);
     px[0] = 1;
@@ -343,6 +341,20 @@ void model__torus_hold_any(const net_design *d, const net_workload *w,
         px = nx;
         nx = tmp;
     }
+    free(nx);
+    *diameter_out = diameter;
+    return px;
+}
+
+void model__torus_hold_any(const net_design *d, const net_workload *w,
+                           model_hold *h)
+{
+    const double lm = net_message_flits(d, w);
+    const int geo = w->length == NET_LENGTH_EXPONENTIAL;
+    const double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
+    int diameter;
+    /* self excluded below */
+    double *px = torus_distance_pmf(d, &diameter);
     double p0 = px[0], ex = 0;
     px[0] = 0;
     for (int x = 1; x <= diameter; x++) {
@@ -368,7 +380,6 @@ void model__torus_hold_any(const net_design *d, const net_workload *w,
             h->m2 += pr * hold0_m2(lm, geo, b, d->router_delay, r);
     }
     free(px);
-    free(nx);
 }
 
 double model__hold_residual(double s, double s0, double var0)
@@ -385,31 +396,10 @@ void model__torus_hold_source(const net_design *d, const net_workload *w,
     const double lm = net_message_flits(d, w);
     const int geo = w->length == NET_LENGTH_EXPONENTIAL;
     const double b = d->buffer_flits > 0 ? d->buffer_flits : 1;
-    int diameter = 0;
-    for (int j = 0; j < d->n; j++)
-        diameter += d->k[j] / 2;
-    /* P(X = x), destination uniform over the other nodes (as in
+    int diameter;
+    /* destination uniform over the other nodes (as in
      * model__torus_hold_any) */
-    double *px = xcalloc((size_t)diameter + 1, sizeof *px);
-    double *nx = xcalloc((size_t)diameter + 1, sizeof *nx);
-    px[0] = 1;
-    int top = 0;
-    for (int j = 0; j < d->n; j++) {
-        int kj = d->k[j], hj = kj / 2;
-        memset(nx, 0, sizeof *nx * ((size_t)diameter + 1));
-        for (int s = 0; s <= top; s++) {
-            if (px[s] == 0)
-                continue;
-            nx[s] += px[s] / kj;
-            for (int y = 1; y <= hj; y++)
-                nx[s + y] += px[s] * ((kj % 2 == 0 && y == hj) ? 1.0 : 2.0) /
-                             kj;
-        }
-        top += hj;
-        double *tmp = px;
-        px = nx;
-        nx = tmp;
-    }
+    double *px = torus_distance_pmf(d, &diameter);
     double p0 = px[0];
     memset(h, 0, sizeof *h);
     /* over messages: the injection VC has the whole path, X hops, ahead */
@@ -428,7 +418,6 @@ void model__torus_hold_source(const net_design *d, const net_workload *w,
         h->m2 += q * hold0_m2(lm, geo, b, d->router_delay, x);
     }
     free(px);
-    free(nx);
 }
 
 model_status model__duato_source_wait(int vcs, double rate, double h1,
@@ -442,6 +431,23 @@ model_status model__duato_source_wait(int vcs, double rate, double h1,
         return MODEL_CONVERGED;
     *ws = erlang_c(vcs, a) * resid / (vcs - a);
     return MODEL_CONVERGED;
+}
+
+model_status model__duato_source_wait_path(const net_design *d,
+                                           const net_workload *w,
+                                           double rate, double per_hop,
+                                           double stretch, double wqd,
+                                           double *ws)
+{
+    model_hold src;
+    model__torus_hold_source(d, w, &src);
+    double dr = d->router_delay;
+    double h1 = 1 + src.coef[0] * (stretch + dr + per_hop) +
+                stretch * src.drain + src.out * wqd;
+    double s0 = 1 + src.coef[0] * (1 + dr) + src.drain;
+    double var0 = fmax(0.0, src.m2 - s0 * s0);
+    double resid = fmax(0.0, model__hold_residual(h1, s0, var0));
+    return model__duato_source_wait(d->vcs, rate, h1, resid, ws);
 }
 
 model_status model__wait_ejection(const net_design *d, double lam, double lm,

@@ -145,6 +145,15 @@ void model__torus_hold_source(const net_design *d, const net_workload *w,
  * hcube-pcube's C6).  MODEL_SATURATED when a >= V. */
 model_status model__duato_source_wait(int vcs, double rate, double h1,
                                       double resid, double *ws);
+/* The same with the injection VC's hold built from the path
+ * (model__torus_hold_source): H_src = 1 + C_src (s + Dr + per_hop) +
+ * s drain_src + out_src W_qd, s the drain stretch, per_hop the blocking
+ * per hop; its residual as model__hold_residual's. */
+model_status model__duato_source_wait_path(const net_design *d,
+                                           const net_workload *w,
+                                           double rate, double per_hop,
+                                           double stretch, double wqd,
+                                           double *ws);
 
 /* W_qd, the wait for the ejection channel (002 eq.2.11, [printed]):
  * lam Lm^2 per ejection channel; with c >= 1 channels each takes lam / c

@@ -212,16 +212,9 @@ static model_status source_wait(const td_ctx *c, const net_design *d,
                                 const net_workload *w, double rate,
                                 double L, double *ws)
 {
-    model_hold src;
-    model__torus_hold_source(d, w, &src);
-    double dist = c->davg;
-    double per_hop = dist > 0 ? (L - c->base) / dist : 0;
-    double h1 = 1 + src.coef[0] * (c->sw + c->dr + per_hop) +
-                c->sw * src.drain + src.out * c->wqd;
-    double s0 = 1 + src.coef[0] * (1 + c->dr) + src.drain;
-    double var0 = fmax(0.0, src.m2 - s0 * s0);
-    double resid = fmax(0.0, model__hold_residual(h1, s0, var0));
-    return model__duato_source_wait(d->vcs, rate, h1, resid, ws);
+    double per_hop = c->davg > 0 ? (L - c->base) / c->davg : 0;
+    return model__duato_source_wait_path(d, w, rate, per_hop, c->sw, c->wqd,
+                                         ws);
 }
 
 static int td_eval(const net_design *d, const net_workload *w, double rate,
