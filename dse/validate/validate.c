@@ -17,7 +17,9 @@
  *      defaults let rates a few percent past the knee pass as steady
  *      states with source waits of thousands of cycles.  Start at the model's
  *      saturation rate, step by x1.5 up or down until the verdict changes,
- *      then bisect geometrically until hi/lo <= 1 + probe_precision.  The
+ *      then bisect geometrically until hi/lo <= 1 + probe_precision.  A
+ *      probe's window is at least probe_services message times (probe()).
+ *      The
  *      simulated saturation rate is lo, the highest rate probed without a
  *      saturation verdict.  A probe that deadlocks fails the case.
  *      The search never goes above the channel-load bound
@@ -101,6 +103,7 @@ void dse_validate_opts_init(dse_validate_opts *o, int quick)
         o->probe_messages = 15000;
         o->probe_precision = 0.03;
         o->probe_max = 14;
+        o->probe_services = 200;
         o->warmup = 10000;
         o->min_messages = 10000;
         o->max_messages = 150000;
@@ -241,6 +244,23 @@ static int probe(dse_validate_case *c, const dse_validate_opts *o, double rate)
     p.warmup_messages = o->probe_warmup;
     p.stop = SIM_STOP_MESSAGES;
     p.messages = o->probe_messages;
+    /* A fixed message count is a window of fewer message service times the
+     * longer the worms: 15000 messages of 16 flits on 1024 nodes near
+     * saturation span about 100 services, of 128 flits about 48, in which
+     * a 128-flit 4-ary 5-cube passed 97.4% of the offered load at a rate
+     * it carries in full over 30000 cycles (docs/validation/notes.md
+     * finding 26).  So the window covers at least probe_services message
+     * times (Lm cycles), the warm-up a third of that. */
+    if (o->probe_services > 0) {
+        double lm = net_message_flits(&c->design, &c->workload);
+        double per_cycle = rate * (double)net_nodes(&c->design);
+        double need = o->probe_services * lm * per_cycle;
+        if (need > (double)p.messages && need < 1e9) {
+            p.messages = (long)ceil(need);
+            if (p.messages / 3 > p.warmup_messages)
+                p.warmup_messages = p.messages / 3;
+        }
+    }
     p.saturation_queue = o->probe_queue;
     p.saturation_ratio = o->probe_ratio;
     sim_result res;

@@ -110,6 +110,9 @@ typedef struct dse_validate_opts {
     double probe_ratio;      /* queue and accepted/offered thresholds
                                 (sim_params saturation_queue, _ratio) */
     int probe_max;           /* probe runs at most */
+    double probe_services;   /* a probe measures at least this many message
+                                service times (Lm cycles each) of the
+                                whole network; 0: messages only */
     /* sweep runs (SIM_STOP_CI) */
     long warmup, min_messages, max_messages;
     double ci_target;

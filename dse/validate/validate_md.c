@@ -505,11 +505,16 @@ static void write_header(FILE *f, const dse_validate_result *r,
                 o->short_seeds == 1 ? "" : "s",
                 o->short_seeds == 1 ? " (batch-means CI)" : "");
     }
-    fprintf(f, "- Saturation search: probe runs of %ld + %ld messages, "
-            "bracketing by x1.5 from the %s model's saturation rate, then "
-            "bisection to %g%% (at most %d probes).\n\n",
-            o->probe_warmup, o->probe_messages, model_variant_name(v[0]),
-            100 * o->probe_precision, o->probe_max);
+    fprintf(f, "- Saturation search: probe runs of %ld + %ld messages",
+            o->probe_warmup, o->probe_messages);
+    if (o->probe_services > 0)
+        fprintf(f, " (more where that is under %g message times, Lm cycles "
+                "each, of the whole network: long worms; warm-up a third)",
+                o->probe_services);
+    fprintf(f, ", bracketing by x1.5 from the %s model's saturation rate, "
+            "then bisection to %g%% (at most %d probes).\n\n",
+            model_variant_name(v[0]), 100 * o->probe_precision,
+            o->probe_max);
     fprintf(f,
             "## How to read\n\n"
             "- **Simulated saturation rate** (`sim sat`): the highest rate a "
