@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse/common/bands.h"
 #include "dse/search/decide.h"
 #include "net/xalloc.h"
 
@@ -342,6 +343,35 @@ static void test_sim_saturation_capped_at_bound(void **state)
     world_fini(&w);
 }
 
+/* A model without a measured band gets the default of its own variant:
+ * the widest miss of that variant's models, widened by half again.  The
+ * embedded table has both variants, and the recommended models miss by
+ * far more (the adaptive torus model without VCs), which must not loosen
+ * every corrected model's bound. */
+static void test_default_band_per_variant(void **state)
+{
+    (void)state;
+    dse_band *t = NULL;
+    size_t n = 0;
+    assert_int_equal(dse_bands_parse(dse_bands_csv, &t, &n, NULL), 0);
+    static const char *const variants[] = {"corrected", "recommended"};
+    for (size_t v = 0; v < 2; v++) {
+        double slo = INFINITY, llo = INFINITY;
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(t[i].variant, variants[v]) == 0) {
+                slo = fmin(slo, t[i].sat_ratio_lo);
+                llo = fmin(llo, t[i].lat_ratio_lo);
+            }
+        if (!isfinite(slo))
+            continue;   /* the table has no line of this variant */
+        const dse_band *b = dse_band_for("no-such-model", variants[v]);
+        assert_int_equal(b->setups, 0);
+        assert_true(fabs(b->sat_ratio_lo * 1.5 - slo) < 1e-12);
+        assert_true(fabs(b->lat_ratio_lo * 1.5 - llo) < 1e-12);
+    }
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_leader_siblings_first),
         cmocka_unit_test(test_round1_skips_shapes_ruled_out),
         cmocka_unit_test(test_sim_saturation_capped_at_bound),
+        cmocka_unit_test(test_default_band_per_variant),
         cmocka_unit_test(test_bound_caps_optimism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,7 +92,10 @@ int dse_bands_parse(const char *text, dse_band **out, size_t *count, err *e)
 
 static dse_band *table;
 static size_t ntable;
-static dse_band fallback;
+static dse_band fallback;            /* over every variant's lines */
+#define MAX_VARIANT_FALLBACKS 8
+static dse_band vfallback[MAX_VARIANT_FALLBACKS];   /* one per variant */
+static size_t nvfallback;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static double widen_lo(double have, double x)
@@ -105,30 +108,53 @@ static double widen_hi(double have, double x)
     return isnan(x) ? have : (isnan(have) ? x : fmax(have, x));
 }
 
-static void load(void)
+/* The default band over the table's lines of one variant (variant NULL:
+ * every line): every measured model's extremes, widened by half again (and
+ * never narrower than a factor of two either way when nothing was
+ * measured at all). */
+static void default_band(const char *variant, dse_band *b)
 {
-    if (dse_bands_parse(dse_bands_csv, &table, &ntable, NULL)) {
-        table = NULL;
-        ntable = 0;
-    }
-    /* The default: every measured model's extremes, widened by half again
-     * (and never narrower than a factor of two either way when nothing was
-     * measured at all). */
     double llo = NAN, lhi = NAN, slo = NAN, shi = NAN, mape = NAN;
     for (size_t i = 0; i < ntable; i++) {
+        if (variant && strcmp(table[i].variant, variant) != 0)
+            continue;
         llo = widen_lo(llo, table[i].lat_ratio_lo);
         lhi = widen_hi(lhi, table[i].lat_ratio_hi);
         slo = widen_lo(slo, table[i].sat_ratio_lo);
         shi = widen_hi(shi, table[i].sat_ratio_hi);
         mape = widen_hi(mape, table[i].lat_mape_pct);
     }
-    snprintf(fallback.model, sizeof fallback.model, "(default)");
-    fallback.lat_bias_pct = NAN;
-    fallback.lat_mape_pct = isnan(mape) ? NAN : 1.5 * mape;
-    fallback.lat_ratio_lo = isnan(llo) ? 0.5 : llo / 1.5;
-    fallback.lat_ratio_hi = isnan(lhi) ? 2.0 : lhi * 1.5;
-    fallback.sat_ratio_lo = isnan(slo) ? 0.5 : slo / 1.5;
-    fallback.sat_ratio_hi = isnan(shi) ? 2.0 : shi * 1.5;
+    memset(b, 0, sizeof *b);
+    snprintf(b->model, sizeof b->model, "(default)");
+    if (variant)
+        snprintf(b->variant, sizeof b->variant, "%s", variant);
+    b->lat_bias_pct = NAN;
+    b->lat_mape_pct = isnan(mape) ? NAN : 1.5 * mape;
+    b->lat_ratio_lo = isnan(llo) ? 0.5 : llo / 1.5;
+    b->lat_ratio_hi = isnan(lhi) ? 2.0 : lhi * 1.5;
+    b->sat_ratio_lo = isnan(slo) ? 0.5 : slo / 1.5;
+    b->sat_ratio_hi = isnan(shi) ? 2.0 : shi * 1.5;
+}
+
+static void load(void)
+{
+    if (dse_bands_parse(dse_bands_csv, &table, &ntable, NULL)) {
+        table = NULL;
+        ntable = 0;
+    }
+    default_band(NULL, &fallback);
+    /* A model without a line is judged by the models of its own variant:
+     * the recommended variant's widest miss (the adaptive torus model
+     * without VCs at 0.15 of the simulated saturation rate) says nothing
+     * about how far a corrected model may be off. */
+    for (size_t i = 0; i < ntable; i++) {
+        size_t k = 0;
+        while (k < nvfallback &&
+               strcmp(vfallback[k].variant, table[i].variant) != 0)
+            k++;
+        if (k == nvfallback && nvfallback < MAX_VARIANT_FALLBACKS)
+            default_band(table[i].variant, &vfallback[nvfallback++]);
+    }
 }
 
 const dse_band *dse_band_for(const char *model, const char *variant)
@@ -139,5 +165,8 @@ const dse_band *dse_band_for(const char *model, const char *variant)
             strcmp(table[i].variant, variant) == 0 &&
             !isnan(table[i].lat_ratio_lo) && !isnan(table[i].sat_ratio_lo))
             return &table[i];
+    for (size_t k = 0; variant && k < nvfallback; k++)
+        if (strcmp(vfallback[k].variant, variant) == 0)
+            return &vfallback[k];
     return &fallback;
 }

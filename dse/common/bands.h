@@ -47,7 +47,8 @@ int dse_bands_parse(const char *text, dse_band **out, size_t *count, err *e);
 
 /* The band of (model, variant) from the embedded table; when it has no
  * line for them (a new model, a variant never validated), the default
- * band: the widest measured over every model, widened by half again, with
+ * band: the widest measured over every model of that variant (of every
+ * variant when the variant has no line), widened by half again, with
  * setups = 0 so callers can say the figure is a guess.  Never NULL;
  * static data, thread-safe after the first call. */
 const dse_band *dse_band_for(const char *model, const char *variant);
