@@ -337,15 +337,11 @@ static int m6_eval(const net_design *d, const net_workload *w, double rate,
     if (!(rate >= 0) || !isfinite(rate))
         return model_result_fail(out, MODEL_NOCONVERGE, 0);
     double lm = net_message_flits(d, w), wqd;
-    /* corrected ((h)): the Duato tori's stretch, the ejection service s len */
-    double sw = o->variant == MODEL_VARIANT_CORRECTED
-                    ? model__duato_worm_stretch(d, w, rate)
-                    : 1;
-    if (o->variant == MODEL_VARIANT_CORRECTED
-            ? model_ejection_worm(d, rate, lm, model_length_m2(d, w), sw,
-                                  &wqd) != MODEL_CONVERGED
-            : model__torus_ejection_worm(d, w, rate, o->variant, &wqd) !=
-                  MODEL_CONVERGED)
+    /* corrected ((h), torus2d_duato.c): the Duato tori's stretch, the
+     * ejection service s len */
+    double sw;
+    if (model__duato_ejection(d, w, rate, o->variant, &sw, &wqd) !=
+        MODEL_CONVERGED)
         return model_result_fail(out, MODEL_SATURATED, 0);
     m6_ctx c;
     c.vcs = d->vcs;

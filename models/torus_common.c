@@ -450,6 +450,18 @@ model_status model__duato_source_wait_path(const net_design *d,
     return model__duato_source_wait(d->vcs, rate, h1, resid, ws);
 }
 
+model_status model__duato_ejection(const net_design *d, const net_workload *w,
+                                   double rate, model_variant variant,
+                                   double *stretch, double *wqd)
+{
+    *stretch = 1;
+    if (variant != MODEL_VARIANT_CORRECTED)
+        return model__torus_ejection_worm(d, w, rate, variant, wqd);
+    *stretch = model__duato_worm_stretch(d, w, rate);
+    return model_ejection_worm(d, rate, net_message_flits(d, w),
+                               model_length_m2(d, w), *stretch, wqd);
+}
+
 model_status model__wait_ejection(const net_design *d, double lam, double lm,
                                   double *wqd)
 {

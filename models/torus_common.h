@@ -250,5 +250,12 @@ model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
  * model__torus_worm_stretch's.  torus-det keeps model__torus_worm_stretch. */
 double model__duato_worm_stretch(const net_design *d, const net_workload *w,
                                  double rate);
+/* The Duato tori's ejection wait W_qd and drain stretch s together: the
+ * corrected variant's M/G/1 wait with service s len (s from
+ * model__duato_worm_stretch), the others' model__torus_ejection_worm with
+ * s = 1.  MODEL_SATURATED when the ejection channel is. */
+model_status model__duato_ejection(const net_design *d, const net_workload *w,
+                                   double rate, model_variant variant,
+                                   double *stretch, double *wqd);
 
 #endif
