@@ -346,8 +346,8 @@ static double *torus_distance_pmf(const net_design *d, int *diameter_out)
     return px;
 }
 
-void model__torus_hold_any(const net_design *d, const net_workload *w,
-                           model_hold *h)
+static void hold_any_compute(const net_design *d, const net_workload *w,
+                             model_hold *h)
 {
     const double lm = net_message_flits(d, w);
     const int geo = w->length == NET_LENGTH_EXPONENTIAL;
@@ -390,8 +390,8 @@ double model__hold_residual(double s, double s0, double var0)
     return (s * s + var0 + w * w) / (2 * s);
 }
 
-void model__torus_hold_source(const net_design *d, const net_workload *w,
-                              model_hold *h)
+static void hold_source_compute(const net_design *d, const net_workload *w,
+                                model_hold *h)
 {
     const double lm = net_message_flits(d, w);
     const int geo = w->length == NET_LENGTH_EXPONENTIAL;
@@ -418,6 +418,46 @@ void model__torus_hold_source(const net_design *d, const net_workload *w,
         h->m2 += q * hold0_m2(lm, geo, b, d->router_delay, x);
     }
     free(px);
+}
+
+/* The two holds depend on the design and the workload only, and the
+ * models ask for them at every evaluation (O(diameter^2) and two
+ * allocations each): the last answer is kept per thread, as the physical
+ * screen's bound is (models/bound.c, model__screen). */
+typedef struct hold_memo {
+    int valid;
+    net_design d;
+    net_workload w;
+    model_hold h;
+} hold_memo;
+
+static void hold_memoized(hold_memo *m, const net_design *d,
+                          const net_workload *w, model_hold *h,
+                          void (*compute)(const net_design *,
+                                          const net_workload *, model_hold *))
+{
+    if (!m->valid || memcmp(&m->d, d, sizeof *d) != 0 ||
+        memcmp(&m->w, w, sizeof *w) != 0) {
+        compute(d, w, &m->h);
+        memcpy(&m->d, d, sizeof *d);
+        memcpy(&m->w, w, sizeof *w);
+        m->valid = 1;
+    }
+    *h = m->h;
+}
+
+void model__torus_hold_any(const net_design *d, const net_workload *w,
+                           model_hold *h)
+{
+    static _Thread_local hold_memo memo;
+    hold_memoized(&memo, d, w, h, hold_any_compute);
+}
+
+void model__torus_hold_source(const net_design *d, const net_workload *w,
+                              model_hold *h)
+{
+    static _Thread_local hold_memo memo;
+    hold_memoized(&memo, d, w, h, hold_source_compute);
 }
 
 model_status model__duato_source_wait(int vcs, double rate, double h1,
