@@ -58,6 +58,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", e.msg);
         return 1;
     }
+    if (p.design.n > MAXD || p.design.topology != NET_TORUS) {
+        fprintf(stderr, "bench_probe_det: a torus of at most %d dimensions\n",
+                MAXD);
+        return 2;
+    }
     p.rate = arg(argv, 3, 0, 1);
     p.seed = 1;
     long warm = (long)arg(argv, 4, 0, 1e8), cyc = (long)arg(argv, 5, 1, 1e8);
@@ -68,11 +73,6 @@ int main(int argc, char **argv)
     }
     const sim_topo *t = &net->topo;
     int V = net->V, nnet = t->nnet, n = t->n;
-    if (n > MAXD || p.design.topology != NET_TORUS) {
-        fprintf(stderr, "bench_probe_det: a torus of at most %d dimensions\n",
-                MAXD);
-        return 2;
-    }
     long nvc = net->nvc;
     int32_t *last = xmalloc(sizeof(int32_t) * (size_t)nvc);
     /* per waiting header: the cycles it has waited in this episode */
