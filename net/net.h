@@ -151,8 +151,9 @@ long net_node_id(const net_design *d, const int *coords);
  * -1 for other patterns. */
 long net_permutation_dest(const net_design *d, net_traffic t, long src);
 
-/* Minimum V for deadlock freedom of (topology, routing), MODELS.md
- * section 4; -1 when the combination is not supported at all. */
+/* Minimum V for deadlock freedom of the design's routing and switching on
+ * its topology (the topology's descriptor, topology.h); -1 when the
+ * combination is not supported at all. */
 int net_min_vcs(const net_design *d);
 
 /* ---- validation -------------------------------------------------------- */
