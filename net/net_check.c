@@ -2,14 +2,15 @@
  * net_check.c — is a design buildable and deadlock-free, and does a
  * workload make sense on it?
  *
- * The minimum VC counts follow MODELS.md section 4 (from the seeds):
+ * The minimum VC counts follow docs/models/semantics.md, "Minimum virtual
+ * channels" :
  *   torus   deterministic 2 (Dally-Seitz datelines), duato 3 (2 escape + 1),
- *           hop_based = diameter, minimal_adaptive (seed 001) 3: its paper
+ *           hop_based = diameter, minimal_adaptive ([QCC02]) 3: its paper
  *           says deadlock is avoided "by using multiple virtual channels" and
  *           simulated 4; with escape classes as in Duato's scheme 3 suffice.
  *   mesh    deterministic 1, duato 2 (1 escape + 1 adaptive).
  *   hypercube deterministic 1, duato 2, pcube 1 (turn model), PCS 1
- *           (backtracking avoids deadlock, seed 003).
+ *           (backtracking avoids deadlock, [SKFO05]).
  *   dcsh    deterministic 1, duato 2, hop_based n (the diameter).
  *   express deterministic 2 (Dally-Seitz on every ring, thesis 6.3(g)).
  * Combinations with no routing algorithm in dse (pcube off the hypercube,
@@ -126,7 +127,7 @@ int net_check(const net_design *d, err *e)
         !(d->topology == NET_TORUS && d->n == 2))
         return err_set(e, ERR_INFEASIBLE,
                        "minimal_adaptive wormhole routing is the 2D torus "
-                       "scheme of seed 001; not defined for a %d-D %s",
+                       "scheme of [QCC02]; not defined for a %d-D %s",
                        d->n, topo);
     int min_vcs = net_min_vcs(d);
     if (min_vcs < 0)

@@ -5,12 +5,12 @@
  *
  * All the topologies here are products of one-dimensional structures and
  * route dimension by dimension, so a hop count is the sum of per-dimension
- * hop counts.  Averages use closed forms where the seeds give them (checked
+ * hop counts.  Averages use closed forms where the sources give them (checked
  * by brute force in tests/test_net.c) and an exact O(kn * k) enumeration for
  * the express-cube, whose per-dimension hop count depends on where the
  * interchanges sit.
  *
- * Express-cube geometry (thesis 002 section 6.2): in each dimension an
+ * Express-cube geometry ([L99] section 6.2): in each dimension an
  * interchange sits after every kn nodes, i.e. between node g*kn - 1 and node
  * g*kn (mod k).  A message whose shortest direction (by node offset; ties go
  * in the + direction) crosses no interchange uses local channels only.
@@ -132,12 +132,12 @@ double net_dim_avg_distance(const net_design *d, int dim)
 {
     double k = d->k[dim];
     switch (d->topology) {
-    case NET_TORUS: /* 004 eq.(5): k/4 for even k, (k - 1/k)/4 for odd k */
+    case NET_TORUS: /* [SOM02] eq.(5): k/4 for even k, (k - 1/k)/4 for odd k */
         return (d->k[dim] % 2 == 0) ? k / 4.0 : (k - 1.0 / k) / 4.0;
     case NET_MESH: /* mean |a-b| over independent uniform a, b */
         return (k * k - 1.0) / (3.0 * k);
     case NET_HYPERCUBE:
-    case NET_DCSH: /* 002 eq.(2.4) per dimension: (k-1)/k */
+    case NET_DCSH: /* [L99] eq.(2.4) per dimension: (k-1)/k */
         return (k - 1.0) / k;
     case NET_EXPRESS: {
         double mean;
