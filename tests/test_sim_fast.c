@@ -51,7 +51,7 @@ static void run_variant(const sim_params *p, int variant, sim_result *r)
     if (sim_net_create(p, &net, &e))
         fail_msg("%s", e.msg);
     if (variant >= 1)
-        net->fast = 0;
+        net->engine = &sim__engine_active;
     if (variant >= 2)
         net->sleepy = 0;
     if (sim_net_run(net, r, &e))
@@ -150,7 +150,7 @@ static double overload_accepted(const sim_params *p, int variant, long warm,
     if (sim_net_create(p, &net, &e))
         fail_msg("%s", e.msg);
     if (variant)
-        net->fast = 0;
+        net->engine = &sim__engine_active;
     sim_counts a, b;
     if (sim_net_step(net, warm, &e))
         fail_msg("%s", e.msg);
