@@ -1,7 +1,11 @@
 /*
  * engine.c — one simulated cycle: the order of its phases, and the phases
- * both switching engines share (generation is source.c's; injection and
- * switch traversal are the engine's, see below).
+ * both switching engines share (the cycle itself, the waiting and active
+ * lists, credits' return, sleeping headers and VC allocation).
+ *
+ * Units: time in cycles (one flit crosses one physical channel per
+ * cycle); D_r the routing delay in cycles; B the flit buffer of a VC;
+ * c the credit delay in cycles; L a message's length in flits.
  *
  * EVENT-ORDERING RULE.  Cycle t runs these phases, in this order:
  *
@@ -10,9 +14,10 @@
  *   2. generate   messages whose arrival falls in cycle t join their source
  *                 queue (source.c; calendar order: cycle, then node id).
  *   3. inject     per sending node (in the order nodes became busy; the
- *                 fast engine: in node order) and per injection channel of
- *                 the node (the unicast one, then the broadcast ports): queued messages take free injection VCs
- *                 (lowest free VC first, FIFO), then the injection channel
+ *                 work-set engine: in node order) and per injection channel
+ *                 of the node (the unicast one, then the broadcast ports):
+ *                 queued messages take free injection VCs (lowest free VC
+ *                 first, FIFO), then the injection channel
  *                 moves one flit, round robin over the injection VCs with
  *                 room, from the PE into the router's injection buffer.
  *                 Injection costs no cycle: a header that enters in cycle t
@@ -84,15 +89,39 @@
  * busy sources; an empty network jumps straight to the next arrival.  No
  * allocation happens per cycle or per flit (the sleeper pool below grows by
  * doubling, amortised).
+ *
+ * SLEEPING HEADERS (every network but DCSH buses, message-level
+ * multiplexers and PCS: net->sleepy).  A header whose allocation failed
+ * sleeps (zzz[x]) on the channels of its candidate VCs (or on its
+ * router's ejection channels) and is woken when a VC of one of them is
+ * released (an ejection channel freed).  A failed attempt changes nothing
+ * and draws no random number (sim__route_pick draws only when it has two
+ * or more free VCs), and a header can only succeed after such a release,
+ * so sleeping is exact: the allocation phase makes the same choices, in
+ * the same order, with the same draws, as retrying every header every
+ * cycle.  A sleeping header is off the waiting list (thousands sleep on a
+ * saturated 1024-node network): woken headers are merged back at the next
+ * allocation by their push sequence number (wseq), so the list stays in
+ * the order a scan of every header would follow.
+ *
  * TWO ENGINES, ONE PHASE INTERFACE.  Phases 3 (inject) and 5-6 (traverse,
  * apply) have two implementations behind sim_engine (sim_int.h), chosen
  * once by sim_net_create: the active-list engine (engine_active.c) serves
  * every network; the work-set engine (engine_fast.c) serves point-to-point
- * wormhole networks with credit delay 0 and makes the same moves from
- * sets kept across cycles.  This file holds what both share: the cycle,
- * the waiting and active lists, credits' return, sleeping headers and VC
- * allocation (phase 4), which calls the engine's hooks where the engine's
- * own state must follow (a message queued, a header routed).
+ * wormhole networks with credit delay 0 and makes its moves from sets kept
+ * across cycles (engine_fast.c says how the two differ).  Allocation
+ * (phase 4) is shared and calls the engine's hooks where the engine's own
+ * state must follow (a message queued, a header routed).
+ *
+ * ONE THREAD PER RUN.  Bit-identical results on several threads would
+ * need each phase's serial order kept: the depth-first search of phase 5
+ * follows full buffers across any partition of the routers and its cycle
+ * cut depends on the visit order, and phase 4 hands out one allocator
+ * stream in waiting-list order.  What could run in parallel unchanged
+ * (generation and injection) is too small a share of a cycle to pay for
+ * the barriers (docs/history/simulator-performance.md).  Callers with
+ * several runs (sim_run_many, the optimizer's pool, the farm) spread
+ * independent runs over the cores instead.
  */
 #include <stdlib.h>
 

@@ -3,13 +3,13 @@
  * (engine.c, EVENT-ORDERING RULE) for point-to-point wormhole networks
  * with credit delay 0, driven by sets kept across cycles instead of scans.
  *
- *
- * WORK SETS (issue 14: the cost of a cycle follows the flits that can
- * move, not the VCs that hold a message).  Past saturation almost every VC
- * holds a worm, and almost every worm is frozen behind its header, which
- * waits for a VC that another frozen worm holds.  Scanning them every cycle
- * cost ~0.9 ms per cycle on a saturated 1024-node network.  These sets,
- * kept across cycles, replace the scans:
+ * WORK SETS.  The cost of a cycle should follow the flits that can move, not the
+ * VCs that hold a message.  Past saturation almost every VC holds a worm,
+ * and almost every worm is frozen behind its header, which waits for a VC
+ * that another frozen worm holds; scanning them every cycle made a
+ * saturated network orders of magnitude slower per cycle than a loaded
+ * one (docs/history/simulator-performance.md).  These sets, kept across
+ * cycles, replace the scans:
  *
  *   blocked    blk[y] = 1 iff y is full (occ == B) and its head flit can
  *              only move after an unrouted header further down its worm is
@@ -30,41 +30,23 @@
  *              whose mask may be nonzero are listed (ach, insertion order,
  *              entries dropped lazily once their mask is 0; the mask, the
  *              channel's stamp and round robin and its listed flag share
- *              one 16-byte sim_arb), and so are
- *              the VCs that may be ejecting (ej).  The search therefore
- *              never looks at a VC that cannot be granted: on the
- *              saturated 4-ary 5-cube it examined 5.6 VC slots per
- *              channel, most of them idle or blocked.
- *   sleeping   a header whose allocation failed sleeps (zzz[x]) on the
- *              channels of its candidate VCs (or on its router's ejection
- *              channels) and is woken when a VC of one of them is released
- *              (an ejection channel freed).  A failed attempt changes
- *              nothing and draws no random number (sim__route_pick draws
- *              only when it has two or more free VCs), and a header can
- *              only succeed after such a release, so sleeping is exact: the
- *              allocation phase makes the same choices, in the same order,
- *              with the same draws, as retrying every header every cycle.
- *              A sleeping header is off the waiting list (thousands sleep
- *              on a saturated 1024-node network; the list was scanned every
- *              cycle): woken headers are merged back at the next
- *              allocation by their push sequence number (wseq), so the list
- *              stays in the order a scan of every header would follow.
+ *              one 16-byte sim_arb), and so are the VCs that may be
+ *              ejecting (ej).  The search therefore never looks at a VC
+ *              that cannot be granted.
  *   injection  per injection queue, masks of its free VCs (vfree) and of
  *              the VCs its PE is sending on (send), and a bitmap (qready)
  *              of the queues that may move a flit: set by a new message or
  *              a flit leaving one of its VCs, cleared when the queue could
  *              move nothing.
  *
- * The blocked, candidate and injection sets are used (net->fast) for
- * point-to-point wormhole networks with credit delay 0; the DCSH (buses,
- * multiplexers), PCS and credit delay > 0 keep the active-list traverse.
- * Sleeping is used everywhere except on DCSH buses, message-level
- * multiplexers and PCS.  sim_check_invariants checks every set against
- * its definition.
+ * Sleeping headers (engine.c) complete the picture: a header that failed
+ * allocation is off the waiting list until a VC it could take is freed.
+ * sim_check_invariants checks every set against its definition (check()
+ * below).
  *
- * COST PER MOVE (the fast engine; same moves, same order, same draws).
- * Past saturation a cycle is a few thousand moves, so what each move costs
- * decides the speed:
+ * COST PER MOVE (same moves, same order, same draws).  Past saturation a
+ * cycle is a few thousand moves, so what each move costs decides the
+ * speed:
  *   - traverse_fast grants a listed channel whose round-robin choice has
  *     room (or moves) itself; only the others enter the search
  *     (resolve_fast).
@@ -78,59 +60,33 @@
  *   - the channel of a VC is a multiply-shift (chan_of), not a read of a
  *     downstream VC's record; the per-channel state read for every listed
  *     channel in every cycle is one record (sim_arb).
- *   - dimension-order allocation (net->dor_fast) picks from a mask of free
- *     VCs without building a sim_route, with the route from a table on
- *     small networks (dor_tab).
+ *   - dimension-order allocation (net->dor_fast, engine.c) picks from a
+ *     mask of free VCs without building a sim_route.
  *
- * WHAT THE FAST TRAVERSE CHANGES (not bit-identical to the engine before
- * issue 14 at high load; deterministic for a given (params, seed) as
- * always).  The set of flits that can move in a cycle does not depend on
- * the order in which phase 5 visits the channels, with one exception: the
- * conservative answer when the depth-first search meets a channel whose
- * resolution is in progress.  Which channel the search enters first
- * decides where such a cycle of full buffers is cut.  The old traverse
- * entered the channels in active-list order and also searched through
- * blocked worms; the fast one first grants every ejecting VC, then enters
- * the channels in the order they got candidates, and never enters a
- * blocked VC.  The order of the granted flits (the moved list) also
- * follows the visit order, and apply() appends headers that arrive in the
- * same cycle to the waiting list in that order, which decides their
- * allocation priority and hence the allocator's draws.  Likewise the fast
- * injection visits the queues in index order (node, then channel), the
- * active-list engine in the order the nodes became busy: headers injected
- * in the same cycle sit at different routers, so this changes only which
- * draw of the allocator stream each one gets.  Neither rule is better
- * than the other (both are round robin per channel, both cut cycles
- * conservatively); the statistics agree: tests/test_sim_fast.c pins
- * latency (within the combined 95% CIs) and throughput (2%) against the
- * active-list traverse on 7 designs below saturation, accepted throughput
- * (5%) on 4 past it, and the work-set invariants; test_sim.c and
- * test_sim2.c pin zero-load latency exactly on the fast traverse.
- *
- * ONE THREAD PER RUN (issue 14 allowed a run to partition its routers
- * over threads if that paid on 2 cores; it does not, so it is not built).
- * Bit-identical results on N threads would need each phase's serial order
- * kept: the depth-first search of phase 5 follows full buffers across any
- * partition and its cycle cut depends on the visit order, and phase 4
- * hands out one allocator stream in waiting-list order.  What could run
- * in parallel unchanged is generation and injection, 15-20% of a
- * saturated cycle's instructions (callgrind, bench_sim_saturated: 5-cube
- * 17%, 8x8 torus 20%): at most ~1.1x on 2 threads before the barriers,
- * two or more per cycle, at 5.5-6.3 us each (pthread_barrier_wait, two
- * threads, measured on this project's 2-core machine under its usual
- * load) against 2-3 us for a whole cycle of the 8x8 torus and ~150 us for
- * the saturated 5-cube.  There is no idle second core to win either: two
- * saturated 32x32 runs started together took 2.5 s of wall time each,
- * one alone 0.93 s.  Every caller with more than one run (sim_run_many,
- * the optimizer's pool, the farm) already spreads independent runs over
- * the cores, which scale without barriers.
- *
- * Rejected while tuning the fast engine (measured, no gain): visiting the
- * channels in index order from an exact bitmap instead of the insertion
- * ordered list, and sleeping headers on each candidate VC instead of on
- * its channel (+-1% instructions); software prefetch of the VC and
- * arbitration records a few entries ahead in apply_fast and traverse_fast
- * (+7% instructions, no gain measurable on the shared 2-core machine).
+ * HOW IT DIFFERS FROM THE ACTIVE-LIST ENGINE.  Both are deterministic for
+ * a given (params, seed), and both make every move the event-ordering
+ * rule allows, but they are not bit-identical at high load.  The set of
+ * flits that can move in a cycle does not depend on the order in which
+ * phase 5 visits the channels, with one exception: the conservative
+ * answer when the depth-first search meets a channel whose resolution is
+ * in progress, so which channel the search enters first decides where
+ * such a cycle of full buffers is cut.  The active-list engine enters the
+ * channels in active-list order and also searches through blocked worms;
+ * this one first grants every ejecting VC, then enters the channels in the
+ * order they got candidates, and never enters a blocked VC.  The order of
+ * the granted flits (the moved list) follows the visit order, and apply
+ * appends headers that arrive in the same cycle to the waiting list in
+ * that order, which decides their allocation priority and hence the
+ * allocator's draws.  Likewise this engine's injection visits the queues
+ * in index order (node, then channel), the active-list engine in the
+ * order the nodes became busy: headers injected in the same cycle sit at
+ * different routers, so this changes only which draw of the allocator
+ * stream each one gets.  Neither rule is better than the other (both are
+ * round robin per channel, both cut cycles conservatively), and the
+ * statistics agree: tests/test_sim_fast.c pins latency (within the
+ * combined 95% CIs) and throughput against the active-list engine below
+ * and past saturation, and the work-set invariants; test_sim.c and
+ * test_sim2.c pin zero-load latency exactly on this engine.
  */
 #include <assert.h>
 
