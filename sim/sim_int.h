@@ -37,20 +37,21 @@
  * of design.ejection_channels (0 = unlimited) and is consumed at one flit
  * per cycle.
  *
- * PHYSICAL CHANNELS AND INPUT MULTIPLEXERS (DCSH).  A channel normally is
- * its own physical channel: one flit per cycle over its V VCs.  A DCSH bus
- * is one physical channel with V VCs reaching k-1 receivers; it is built as
- * k-1 channels (one per receiver, so that every VC buffer sits at one
- * router) tied together by topo.phys[ch], the bus's representative channel:
- * the representative's stamp and round-robin pointer govern the whole bus
- * (one flit per cycle), and bus VC v is one resource, net->bus_vc[rep*V+v]
- * = the receiver-side VC that holds it (SIM_NONE: free), so at most V
- * messages use the bus at once, as the thesis's V-VC channel model has it.
- * topo.grp[ch] names the input multiplexer the channel's VCs feed at the
- * receiving router (one per router and dimension, (k-1)V inputs): at most
- * one flit per cycle passes it (flit level, round robin, non-blocking:
- * thesis 2.3), or, in message-level mode (M8: deterministic, V = 1), one
- * message holds it from header arbitration until its tail has passed.
+ * PHYSICAL CHANNELS AND INPUT MULTIPLEXERS (DCSH).  A channel normally is its
+ * own physical channel: one flit per cycle over its V VCs.  A DCSH bus is one
+ * physical channel with V VCs reaching k-1 receivers; it is built as k-1
+ * channels (one per receiver, so that every VC buffer sits at one router) tied
+ * together by topo.phys[ch], the bus's representative channel: the
+ * representative's stamp and round-robin pointer govern the whole bus (one
+ * flit per cycle), and bus VC v is one resource, net->bus_vc[rep*V+v] = the
+ * receiver-side VC that holds it (SIM_NONE: free), so at most V messages use
+ * the bus at once, as the V-VC channel model of Loucif, 'Performance
+ * evaluation of distributed crossbar switch hypermesh', PhD thesis, Glasgow
+ * 1999, has it.  topo.grp[ch] names the input multiplexer the channel's VCs
+ * feed at the receiving router (one per router and dimension, (k-1)V inputs):
+ * at most one flit per cycle passes it (flit level, round robin, non-blocking:
+ * Loucif 1999, sec. 2.3), or, in message-level mode (M8: deterministic, V =
+ * 1), one message holds it from header arbitration until its tail has passed.
  * Injection channels belong to no multiplexer.
  *
  * EXTENDING.  What varies is a table entry:
