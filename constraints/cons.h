@@ -2,7 +2,7 @@
  * cons.h — cost models of a network design and the inverse: the widest
  * channel a cost budget allows.
  *
- * Conventions (MODELS.md section 2; thesis 002 sections 1.1.5, 4.3, 6.4):
+ * Conventions (docs/models/cost.md; [L99] sections 1.1.5, 4.3, 6.4):
  * a channel is one direction of a link with `width` wires; bisection width
  * counts the wires crossing a cut that halves the nodes (VLSI technology,
  * planar layout); pin-out counts the wires of every network channel entering

@@ -11,7 +11,8 @@
  *   - derived quantities: node count, diameter, exact average distance,
  *     message length in flits.
  *
- * Conventions (MODELS.md section 0.1): time in cycles, one flit crosses one
+ * Conventions (docs/models/conventions.md, "Global symbols and units"): time
+ * in cycles, one flit crosses one
  * channel per cycle, a channel is one direction of a link with `width`
  * wires, and a message of `message_bits` bits takes ceil(bits / width) flits.
  *

@@ -543,7 +543,8 @@ static void test_shipped_configs(void **state)
     globfree(&g);
 }
 
-/* The reader helpers: routing applicability follows MODELS.md section 4. */
+/* The reader helpers: routing applicability follows docs/models/semantics.md,
+ * "Minimum virtual channels". */
 static void test_routing_applies(void **state)
 {
     (void)state;
@@ -617,7 +618,7 @@ static void test_check_command(void **state)
     free(out);
 }
 
-/* ---- limits (issue 16) ---------------------------------------------------- */
+/* ---- limits ------------------------------------------------------------- */
 
 /* expect_error for texts too long to print. */
 static void expect_error_quiet(const char *text, int line, int column,

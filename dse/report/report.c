@@ -271,7 +271,7 @@ char **dse_report_notes(const dse_run *r, size_t *count)
 /* ---- atomic publication --------------------------------------------------- */
 
 /*
- * Safety rules (issue 16): dse replaces only a directory it wrote itself,
+ * Safety rules: dse replaces only a directory it wrote itself,
  * recognised by DSE_REPORT_MARKER, a file every report directory gets;
  * anything else at the target (a file, a symbolic link, a directory of
  * other things such as /etc or a home directory) is refused before any

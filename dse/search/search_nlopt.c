@@ -1,6 +1,7 @@
 /*
  * search_nlopt.c — the NLopt strategy: the epsilon-constraint method over a
- * continuous relaxation of the discrete design parameters (ARCHITECTURE.md
+ * continuous relaxation of the discrete design parameters
+ * (docs/architecture.md,
  * "Search").
  *
  * Two levels.  Designs are grouped into families that share everything

@@ -992,7 +992,7 @@ int cfg_study_load(const char *path, cfg_study *s, err *e)
     memset(s, 0, sizeof *s);
     /* O_NONBLOCK: opening a FIFO with no writer must not block; anything
      * but a regular file (a FIFO, /dev/zero, a directory) is refused, and
-     * at most CFG_TEXT_MAX + 1 bytes are read (issue 16) */
+     * at most CFG_TEXT_MAX + 1 bytes are read */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return err_set_at(e, ERR_IO, path, 0, 0, NULL, "cannot open: %s",

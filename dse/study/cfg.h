@@ -28,7 +28,7 @@
 /* ---- routing schemes ----------------------------------------------------
  * A study names routing and switching together: every scheme is wormhole
  * switching with a net_routing, except "pcs" (pipelined circuit switching
- * with minimal adaptive routing and backtracking, seed 003). */
+ * with minimal adaptive routing and backtracking, [SKFO05]). */
 #define CFG_ROUTING_LIST(X)                                                   \
     X(CFG_ROUTE_DETERMINISTIC, "deterministic", NET_ROUTE_DETERMINISTIC,     \
       NET_SWITCH_WORMHOLE)                                                    \
