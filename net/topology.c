@@ -11,7 +11,7 @@
  * express-cube, whose per-dimension hop count depends on where the
  * interchanges sit.
  *
- * Express-cube geometry (Loucif's thesis, section 6.2): in each dimension
+ * Express-cube geometry ([L99] section 6.2): in each dimension
  * an interchange sits after every kn nodes, i.e. between node g*kn - 1 and
  * node g*kn (mod k).  A message whose shortest direction (by node offset;
  * ties go in the + direction) crosses no interchange uses local channels
@@ -19,20 +19,22 @@
  * channels to the next interchange, one express channel per further
  * interchange passed, and (destination's position in its group) + 1 local
  * channels from the last interchange.  Every channel entry is one hop
- * (interchanges charge the router delay too, M7).
+ * (interchanges charge the router delay too, [M7]).
  *
- * Minimum VC counts for deadlock freedom:
+ * Minimum VC counts for deadlock freedom (docs/models/semantics.md,
+ * "Minimum virtual channels"):
  *   torus   deterministic 2 (Dally-Seitz datelines), duato 3 (2 escape + 1),
- *           hop_based = diameter, minimal_adaptive 3 on the 2-D torus only:
- *           its paper avoids deadlock "by using multiple virtual channels"
- *           and simulates 4; with escape classes as in Duato's scheme 3
- *           suffice.
+ *           hop_based = diameter, minimal_adaptive ([QCC02]) 3 on the 2-D
+ *           torus only: its paper avoids deadlock "by using multiple
+ *           virtual channels" and simulates 4; with escape classes as in
+ *           Duato's scheme 3 suffice.
  *   mesh    deterministic 1, duato 2 (1 escape + 1 adaptive), hop_based =
  *           diameter.
  *   hypercube deterministic 1, duato 2, pcube 1 (turn model), hop_based n;
- *           PCS with minimal_adaptive 1 (backtracking avoids deadlock).
+ *           PCS with minimal_adaptive 1 (backtracking avoids deadlock,
+ *           [SKFO05]).
  *   dcsh    deterministic 1, duato 2, hop_based n (the diameter).
- *   express deterministic 2 (Dally-Seitz on every ring, thesis 6.3(g)).
+ *   express deterministic 2 (Dally-Seitz on every ring, [L99] 6.3(g)).
  * Every other combination (pcube or PCS off the hypercube, adaptive
  * express-cubes, ...) has no routing algorithm in dse: -1.
  */
@@ -52,7 +54,7 @@ static int ring_hops(const net_design *d, int dim, int a, int b)
     return x <= k - x ? x : k - x;
 }
 
-/* 004 eq.(5): k/4 for even k, (k - 1/k)/4 for odd k. */
+/* [SOM02] eq.(5): k/4 for even k, (k - 1/k)/4 for odd k. */
 static double ring_avg(const net_design *d, int dim)
 {
     double k = d->k[dim];
@@ -93,7 +95,7 @@ static int complete_hops(const net_design *d, int dim, int a, int b)
     return a != b;
 }
 
-/* 002 eq.(2.4) per dimension: (k-1)/k. */
+/* [L99] eq.(2.4) per dimension: (k-1)/k. */
 static double complete_avg(const net_design *d, int dim)
 {
     double k = d->k[dim];
