@@ -423,6 +423,23 @@ static void perm_pooled(const net_design *d, const net_workload *w,
     }
 }
 
+/* The topologies whose rings the functions above describe.  Their
+ * switches read any other topology as a torus, so a new topology is
+ * refused here until it has its cases, not bounded as a torus. */
+static int rings_known(net_topology t)
+{
+    switch (t) {
+    case NET_TORUS:
+    case NET_MESH:
+    case NET_HYPERCUBE:
+    case NET_DCSH:
+    case NET_EXPRESS:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int model_bound_compute(const net_design *d, const net_workload *w,
                         model_bound *b, err *e)
 {
@@ -432,6 +449,10 @@ int model_bound_compute(const net_design *d, const net_workload *w,
         return rc;
     if ((rc = net_workload_check(d, w, e)))
         return rc;
+    if (!rings_known(d->topology))
+        return err_set(e, ERR_UNSUPPORTED,
+                       "no channel-load bound for the %s yet",
+                       net_topology_name(d->topology));
     if (w->traffic == NET_TRAFFIC_BROADCAST && d->topology != NET_TORUS &&
         d->topology != NET_DCSH)
         return err_set(e, ERR_UNSUPPORTED,

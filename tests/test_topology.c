@@ -21,6 +21,7 @@
 
 #include "constraints/cons.h"
 #include "dse/study/cfg.h"
+#include "models/model.h"
 #include "net/net.h"
 #include "net/topology.h"
 #include "net/xalloc.h"
@@ -198,8 +199,8 @@ static void test_routings_agree(void **state)
     }
 }
 
-/* The cost model counts every topology, and the study reader explores
- * each with its own radix rules. */
+/* The cost model counts every topology, the channel-load bound covers it,
+ * and a study may name a routing on it. */
 static void test_cost_and_study_accept(void **state)
 {
     (void)state;
@@ -214,6 +215,14 @@ static void test_cost_and_study_accept(void **state)
         assert_true(c.channels > 0 && c.buffered_inputs >= c.channels);
         assert_int_equal(cons_has_interchanges(d.topology),
                          c.interchange_channels > 0);
+        /* the models' physical screen bounds it (uniform traffic) */
+        net_workload w;
+        net_workload_init(&w);
+        model_bound b;
+        if (model_bound_compute(&d, &w, &b, &e))
+            fail_msg("%s: %s", net_topology_name(d.topology), e.msg);
+        assert_float_equal(b.hops, net_avg_distance(&d), 1e-9);
+        assert_true(b.rate > 0 && b.zero_load > b.hops);
         /* a routing the descriptor accepts is one a study may name */
         int any = 0;
         for (int r = 0; r < CFG_ROUTING_COUNT; r++)
