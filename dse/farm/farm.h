@@ -63,6 +63,19 @@ int dse_farm_opts_check(const dse_farm_opts *o, err *e);
  * DSE_SECRET_MAX. */
 int dse_farm_secret_from_env(dse_secret *out, err *e);
 
+/* The farm's secret check value, stored at PREFIX secret by every
+ * coordinator and worker that has a secret: HMAC-SHA256(secret, a fixed
+ * text) in hex.  It tells a machine without the secret, or with another
+ * one, that its results would be refused, before it takes any work; it
+ * reveals nothing of the secret. */
+#define DSE_FARM_TAG_HEX 64
+void dse_farm_secret_tag(const dse_secret *sec, char out[DSE_FARM_TAG_HEX + 1]);
+/* 0 when tag (PREFIX secret's value; NULL: absent) agrees with o's secret:
+ * absent, or the check value of o's secret.  ERR_CONFIG with what to do
+ * otherwise; who is "worker" or "coordinator", for the message. */
+int dse_farm_secret_matches(const dse_farm_opts *o, const char *tag,
+                            const char *who, err *e);
+
 /* Read a small secret file (password, farm secret) into buf, dropping one
  * trailing newline; *len its length.  0 or ERR_CONFIG. */
 int dse__farm_read_secret(const char *path, char *buf, size_t size,
