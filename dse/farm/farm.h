@@ -34,6 +34,10 @@
 #include "dse/farm/store.h"
 
 #define DSE_FARM_PREFIX_MAX 64
+/* Expiry of a coordinator's reply stream (PREFIX reply:ID): set by every
+ * announcement and refreshed by the coordinator while it waits, so the
+ * stream of a coordinator that was killed goes within ten minutes. */
+#define DSE_FARM_REPLY_TTL_MS (10L * 60 * 1000)
 #define DSE_FARM_GROUP "workers"
 
 typedef struct dse_farm_opts {

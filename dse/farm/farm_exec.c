@@ -469,8 +469,12 @@ static int health(batch *b, double *no_worker_since, int *give_up, err *e)
     for (size_t i = 0; i < workers; i++)
         free(members[i]);
     free(members);
-    rc = f->st.ops->xpending_count(f->st.self, f->k_jobs, DSE_FARM_GROUP, &pel,
-                                   e);
+    /* keep this coordinator's reply stream while it lives (it expires
+     * DSE_FARM_REPLY_TTL_MS after the last refresh when it is killed) */
+    rc = f->st.ops->expire(f->st.self, f->k_reply, DSE_FARM_REPLY_TTL_MS, e);
+    if (!rc)
+        rc = f->st.ops->xpending_count(f->st.self, f->k_jobs, DSE_FARM_GROUP,
+                                       &pel, e);
     long long len = 0;
     if (!rc)
         rc = f->st.ops->xlen(f->st.self, f->k_jobs, &len, e);

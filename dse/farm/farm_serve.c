@@ -458,17 +458,41 @@ static void finish_study(runner *r, const char *status, const char *reason)
          rc < 0 ? " (not recorded: Redis unreachable)" : "");
 }
 
+/* The daemon is stopping: the study is marked queued again.  Its id stays
+ * in studies:running; once every runner has stopped, requeue_running
+ * moves all of them back to the head of the queue in the order they were
+ * taken, so studies stopped together keep their order. */
 static void requeue(runner *r)
 {
     daemon *d = r->d;
-    dse_store_cmd c[3];
-    cmd_of(&c[0], "HSET", r->key, "status", "queued", "reason",
+    dse_store_cmd c;
+    cmd_of(&c, "HSET", r->key, "status", "queued", "reason",
            "daemon stopped while running it; resumes when a daemon starts",
            NULL);
-    cmd_of(&c[1], "LREM", d->k_running, "0", r->id, NULL);
-    cmd_of(&c[2], "LPUSH", d->k_queue, r->id, NULL);
-    if (fenced(d, &r->st, c, 3, NULL) == 1) /* 0: the holder resumed it */
+    if (fenced(d, &r->st, &c, 1, NULL) == 1) /* 0: the holder resumed it */
         dlog(d, "study %s: requeued", r->id);
+}
+
+/* Every id in studies:running back to the head of the queue, the first
+ * taken first, in one fenced step. */
+static void requeue_running(daemon *d, dse_store *st)
+{
+    char **ids;
+    size_t n;
+    if (st->ops->lrange(st->self, d->k_running, 0, -1, &ids, &n, NULL))
+        return;
+    dse_store_cmd *c = xcalloc(2 * n + 1, sizeof *c);
+    for (size_t i = 0; i < n; i++) { /* the last taken pushed first */
+        const char *id = ids[n - 1 - i] ? ids[n - 1 - i] : "";
+        cmd_of(&c[2 * i], "LREM", d->k_running, "0", id, NULL);
+        cmd_of(&c[2 * i + 1], "LPUSH", d->k_queue, id, NULL);
+    }
+    if (n)
+        fenced(d, st, c, 2 * n, NULL);
+    free(c);
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
 }
 
 static void run_study(runner *r)
@@ -507,6 +531,12 @@ static void run_study(runner *r)
     dse_store_cmd drop;
     cmd_of(&drop, "LREM", d->k_running, "0", r->id, NULL);
     if (!yaml) {
+        if (n > 0) { /* a record without its study: it can never run */
+            finish_study(r, "failed", "its record has no study YAML "
+                                      "(damaged or not made by dse submit)");
+            fenced(d, &r->st, &drop, 1, NULL);
+            return;
+        }
         if (fenced(d, &r->st, &drop, 1, NULL) == 1)
             dlog(d, "study %s: no such study, dropped from the queue", r->id);
         return;
@@ -842,6 +872,8 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
         rs[i].stop_study = 1;
     for (int i = 0; i < o->concurrent; i++)
         pthread_join(th[i], NULL);
+    if (!d.lost)
+        requeue_running(&d, &st);
     /* release the lock if it is still ours (fenced: not a successor's) */
     if (!d.lost) {
         dse_store_cmd c;

@@ -47,7 +47,11 @@
 
 #define DEAD_MAXLEN 10000        /* dead-letter stream cap (approximate) */
 #define DEAD_TEXT_MAX 4096       /* job text kept in a dead letter */
-#define REPLY_TTL_MS (24L * 3600 * 1000)
+/* A reply stream outlives its coordinator only when that was killed
+ * (its normal end deletes it); a live coordinator keeps refreshing it
+ * (farm_exec.c), and one that lost it reads the results from the store
+ * anyway, so a short expiry is safe. */
+#define REPLY_TTL_MS DSE_FARM_REPLY_TTL_MS
 
 typedef struct worker {
     const dse_store_spec *spec;

@@ -172,16 +172,21 @@ int dse_store_url_parse(const char *url, dse_redis_url *out, err *e)
     if (!out->password[0]) {
         const char *pw = getenv("DSE_REDIS_PASSWORD");
         const char *file = getenv("DSE_REDIS_PASSWORD_FILE");
+        if (pw && pw[0] && file && file[0])
+            return err_set(e, ERR_CONFIG,
+                           "both DSE_REDIS_PASSWORD and "
+                           "DSE_REDIS_PASSWORD_FILE are set: set only one");
         if (pw && pw[0]) {
             if (strlen(pw) >= sizeof out->password)
                 return err_set(e, ERR_CONFIG, "DSE_REDIS_PASSWORD: too long");
             snprintf(out->password, sizeof out->password, "%s", pw);
         } else if (file && file[0]) {
             size_t n;
+            err le;
             int rc = dse__farm_read_secret(file, out->password,
-                                           sizeof out->password, &n, e);
+                                           sizeof out->password, &n, &le);
             if (rc)
-                return rc;
+                return err_set(e, rc, "DSE_REDIS_PASSWORD_FILE: %s", le.msg);
         }
     }
     return 0;
