@@ -39,20 +39,6 @@
             skip();                                                          \
     } while (0)
 
-/* waitpid with a deadline: the exit status, or -1 (still running). */
-static int wait_exit(pid_t pid, double seconds)
-{
-    for (double t = 0; t < seconds; t += 0.05) {
-        int status;
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            test_untrack(pid);
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-        }
-        test_sleep(0.05);
-    }
-    return -1;
-}
-
 /* A redis-cli command against r; its output into out. */
 static int rcli(const test_redis *r, const char *args, char *out, size_t size)
 {
@@ -125,7 +111,7 @@ static void test_worker_survives_stream_loss(void **state)
     test_sleep(1.0);
     rcli(&r, "FLUSHDB", out, sizeof out);
     test_sleep(1.0);
-    assert_int_equal(wait_exit(w, 0.1), -1); /* still serving */
+    assert_int_equal(test_wait_exit(w, 0.1), -1); /* still serving */
     coord c;
     coord_init(&c, &r);
     coord_main(&c);
@@ -165,7 +151,7 @@ static void test_coordinator_resubmits_vanished_jobs(void **state)
     pthread_join(th, NULL);
     if (c.rc)
         fail_msg("study whose jobs were flushed: %s", c.e.msg);
-    assert_int_equal(wait_exit(w, 0.1), -1);
+    assert_int_equal(test_wait_exit(w, 0.1), -1);
     assert_int_equal(test_worker_stop(w), 0);
     dse_store_close(&st);
     test_redis_fini(&r);
@@ -189,32 +175,12 @@ static pid_t serve_start(const test_redis *r, const char *root,
     return pid;
 }
 
-static void study_field(dse_store *st, const char *id, const char *field,
-                        char *buf, size_t size)
-{
-    char key[64];
-    snprintf(key, sizeof key, "dse:study:%s", id);
-    size_t n;
-    char **f, **v;
-    buf[0] = '\0';
-    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
-        return;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(f[i], field) == 0)
-            snprintf(buf, size, "%s", v[i]);
-        free(f[i]);
-        free(v[i]);
-    }
-    free(f);
-    free(v);
-}
-
 static int wait_status(dse_store *st, const char *id, const char *value,
                        double seconds)
 {
     char buf[256];
     for (double t = 0; t < seconds; t += 0.1) {
-        study_field(st, id, "status", buf, sizeof buf);
+        test_study_field(st, id, "status", buf, sizeof buf);
         if (strcmp(buf, value) == 0)
             return 1;
         test_sleep(0.1);
@@ -286,15 +252,15 @@ static void restart_under_daemon(int persist, const char *ttl, double down)
     test_sleep(1.5); /* several refreshes of the lock */
     char path[400];
     snprintf(path, sizeof path, "%s/serve.log", r.dir);
-    if (wait_exit(d, 0.1) != -1)
+    if (test_wait_exit(d, 0.1) != -1)
         fail_msg("the daemon exited after Redis restarted: %s",
                  read_text(path));
     char id[DSE_STUDY_ID_MAX];
     submit_tiny(&r, id);
     assert_true(wait_status(&st, id, "done", 120));
-    assert_int_equal(wait_exit(d, 0.1), -1);
+    assert_int_equal(test_wait_exit(d, 0.1), -1);
     kill(d, SIGTERM);
-    assert_int_equal(wait_exit(d, 30), 0);
+    assert_int_equal(test_wait_exit(d, 30), 0);
     assert_int_equal(test_worker_stop(w), 0);
     dse_store_close(&st);
     test_redis_fini(&r);
@@ -339,7 +305,7 @@ static void test_worker_without_secret_refused(void **state)
     assert_int_equal(st.ops->xadd(st.self, "dse:jobs", 2, f, v, 0, NULL, NULL),
                      0);
     pid_t w = test_worker_start(&r, "nosecret", NULL, NULL);
-    int rc = wait_exit(w, 10);
+    int rc = test_wait_exit(w, 10);
     assert_int_equal(rc, 2); /* a configuration error */
     char path[400];
     snprintf(path, sizeof path, "%s/worker-nosecret.log", r.dir);
@@ -355,7 +321,7 @@ static void test_worker_without_secret_refused(void **state)
     /* another secret: refused as well */
     setenv("DSE_FARM_SECRET", "another secret, also long enough", 1);
     w = test_worker_start(&r, "othersecret", NULL, NULL);
-    rc = wait_exit(w, 10);
+    rc = test_wait_exit(w, 10);
     unsetenv("DSE_FARM_SECRET");
     assert_int_equal(rc, 2);
     snprintf(path, sizeof path, "%s/worker-othersecret.log", r.dir);
@@ -564,7 +530,7 @@ static void test_daemon_queue_hygiene(void **state)
     pid_t d = serve_start(&r, root, "15", "2");
     assert_true(wait_status(&st, "99", "failed", 20));
     char reason[256];
-    study_field(&st, "99", "reason", reason, sizeof reason);
+    test_study_field(&st, "99", "reason", reason, sizeof reason);
     assert_non_null(strstr(reason, "no study YAML"));
     /* two studies running at once (no worker: they wait for one), then
      * SIGTERM: back at the head of the queue, first taken first */
@@ -574,7 +540,7 @@ static void test_daemon_queue_hygiene(void **state)
     submit_tiny(&r, b);
     assert_true(wait_status(&st, b, "running", 20));
     kill(d, SIGTERM);
-    assert_int_equal(wait_exit(d, 30), 0);
+    assert_int_equal(test_wait_exit(d, 30), 0);
     char **ids;
     size_t n;
     assert_int_equal(st.ops->lrange(st.self, "dse:studies:queue", 0, -1, &ids,

@@ -530,6 +530,7 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
     if (f->down_since == 0)
         f->down_since = dse_now_s();
     double backoff = 0.05;
+    int lost_data = 0;
     for (;;) {
         if (stop && *stop)
             return err_set(e, ERR_INTERRUPTED, "interrupted");
@@ -547,6 +548,11 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
         int created = 0;
         int rc = f->st.ops->xgroup_create(f->st.self, f->k_jobs,
                                           DSE_FARM_GROUP, &created, &le);
+        if (rc == 0 && (created || lost_data)) {
+            /* the server lost its data: the secret's check value too */
+            lost_data = 1;
+            rc = declare_secret(f, &le);
+        }
         if (rc == ERR_REDIS) {
             f->last_err = le;
             continue;
@@ -558,20 +564,9 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
         }
         f->broken = 0;
         f->down_since = 0;
-        if (created) { /* the server lost its data: send everything again */
+        if (lost_data) /* send everything again */
             for (size_t i = 0; i < b->nu; i++)
                 b->u[i].enqueued = 0;
-            rc = declare_secret(f, &le);
-            if (rc == ERR_REDIS) {
-                f->last_err = le;
-                continue;
-            }
-            if (rc) {
-                if (e)
-                    *e = le;
-                return rc;
-            }
-        }
         return 0;
     }
 }
