@@ -62,7 +62,8 @@
  *   V_avg = Vbar(B1(m_c, L - idle, V)); exact zero load.
  *   Worm holding time (corrected, torus2d_duato.c (d);
  *   docs/models/corrected.md, "The worm's holding time"): the unknown is
- *   the mean VC holding time S over channel visits, S = 1 + C (1 + Dr + Pbar S) + drain + out W_qd with
+ *   the mean VC holding time S over channel visits,
+ *   S = 1 + C (1 + Dr + Pbar S) + drain + out W_qd with
  *   Pbar = sum_r w_r P_a^(r-1) P_d / D; L = D (1 + Dr) + Lm + W_qd +
  *   (sum_r w_r P_a^(r-1) P_d) S; V_avg from 1 + C (1 + Pbar S) + drain.
  *   The first-to-free wait (1/m, m = r (V - 2) + 1) and the rest of the
