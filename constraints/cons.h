@@ -71,6 +71,10 @@ typedef struct cons_counts {
  * reason in e). */
 int cons_counts_of(const net_design *d, cons_counts *out, err *e);
 
+/* Does topology t have chips besides the nodes' (the express-cube's
+ * interchanges), whose pins cons_cost.interchange_pins counts? */
+int cons_has_interchanges(net_topology t);
+
 /* Cost of one wire of channel width under a technology: bisection channels
  * (VLSI) or the pins per wire of the binding chip, max(node, interchange)
  * (multi-chip). */

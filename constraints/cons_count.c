@@ -165,6 +165,11 @@ static const dim_ops topology_ops[NET_TOPOLOGY_COUNT] = {
                      express_interchange},
 };
 
+int cons_has_interchanges(net_topology t)
+{
+    return (unsigned)t < NET_TOPOLOGY_COUNT && topology_ops[t].interchange;
+}
+
 int cons_counts_of(const net_design *d, cons_counts *out, err *e)
 {
     int rc = net_check(d, e);

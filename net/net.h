@@ -42,7 +42,7 @@
     X(NET_ROUTE_PCUBE, "pcube", "partially adaptive P-cube (hypercube only)") \
     X(NET_ROUTE_HOP_BASED, "hop_based", "structured buffer pool, VC = hops")  \
     X(NET_ROUTE_MINIMAL_ADAPTIVE, "minimal_adaptive",                         \
-      "minimal fully adaptive without VC classes ([QCC02] 2D torus; PCS)")
+      "minimal fully adaptive without VC classes (seed 001 2D torus; PCS)")
 
 #define NET_SWITCHING_LIST(X)                                                 \
     X(NET_SWITCH_WORMHOLE, "wormhole", "wormhole flow control")               \
@@ -76,7 +76,7 @@ typedef struct net_design {
     int k[NET_MAX_DIMS];      /* radix of each dimension 0..n-1 (hypercube: 2;
                                  DCSH: cluster size) */
     int vcs;                  /* V: virtual channels per physical channel */
-    int buffer_flits;         /* flit buffer depth per VC (the sources: 1) */
+    int buffer_flits;         /* flit buffer depth per VC (seeds: 1) */
     int width;                /* w: wires per channel (one direction) */
     int express_m;            /* express channels between adjacent
                                  interchanges, per direction (express only) */
@@ -85,7 +85,7 @@ typedef struct net_design {
     net_switching switching;
     int router_delay;         /* D_r: cycles per routing decision */
     int ejection_channels;    /* per node; 0 = unlimited (immediate
-                                 consumption, the sources' "multiple ejection
+                                 consumption, the seeds' "multiple ejection
                                  channels") */
 } net_design;
 
@@ -96,7 +96,7 @@ typedef struct net_workload {
     net_length_dist length;   /* fixed or exponential (geometric) */
     net_traffic traffic;
     double hotspot_fraction;  /* theta, hotspot only, in [0,1] */
-    long hotspot_node;        /* hotspot only; -1 = node N-1 ([SKFO05]) */
+    long hotspot_node;        /* hotspot only; -1 = node N-1 (seed 003) */
     double broadcast_fraction;/* beta, broadcast only, in [0,1] */
 } net_workload;
 
@@ -138,7 +138,7 @@ int net_distance(const net_design *d, long a, long b);
 /* Exact mean channel hops, destination uniform over the other N-1 nodes. */
 double net_avg_distance(const net_design *d);
 /* Exact mean channel hops, destination uniform over all N nodes (self
- * included): the sources' torus convention, n * k/4 for even k. */
+ * included): the seeds' torus convention, n * k/4 for even k. */
 double net_avg_distance_inclusive(const net_design *d);
 /* Mean hops in one dimension with source and destination coordinates
  * independent and uniform (self included). */
@@ -152,8 +152,8 @@ long net_node_id(const net_design *d, const int *coords);
  * -1 for other patterns. */
 long net_permutation_dest(const net_design *d, net_traffic t, long src);
 
-/* Minimum V for deadlock freedom of (topology, routing),
- * docs/models/semantics.md, "Minimum virtual channels"; -1 when the
+/* Minimum V for deadlock freedom of the design's routing and switching on
+ * its topology (the topology's descriptor, topology.h); -1 when the
  * combination is not supported at all. */
 int net_min_vcs(const net_design *d);
 

@@ -433,7 +433,7 @@ static void test_express_kn(void **state)
     build(&s, &sp);
     check_accounting(&sp);
     assert_int_equal(sp.enumerated, 6);
-    assert_int_equal(sp.dropped[DSE_DROP_EXPRESS_KN], 4);
+    assert_int_equal(sp.dropped[DSE_DROP_PARAMS], 4);
     assert_int_equal(sp.count, 2);
     for (size_t i = 0; i < sp.count; i++)
         assert_int_equal(sp.designs[i].express_kn, 8);

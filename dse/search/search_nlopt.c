@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/topology.h"
 #include "net/xalloc.h"
 #include "dse/search/optimize.h"
 #include "dse/search/pareto.h"
@@ -90,8 +91,7 @@ static int same_category(const net_design *a, const net_design *b)
     for (int i = 0; i < a->n; i++)
         if (a->k[i] != b->k[i])
             return 0;
-    return a->topology != NET_EXPRESS ||
-           (a->express_kn == b->express_kn && a->express_m == b->express_m);
+    return net_design_params_equal(a, b);
 }
 
 static int cmp_int(const void *a, const void *b)
