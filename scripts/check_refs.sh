@@ -24,9 +24,13 @@ set -eu
 top=${1:-$(dirname "$0")/..}
 cd "$top"
 
-# Directories whose comments another change is still rewriting; check 5
-# skips them.  Empty when every directory is clean.
-pending="sim"
+# Directories whose comments another change is still rewriting; every
+# check skips them.  Empty when every directory is clean.
+pending=""
+# Paths that are written as examples of user input, not as references.
+example_paths="configs/mine.yaml configs/x.yaml tests/data/no_such_file.yaml"
+# Pages another change is adding; a citation of them passes until then.
+promised="docs/extending.md"
 
 files=$(find . \( -name .git -o -name 'build*' -o -name node_modules \) -prune -o \
              -type f \( -name '*.c' -o -name '*.h' -o -name '*.md' -o -name '*.sh' \
@@ -64,7 +68,9 @@ paths=$(find . \( -name .git -o -name 'build*' -o -name node_modules \) -prune -
         sed 's|^\./||')
 
 # shellcheck disable=SC2086
-if ! printf '%s\n' $files | xargs awk -v heads="$heads" -v idents="$idents" -v paths="$paths" '
+if ! printf '%s\n' $files | grep -Ev "$skip" | grep -v '^scripts/check_refs\.sh$' |
+     xargs awk -v heads="$heads" -v idents="$idents" -v paths="$paths $promised" \
+               -v example_paths="$example_paths" '
 function slug(s) {
     s = tolower(s)
     gsub(/[^a-z0-9 _-]/, "", s)
@@ -89,20 +95,24 @@ function norm(p,    n, i, k, parts, out) {
 }
 function report(msg) { printf "%s: %s\n", cur, msg > "/dev/stderr"; bad = 1 }
 function check_text(t, md,    s, m, p, sec, rest, q, found, h, dir, tgt, anc, fn) {
-    # 1. repository paths
+    # 1. repository paths (a Markdown link target is relative: check 3)
     s = t
+    if (md) gsub(/\]\([^)]*\)/, "]", s)
     while (match(s, /(^|[^A-Za-z0-9_.\/$~-])(net|constraints|models|sim|dse|tests|bench|docs|scripts|configs|cmake)\/[A-Za-z0-9_.\/+-]*[A-Za-z0-9_\/]/)) {
         p = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
         sub(/^[^a-z]/, "", p)
         if (p ~ /[*]/ || substr(s, 1, 1) ~ /[*{$]/) continue
         sub(/\.$/, "", p)
-        # bench/bench_NAME is the program built from bench/NAME.c
+        # bench/bench_NAME and bench/NAME: the program built from
+        # bench/NAME.c; dse/NAME: the module NAME.c of a dse/ folder
         if (p ~ /^bench\/bench_/ && exists("bench/" substr(p, 13) ".c")) continue
+        if (exists(p ".c") || (p ~ /^dse\/[a-z_]+$/ && (substr(p, 5) in modules))) continue
+        if (p in examples) continue
         if (!exists(p)) report("names " p ", which does not exist")
     }
     # 2. cited sections
     s = t
-    while (match(s, /docs\/[A-Za-z0-9_\/.-]+\.md,? "[^"]+"/)) {
+    while (match(s, /docs\/[A-Za-z0-9_\/.-]+\.md,? "[^" ][^"]*"/)) {
         m = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
         p = m; sub(/,? ".*/, "", p)
         sec = m; sub(/^[^"]*"/, "", sec); sub(/"$/, "", sec)
@@ -143,7 +153,13 @@ BEGIN {
     nh = split(heads, hl, "\n")
     for (q = 1; q <= nh; q++) { hp[q] = hl[q]; sub(/\t.*/, "", hp[q]); ht[q] = plain(substr(hl[q], index(hl[q], "\t") + 1)) }
     n = split(idents, il, "\n"); for (q = 1; q <= n; q++) fns[il[q]] = 1
-    n = split(paths, pl, "\n"); for (q = 1; q <= n; q++) known[pl[q]] = 1
+    gsub(/ /, "\n", paths)
+    n = split(paths, pl, "\n")
+    for (q = 1; q <= n; q++) {
+        known[pl[q]] = 1
+        if (pl[q] ~ /^dse\/[a-z_]+\/[a-z_]+\.c$/) { m = pl[q]; sub(/.*\//, "", m); sub(/\.c$/, "", m); modules[m] = 1 }
+    }
+    n = split(example_paths, pl, " "); for (q = 1; q <= n; q++) examples[pl[q]] = 1
 }
 FNR == 1 {
     if (NR > 1) { cur = prevfile; check_text(buf, prevmd) }
