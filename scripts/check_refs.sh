@@ -18,7 +18,9 @@
 #      somewhere in the C sources;
 #   5. nothing names a document outside the tree: "../" paths to text
 #      files, and the names of the source material the project was written
-#      from (which are not in the tree; docs/sources.md cites the papers).
+#      from (which are not in the tree; docs/sources.md cites the papers);
+#      and nothing outside docs/history/ names an issue, a session or a
+#      finding number.
 # POSIX sh, grep, sed and awk only; one awk pass does checks 1-4.
 set -eu
 top=${1:-$(dirname "$0")/..}
@@ -48,6 +50,16 @@ hits=$(printf '%s\n' $files | grep -Ev "$skip" | grep -v '^scripts/check_refs\.s
        xargs grep -nE "$forbidden" 2>/dev/null || true)
 if [ -n "$hits" ]; then
     printf '%s\n' "$hits" | sed 's/$/   <- names a document outside the tree (cite docs\/sources.md or a page under docs\/)/' >&2
+    bad=1
+fi
+# History (issue, session and finding numbers) belongs in git and
+# docs/history/, not in code, help texts or reference pages.
+# shellcheck disable=SC2086
+hits=$(printf '%s\n' $files | grep -Ev "$skip" | grep -v '^docs/history/' |
+       grep -v '^scripts/check_refs\.sh$' |
+       xargs grep -nE '[Ii]ssues? [0-9]|[Ss]essions? [0-9]|[Ff]indings? [0-9]' 2>/dev/null || true)
+if [ -n "$hits" ]; then
+    printf '%s\n' "$hits" | sed 's/$/   <- history: say why, or cite a docs page section/' >&2
     bad=1
 fi
 
