@@ -209,9 +209,7 @@ int dse_store_url_parse(const char *url, dse_redis_url *out, err *e);
 /* "redis://host:port/db" without the credentials, for messages. */
 void dse_store_url_print(const dse_redis_url *u, char *buf, size_t size);
 
-struct dse_mem_db;
-
-/* What to open: a Redis URL, or (when mem is non-NULL) an in-memory db. */
+/* What to open: a Redis URL, or (when open is non-NULL) another backend. */
 typedef struct dse_store_spec {
     dse_redis_url redis;
     /* Another backend in Redis's place (tests/support/store_mem.h): when
