@@ -32,7 +32,7 @@ pending=""
 # Paths that are written as examples of user input, not as references.
 example_paths="configs/mine.yaml configs/x.yaml tests/data/no_such_file.yaml"
 # Pages another change is adding; a citation of them passes until then.
-promised="docs/extending.md"
+promised=""
 
 files=$(find . \( -name .git -o -name 'build*' -o -name node_modules \) -prune -o \
              -type f \( -name '*.c' -o -name '*.h' -o -name '*.md' -o -name '*.sh' \
@@ -120,6 +120,8 @@ function check_text(t, md,    s, m, p, sec, rest, q, found, h, dir, tgt, anc, fn
         if (p ~ /^bench\/bench_/ && exists("bench/" substr(p, 13) ".c")) continue
         if (exists(p ".c") || (p ~ /^dse\/[a-z_]+$/ && (substr(p, 5) in modules))) continue
         if (p in examples) continue
+        # a template of a new file in a checklist: sim/route_NAME.c
+        if (p ~ /NAME/) continue
         if (!exists(p)) report("names " p ", which does not exist")
     }
     # 2. cited sections
