@@ -399,8 +399,11 @@ static void finish_study(runner *r, const char *status, const char *reason)
     char when[32];
     now_text(when);
     dse_store_cmd c;
+    /* a finished study's phase says so (the last phase's name would read
+     * as if it still ran) */
     cmd_of(&c, "HSET", r->key, "status", status, "reason",
-           reason ? reason : "", "finished", when, NULL);
+           reason ? reason : "", "finished", when, "phase",
+           strcmp(status, "done") ? "stopped" : "done", NULL);
     int rc = -1;
     for (int tries = 0; tries < 50 && rc < 0; tries++) {
         if ((rc = fenced(r->d, &r->st, &c, 1, NULL)) < 0)
@@ -519,6 +522,11 @@ static void run_study(runner *r)
         goto out;
     }
     dse_farm_set_status_hook(r->farm, on_status, r);
+    {   /* where dse cancel withdraws the study's jobs at once */
+        dse_store_cmd c;
+        cmd_of(&c, "HSET", r->key, "reply", dse_farm_reply_key(r->farm), NULL);
+        fenced(d, &r->st, &c, 1, NULL);
+    }
     dse_executor ex;
     dse_farm_executor(r->farm, &ex);
     size_t failed_before = dse_farm_failures(r->farm, NULL);
@@ -533,6 +541,15 @@ static void run_study(runner *r)
     if (r->cancelled && !d->halt) {
         dse_run_fini(&run);
         cfg_study_fini(&s);
+        /* its queued jobs leave the stream and its running ones stop, so
+         * the next study's jobs are the next ones run */
+        size_t withdrawn = 0;
+        err we;
+        if (dse_farm_withdraw(r->farm, &withdrawn, &we))
+            dlog(d, "study %s: withdrawing its jobs: %s", r->id, we.msg);
+        else
+            dlog(d, "study %s: cancelled, %zu queued job(s) withdrawn", r->id,
+                 withdrawn);
         dse_farm_destroy(r->farm);
         r->farm = NULL;
         finish_study(r, "cancelled", "cancelled with dse cancel");

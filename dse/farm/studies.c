@@ -68,6 +68,7 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
         else if (!strcmp(k, "status")) snprintf(s->status, sizeof s->status, "%s", x);
         else if (!strcmp(k, "phase")) snprintf(s->phase, sizeof s->phase, "%s", x);
         else if (!strcmp(k, "report")) snprintf(s->report, sizeof s->report, "%s", x);
+        else if (!strcmp(k, "reply")) snprintf(s->reply, sizeof s->reply, "%s", x);
         else if (!strcmp(k, "reason")) snprintf(s->reason, sizeof s->reason, "%s", x);
         else if (!strcmp(k, "submitted")) s->submitted = num(x);
         else if (!strcmp(k, "started")) s->started = num(x);
@@ -237,6 +238,14 @@ int dse_study_cancel(dse_store *st, const dse_farm_opts *fo, const char *id,
     }
     if (was_running)
         *was_running = !strcmp(s.status, "running");
+    /* a running study's jobs leave the queue now, its running ones stop,
+     * and the daemon is woken; the daemon withdraws them again when it
+     * ends the study (the study may not have recorded its farm yet) */
+    if (!strcmp(s.status, "running") && s.reply[0]) {
+        err we;
+        if (dse_farm_withdraw_reply(st, fo, s.reply, NULL, &we) == ERR_REDIS)
+            return err_set(e, ERR_REDIS, "%s", we.msg);
+    }
     return 0;
 }
 

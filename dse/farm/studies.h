@@ -47,6 +47,8 @@ typedef struct dse_study_info {
     long long failed_jobs;
     int cancel_requested;
     char report[4096];        /* report directory on the daemon's machine */
+    char reply[168];          /* the running study's coordinator reply
+                                 stream (dse_farm_withdraw_reply) */
     char reason[1200];
     int report_stored;        /* report:ID holds its files */
     /* computed (by dse_study_get / list, at time now) */
