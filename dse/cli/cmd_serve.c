@@ -44,7 +44,8 @@ static void usage(FILE *out)
             "DIR/ID/ (ID: the study id dse submit printed; the study's\n"
             "report.directory is ignored).  'dse status' shows progress.\n\n"
             "options:\n"
-            "      --redis URL             redis://[user:password@]host[:port][/db] (required)\n"
+            "      --redis URL             redis://[user:password@]host[:port][/db]\n"
+            "                              (default: $DSE_REDIS_URL)\n"
             "      --output-root DIR       where reports go (required; must exist)\n"
             "      --prefix P              key prefix (default dse:)\n"
             "      --http [ADDR:]PORT      serve a read-only web page of the studies and\n"
@@ -168,9 +169,12 @@ int dse_cmd_serve(int argc, char **argv)
             break;
         case 'q': o.log = NULL; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            return dse_cli_unknown_option("dse serve", argv, optind,
+                                          longopts);
         }
     }
+    url = dse_cli_redis_url(url);
     if (optind != argc || !url || !root) {
         fprintf(stderr, "dse serve: %s\n",
                 optind != argc ? "unexpected argument"
@@ -183,7 +187,7 @@ int dse_cmd_serve(int argc, char **argv)
     err e;
     if (dse_store_url_parse(url, &spec.redis, &e) ||
         dse_farm_secret_from_env(&o.farm.secret, &e)) {
-        fprintf(stderr, "dse serve: %s\n", e.msg);
+        dse_cli_redis_error("dse serve", e.msg);
         return 2;
     }
     dse_http *web = NULL;
@@ -191,12 +195,12 @@ int dse_cmd_serve(int argc, char **argv)
         char addr[64];
         int port;
         if (dse_http_addr_parse(http, addr, &port, &e)) {
-            fprintf(stderr, "dse serve: %s\n", e.msg);
+            dse_cli_redis_error("dse serve", e.msg);
             return 2;
         }
         if (dse_http_start(&spec, &o.farm, http, root, o.log, o.log_ctx, &web,
                            &e)) {
-            fprintf(stderr, "dse serve: %s\n", e.msg);
+            dse_cli_redis_error("dse serve", e.msg);
             return 1;
         }
     }
@@ -206,7 +210,7 @@ int dse_cmd_serve(int argc, char **argv)
     int rc = dse_serve_run(&spec, &o, &stop_requested, &e);
     dse_http_stop(web);
     if (rc) {
-        fprintf(stderr, "dse serve: %s\n", e.msg);
+        dse_cli_redis_error("dse serve", e.msg);
         return rc == ERR_CONFIG ? 2 : 1;
     }
     return 0;

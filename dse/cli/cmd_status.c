@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dse/cli/cli.h"
 #include "dse/cli/commands.h"
 #include "dse/farm/farm_serve.h"
 #include "dse/farm/studies.h"
@@ -89,7 +90,7 @@ static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id,
     err e;
     int rc = dse_study_get(st, fo, id, 0, &x, &e);
     if (rc) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         return 1;
     }
     if (as_json)
@@ -117,13 +118,13 @@ static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
     char **workers;
     size_t nw;
     if (st->ops->time_ms(st->self, &now, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         return 1;
     }
     dse_farm_key(fo, "workers", k, sizeof k);
     if (st->ops->zrange_from(st->self, k, (double)now - 1000 * fo->worker_timeout_s,
                              &workers, &nw, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         return 1;
     }
     dse_farm_key(fo, "jobs", k, sizeof k);
@@ -134,7 +135,7 @@ static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
     dse_study_info *xs;
     size_t n;
     if (dse_study_list(st, fo, RECENT, 0, &xs, &n, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         for (size_t i = 0; i < nw; i++)
             free(workers[i]);
         free(workers);
@@ -188,6 +189,7 @@ static void usage(FILE *out)
             "running with progress, elapsed time and ETA, done with its report,\n"
             "failed, refused or cancelled with the reason).  --json: the same as\n"
             "JSON (elapsed_s, eta_s in seconds; null when unknown).\n\n"
+            "$DSE_REDIS_URL is the default of --redis (an empty value: none).\n"
             "Exit status: 0 shown, 1 no such study or Redis unreachable, 2 bad usage.\n",
             RECENT);
 }
@@ -212,19 +214,22 @@ int dse_cmd_status(int argc, char **argv)
         case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
         case 'J': as_json = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            return dse_cli_unknown_option("dse status", argv, optind,
+                                          longopts);
         }
     }
+    url = dse_cli_redis_url(url);
     if (optind < argc - 1 || !url) {
         fprintf(stderr, "dse status: %s\n",
-                url ? "expected at most one study id" : "--redis URL is required");
+                url ? "expected at most one study id" : "--redis URL (or DSE_REDIS_URL) is required");
         usage(stderr);
         return 2;
     }
     dse_store_spec spec = {0};
     err e;
     if (dse_store_url_parse(url, &spec.redis, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         return 2;
     }
     dse_store st;
