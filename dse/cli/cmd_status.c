@@ -57,30 +57,22 @@ static void duration(double s, char *buf, size_t size)
 /* One line of what a study is doing. */
 static void detail(const dse_study_info *x, char *buf, size_t size)
 {
-    char el[32], eta[32];
+    char el[32], eta[32], whole[32];
     duration(x->elapsed_s, el, sizeof el);
     duration(x->eta_s, eta, sizeof eta);
+    duration(x->eta_study_s, whole, sizeof whole);
     if (strcmp(x->status, "running") == 0)
-        snprintf(buf, size, "%s %lld/%lld jobs, %lld workers, elapsed %s, "
-                            "ETA %s%s",
-                 x->phase, x->done, x->total, x->workers, el, eta,
-                 x->cancel_requested ? " (cancelling)" : "");
+        snprintf(buf, size, "%s %lld/%lld jobs (round %d, %lld designs "
+                            "simulated), %lld workers%s, elapsed %s, ETA %s "
+                            "(study at most %s)%s",
+                 x->phase, x->done, x->total, x->round, x->designs_simulated,
+                 x->workers, x->workers == 0 ? " (none: start dse worker)" : "",
+                 el, eta, whole, x->cancel_requested ? " (cancelling)" : "");
     else if (strcmp(x->status, "done") == 0)
         snprintf(buf, size, "report %s (took %s)%s%s", x->report, el,
                  x->reason[0] ? "; " : "", x->reason);
     else
         snprintf(buf, size, "%s", x->reason);
-}
-
-static int print_json(json_t *o)
-{
-    char *t = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (!t)
-        return 1;
-    printf("%s\n", t);
-    free(t);
-    return 0;
 }
 
 static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id,
@@ -94,7 +86,7 @@ static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id,
         return 1;
     }
     if (as_json)
-        return print_json(dse_study_json(&x));
+        return dse_cli_print_json(dse_study_json(&x));
     char a[32], b[32], c[32], line[DETAIL_MAX];
     when(x.submitted, a, sizeof a);
     when(x.started, b, sizeof b);
@@ -158,7 +150,7 @@ static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
             free(workers[i]);
         free(workers);
         free(xs);
-        return print_json(o);
+        return dse_cli_print_json(o);
     }
     printf("farm: %zu worker(s) alive", nw);
     for (size_t i = 0; i < nw; i++) {

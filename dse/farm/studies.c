@@ -61,6 +61,8 @@ static long long num(const char *v)
 static void fill(dse_study_info *s, size_t n, char **f, char **v,
                  long long now)
 {
+    s->uncertified = -1;
+    s->rest_s = -1;
     for (size_t i = 0; i < n; i++) {
         const char *k = f[i], *x = v[i];
         if (!strcmp(k, "id")) snprintf(s->id, sizeof s->id, "%s", x);
@@ -80,6 +82,14 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
         else if (!strcmp(k, "failed_jobs")) s->failed_jobs = num(x);
         else if (!strcmp(k, "cancel")) s->cancel_requested = x[0] != '\0';
         else if (!strcmp(k, "report_stored")) s->report_stored = !strcmp(x, "yes");
+        else if (!strcmp(k, "pending")) s->pending = num(x);
+        else if (!strcmp(k, "jobs_running")) s->jobs_running = num(x);
+        else if (!strcmp(k, "round")) s->round = (int)num(x);
+        else if (!strcmp(k, "designs_simulated")) s->designs_simulated = num(x);
+        else if (!strcmp(k, "uncertified")) s->uncertified = x[0] ? num(x) : -1;
+        else if (!strcmp(k, "ended")) snprintf(s->ended, sizeof s->ended, "%s", x);
+        else if (!strcmp(k, "verdict")) snprintf(s->verdict, sizeof s->verdict, "%s", x);
+        else if (!strcmp(k, "rest_s")) s->rest_s = x[0] ? atof(x) : -1;
     }
     int running = !strcmp(s->status, "running");
     s->elapsed_s = -1;
@@ -94,6 +104,11 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
         double in_phase = (double)(now - s->phase_started);
         s->eta_s = in_phase / (double)s->done * (double)(s->total - s->done);
     }
+    s->eta_study_s = -1;
+    if (running && s->eta_s >= 0 && s->rest_s >= 0)
+        s->eta_study_s = s->eta_s + s->rest_s;
+    else if (!running && strcmp(s->status, "queued") != 0)
+        s->eta_study_s = 0;
 }
 
 static void free_pairs(size_t n, char **f, char **v)
@@ -191,6 +206,17 @@ json_t *dse_study_json(const dse_study_info *s)
     set_real(o, "progress", s->progress);
     set_real(o, "elapsed_s", s->elapsed_s);
     set_real(o, "eta_s", s->eta_s);
+    set_real(o, "eta_study_s", s->eta_study_s);
+    json_object_set_new(o, "pending", json_integer(s->pending));
+    json_object_set_new(o, "jobs_running", json_integer(s->jobs_running));
+    json_object_set_new(o, "round", json_integer(s->round));
+    json_object_set_new(o, "designs_simulated",
+                        json_integer(s->designs_simulated));
+    json_object_set_new(o, "uncertified", s->uncertified >= 0
+                                              ? json_integer(s->uncertified)
+                                              : json_null());
+    json_object_set_new(o, "ended", json_string(s->ended));
+    json_object_set_new(o, "verdict", json_string(s->verdict));
     json_object_set_new(o, "reason", json_string(s->reason));
     json_object_set_new(o, "report", json_string(s->report));
     json_object_set_new(o, "report_stored", json_boolean(s->report_stored));
