@@ -48,8 +48,13 @@ static void usage(FILE *out)
             "                              (default: $DSE_REDIS_URL)\n"
             "      --output-root DIR       where reports go (required; must exist)\n"
             "      --prefix P              key prefix (default dse:)\n"
-            "      --http [ADDR:]PORT      serve a read-only web page of the studies and\n"
-            "                              their reports (ADDR 127.0.0.1 by default)\n"
+            "      --http [ADDR:]PORT      serve the dashboard: studies, workers, dead\n"
+            "                              letters and reports, as pages and as JSON under\n"
+            "                              /api/ (ADDR 127.0.0.1 by default; read-only)\n"
+            "      --http-token TOKEN      also allow POST /api/studies/ID/cancel and\n"
+            "                              /api/dead-letters/ENTRY/requeue with the header\n"
+            "                              'Authorization: Bearer TOKEN' (16+ characters;\n"
+            "                              DSE_HTTP_TOKEN_FILE: read it from a file)\n"
             "      --concurrent N          studies run at once (default 1)\n"
             "      --lock-ttl S            expiry of the daemon's lock, refreshed 5 times\n"
             "                              as often (15); a daemon that finds another's\n"
@@ -99,6 +104,7 @@ int dse_cmd_serve(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},
         {"lock-ttl", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},
+        {"http-token", required_argument, NULL, 'K'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -106,7 +112,8 @@ int dse_cmd_serve(int argc, char **argv)
     dse_serve_opts_init(&o);
     o.log = dse_cli_log_line;
     o.log_ctx = (void *)"dse serve";
-    const char *url = NULL, *root = NULL, *http = NULL;
+    const char *url = NULL, *root = NULL, *http = NULL, *token = NULL;
+    char token_buf[256];
     double v;
     int opt;
     optind = 1;
@@ -115,6 +122,7 @@ int dse_cmd_serve(int argc, char **argv)
         case 'R': url = optarg; break;
         case 'O': root = optarg; break;
         case 'H': http = optarg; break;
+        case 'K': token = optarg; break;
         case 'P':
             snprintf(o.farm.prefix, sizeof o.farm.prefix, "%s", optarg);
             break;
@@ -190,6 +198,18 @@ int dse_cmd_serve(int argc, char **argv)
         dse_cli_redis_error("dse serve", e.msg);
         return 2;
     }
+    const char *token_file = getenv("DSE_HTTP_TOKEN_FILE");
+    if (!token && token_file && token_file[0]) {
+        size_t len;
+        if (dse__farm_read_secret(token_file, token_buf, sizeof token_buf,
+                                  &len, &e))
+            return dse_cli_bad("dse serve", "DSE_HTTP_TOKEN_FILE: %s", e.msg);
+        token = token_buf;
+    }
+    if (token && (strlen(token) < 16 || strlen(token) > 200))
+        return dse_cli_bad("dse serve", "--http-token: 16 to 200 characters");
+    if (token && !http)
+        return dse_cli_bad("dse serve", "--http-token needs --http");
     dse_http *web = NULL;
     if (http) {
         char addr[64];
@@ -198,8 +218,8 @@ int dse_cmd_serve(int argc, char **argv)
             dse_cli_redis_error("dse serve", e.msg);
             return 2;
         }
-        if (dse_http_start(&spec, &o.farm, http, root, o.log, o.log_ctx, &web,
-                           &e)) {
+        if (dse_http_start(&spec, &o.farm, http, root, token, o.log, o.log_ctx,
+                           &web, &e)) {
             dse_cli_redis_error("dse serve", e.msg);
             return 1;
         }

@@ -44,6 +44,7 @@ int dse_http_addr_parse(const char *text, char addr[64], int *port, err *e);
  * address, a warning. */
 int dse_http_start(const dse_store_spec *spec, const dse_farm_opts *fo,
                    const char *listen, const char *output_root,
+                   const char *token,
                    void (*log)(void *ctx, const char *line), void *log_ctx,
                    dse_http **out, err *e);
 /* The port actually bound (useful with port 0). */

@@ -334,6 +334,7 @@ typedef struct runner {
     size_t designs;           /* designs sent to simulation so far */
     size_t sat_n, sim_n;      /* jobs of finished batches, and their time */
     double sat_s, sim_s;
+    char phases[1024];        /* the batches so far: "score 86/86 3 s; ..." */
 } runner;
 
 /* Seconds per job of a kind: finished batches and the current one. */
@@ -374,12 +375,23 @@ static double rest_of_study(const runner *r)
     return rest;
 }
 
+/* Add the batch being watched to the list of phases so far. */
+static void close_batch(runner *r)
+{
+    size_t used = strlen(r->phases);
+    if (r->cur_phase[0] && used + 80 < sizeof r->phases)
+        snprintf(r->phases + used, sizeof r->phases - used,
+                 "%s%s %zu/%zu in %.0f s", used ? "; " : "", r->cur_phase,
+                 r->cur_done, r->cur_total, r->cur_elapsed);
+}
+
 /* Follow the batches: a new phase name starts a batch (a saturation batch
  * starts a decision round); a finished one adds its jobs and time. */
 static void track_batch(runner *r, const dse_farm_status *s)
 {
     double now = dse_now_s();
     if (strcmp(s->phase, r->cur_phase) != 0) {
+        close_batch(r);
         if (!strcmp(r->cur_phase, "saturate")) {
             r->sat_n += r->cur_done;
             r->sat_s += r->cur_elapsed;
@@ -467,7 +479,8 @@ static void on_status(void *ctx, const dse_farm_status *s)
     dse_store_cmd c;
     cmd_of(&c, "HSET", r->key, "phase", s->phase, "done", done, "total", total,
            "workers", workers, "pending", pend, "jobs_running", run, "round",
-           rounds, "designs_simulated", designs, "rest_s", rest, NULL);
+           rounds, "designs_simulated", designs, "rest_s", rest, "phases",
+           r->phases, NULL);
     if (fenced(r->d, &r->st, &c, 1, NULL) == 0) {
         r->stop_study = 1; /* dse_optimize stops (the daemon halts) */
         return;
@@ -539,6 +552,7 @@ static void run_study(runner *r)
     r->rounds = 0;
     r->designs = r->sat_n = r->sim_n = 0;
     r->sat_s = r->sim_s = 0;
+    r->phases[0] = '\0';
     if (d->halt)
         r->stop_study = 1;
     for (size_t i = 0; i < n; i++) {
@@ -680,6 +694,7 @@ static void run_study(runner *r)
         snprintf(nrounds, sizeof nrounds, "%d", run.rounds);
         size_t nv;
         char **verdict = dse_report_verdict(&run, &nv);
+        close_batch(r);
         dse_store_cmd rep;
         cmd_of(&rep, "HSET", r->key, "report", dir, "failed_jobs", nfail,
                "designs_simulated", nsim, "uncertified", nunc, "round",
@@ -687,7 +702,8 @@ static void run_study(runner *r)
                run.recommended == SIZE_MAX ? "models only"
                : run.certified             ? "certified"
                                            : "budget spent",
-               "verdict", nv ? verdict[0] : "", "rest_s", "0", NULL);
+               "verdict", nv ? verdict[0] : "", "rest_s", "0", "phases",
+               r->phases, NULL);
         int ok = fenced(d, &r->st, &rep, 1, NULL);
         for (size_t i = 0; i < nv; i++)
             free(verdict[i]);

@@ -171,6 +171,12 @@ typedef struct dse_store_ops {
                        char ***members, size_t *n, err *e);
     /* ZREMRANGEBYSCORE key -inf (max */
     int (*zrem_below)(void *self, const char *key, double max, err *e);
+
+    /* ---- reading a stream newest first (the web page's dead letters) ---- */
+    /* XREVRANGE stream + - COUNT count: the last count entries, newest
+     * first. */
+    int (*xrevrange)(void *self, const char *stream, size_t count,
+                     dse_store_entry **out, size_t *n, err *e);
 } dse_store_ops;
 
 typedef struct dse_store {

@@ -857,6 +857,24 @@ static int r_xrange(void *self, const char *stream, const char *start,
     return rc;
 }
 
+static int r_xrevrange(void *self, const char *stream, size_t count,
+                       dse_store_entry **out, size_t *n, err *e)
+{
+    char c[32];
+    fmt_long(c, (long long)count);
+    const char *argv[] = {"XREVRANGE", stream, "+", "-", "COUNT", c};
+    redisReply *rep;
+    int rc = run(self, 6, argv, 0, &rep, e);
+    if (rc) {
+        *out = NULL;
+        *n = 0;
+        return rc;
+    }
+    rc = parse_entries(rep, out, n, e);
+    freeReplyObject(rep);
+    return rc;
+}
+
 static int r_xlen(void *self, const char *stream, long long *n, err *e)
 {
     const char *argv[] = {"XLEN", stream};
@@ -1088,6 +1106,7 @@ static const dse_store_ops redis_ops = {
     .zrem = r_zrem,
     .zrange_from = r_zrange_from,
     .zrem_below = r_zrem_below,
+    .xrevrange = r_xrevrange,
 };
 
 void dse__store_redis_open(const dse_store_spec *spec, dse_store *out)

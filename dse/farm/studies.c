@@ -89,6 +89,7 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
         else if (!strcmp(k, "uncertified")) s->uncertified = x[0] ? num(x) : -1;
         else if (!strcmp(k, "ended")) snprintf(s->ended, sizeof s->ended, "%s", x);
         else if (!strcmp(k, "verdict")) snprintf(s->verdict, sizeof s->verdict, "%s", x);
+        else if (!strcmp(k, "phases")) snprintf(s->phases, sizeof s->phases, "%s", x);
         else if (!strcmp(k, "rest_s")) s->rest_s = x[0] ? atof(x) : -1;
     }
     int running = !strcmp(s->status, "running");
@@ -217,6 +218,7 @@ json_t *dse_study_json(const dse_study_info *s)
                                               : json_null());
     json_object_set_new(o, "ended", json_string(s->ended));
     json_object_set_new(o, "verdict", json_string(s->verdict));
+    json_object_set_new(o, "phases", json_string(s->phases));
     json_object_set_new(o, "reason", json_string(s->reason));
     json_object_set_new(o, "report", json_string(s->report));
     json_object_set_new(o, "report_stored", json_boolean(s->report_stored));

@@ -951,6 +951,28 @@ static int m_xrange(void *self, const char *stream, const char *start,
     return 0;
 }
 
+static int m_xrevrange(void *self, const char *stream, size_t count,
+                       dse_store_entry **out, size_t *n, err *e)
+{
+    mstore *m = self;
+    *out = NULL;
+    *n = 0;
+    int rc = enter(m, e), bad;
+    if (rc)
+        return rc;
+    mkey *k = get_typed(m->db, stream, T_STREAM, &bad);
+    if (bad)
+        return wrongtype(m, e);
+    dse_store_entry *v = xcalloc((k ? k->nent : 0) + 1, sizeof *v);
+    size_t got = 0;
+    for (size_t i = k ? k->nent : 0; i-- > 0 && got < count;)
+        entry_copy(&k->ent[i], &v[got++], 0);
+    *out = v;
+    *n = got;
+    leave(m, 0);
+    return 0;
+}
+
 static int m_xlen(void *self, const char *stream, long long *n, err *e)
 {
     mstore *m = self;
@@ -1220,6 +1242,7 @@ static const dse_store_ops mem_ops = {
     .zrem = m_zrem,
     .zrange_from = m_zrange_from,
     .zrem_below = m_zrem_below,
+    .xrevrange = m_xrevrange,
 };
 
 void dse_mem_store_open(void *db, dse_store *out)
