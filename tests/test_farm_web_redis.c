@@ -234,7 +234,10 @@ static void test_http_pages(void **state)
     assert_non_null(strstr(page, "opt_small"));
     assert_non_null(strstr(page, ">done<"));
     assert_non_null(strstr(page, "href=\"/studies/1/report/\""));
-    assert_null(strstr(page, "<script"));
+    /* one script: the page's own, which its CSP allows by hash */
+    const char *sc = strstr(page, "<script>");
+    assert_non_null(sc);
+    assert_null(strstr(sc + 1, "<script"));
     free(page);
 
     char *js = http_get("/studies.json");
@@ -289,7 +292,7 @@ static void test_http_escapes(void **state)
                      0);
     char *page = http_get("/");
     assert_non_null(page);
-    assert_null(strstr(page, "<script"));
+    assert_null(strstr(page, "<script>alert"));
     assert_null(strstr(page, "<img"));
     assert_non_null(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert_non_null(strstr(page, "bad &quot;&lt;img src=x onerror=alert(2)&gt;"
@@ -486,7 +489,7 @@ static void test_chromium(void **state)
              "--disable-gpu --dump-dom 'http://127.0.0.1:%d/' 2>/dev/null",
              W.r.dir, W.r.dir, W.port);
     assert_int_equal(sh(cmd, dom, sizeof dom), 0);
-    assert_non_null(strstr(dom, "<tr id=\"study-1\">"));
+    assert_non_null(strstr(dom, "id=\"study-1\""));
     assert_non_null(strstr(dom, "opt_small"));
     assert_non_null(strstr(dom, "done"));
     assert_non_null(strstr(dom, "/studies/1/report/results.json"));

@@ -39,7 +39,8 @@ static const char SCRIPT[] =
     "function tick(){fetch(api,{cache:'no-store'}).then(function(r){return r.json();})"
     ".then(function(d){"
     "if(b.hasAttribute('data-status')&&d.status!==b.getAttribute('data-status')){location.reload();return;}"
-    "var l=d.studies||d.workers||d.dead_letters,map={},n=0;"
+    "var l=[d.studies,d.workers,d.dead_letters].filter(Array.isArray)[0],"
+    "map={},n=0;"
     "if(l){l.forEach(function(o){map[o.id||o.name]=o;n++;});"
     "if(n!==document.querySelectorAll('[data-k]').length){location.reload();return;}}"
     "document.querySelectorAll('[data-f]').forEach(function(e){"
@@ -48,7 +49,7 @@ static const char SCRIPT[] =
     "if(e.hasAttribute('data-w'))e.style.width=(v>0?Math.round(100*v):0)+'%';"
     "else e.textContent=e.hasAttribute('data-t')||v!==''?fmt(v,e.getAttribute('data-t')):'';});"
     "live('updated '+new Date().toLocaleTimeString());"
-    "}).catch(function(){live('server unreachable');});}"
+    "}).catch(function(x){live('update failed: '+x);});}"
     "setInterval(tick,2000);})();";
 
 static const char CSS[] =
