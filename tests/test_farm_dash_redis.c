@@ -16,6 +16,8 @@
  *     the dead-letter page and the served report: their content, the
  *     link back to the list, and the inline script ran (the live-update
  *     line filled in: the CSP let it run and its poll answered);
+ *   - every subcommand that prints a result prints JSON with --json (the
+ *     farm's taking the farm from DSE_REDIS_URL): each output parses;
  *   - a study running with no worker alive shows the warning.
  */
 #include <setjmp.h>
@@ -383,12 +385,66 @@ static void test_no_worker_warning(void **state)
     assert_non_null(strstr(body, "running with 0 workers alive"));
 }
 
+/* Every subcommand that prints a result prints JSON with --json: each
+ * output parses.  The farm commands take the farm from DSE_REDIS_URL. */
+static void test_json_everywhere(void **state)
+{
+    (void)state;
+    NEED_SERVER();
+    char cmd[1600], dir1[500], dir2[500];
+    static char out[1 << 20];
+    snprintf(dir1, sizeof dir1, "%s/opt-json", D.r.dir);
+    snprintf(dir2, sizeof dir2, "%s/results-json", D.r.dir);
+    int long_study = submit("farm_cancel.yaml"); /* to cancel */
+    assert_true(long_study > 1);
+    char cancel[64];
+    snprintf(cancel, sizeof cancel, "cancel %d --json", long_study);
+    char opt[700], res[700];
+    snprintf(opt, sizeof opt,
+             "optimize tests/data/farm_tiny.yaml --json -q --no-cache "
+             "--output '%s'", dir1);
+    snprintf(res, sizeof res, "results 1 --json --output '%s'", dir2);
+    const struct {
+        const char *args;
+        int farm;                /* run with DSE_REDIS_URL set */
+    } runs[] = {
+        {"check tests/data/farm_tiny.yaml --json", 0},
+        {"check tests/data/farm_tiny.yaml tests/data/farm_kill.yaml --json", 0},
+        {"cost --json 'topology=torus n=2 k=4 vcs=2'", 0},
+        {"model --json --design 'topology=torus n=2 k=4 vcs=2' --rates 0.01", 0},
+        {"sim --json -q --design 'topology=torus n=2 k=4 vcs=2' --workload "
+         "'message_bits=8' --rates 0.01 --messages 500 --warmup 100", 0},
+        {opt, 0},
+        {"submit tests/data/farm_tiny.yaml --json", 1},
+        {"status --json", 1},
+        {"status 1 --json", 1},
+        {cancel, 1},
+        {res, 1},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && DSE_REDIS_URL='%s' '%s' %s",
+                 DSE_SOURCE_DIR, runs[i].farm ? D.r.url : "", DSE_BINARY,
+                 runs[i].args);
+        int rc = sh(cmd, out, sizeof out);
+        json_error_t je;
+        json_t *o = json_loads(out, 0, &je);
+        if (rc != 0 || !o)
+            fprintf(stderr, "dse %s: exit %d, %s\n%.400s\n", runs[i].args, rc,
+                    o ? "" : je.text, out);
+        assert_int_equal(rc, 0);
+        assert_non_null(o);
+        assert_true(json_is_object(o) || json_is_array(o));
+        json_decref(o);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_api),
         cmocka_unit_test(test_control),
         cmocka_unit_test(test_browser),
+        cmocka_unit_test(test_json_everywhere),
         cmocka_unit_test(test_no_worker_warning),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -67,7 +67,7 @@ static void usage(FILE *out)
         "(keys: topology n k vcs buffer width m kn routing switching\n"
         "router_delay ejection; k=16x8 gives per-dimension radices).\n"
         "\n"
-        "Costs (MODELS.md section 2; thesis eqs 4.11-4.15, 6.29-6.32):\n"
+        "Costs (docs/models.md; thesis eqs 4.11-4.15, 6.29-6.32):\n"
         "  bisection    wires crossing the cheapest cut that halves the nodes\n"
         "  node pins    wires of every network channel of the busiest node\n"
         "  ichg pins    the same for an express-cube interchange chip\n"
