@@ -1,12 +1,13 @@
 /*
  * farm_http.c — see farm_http.h.
  *
- * Design: every answer is built from the same dse_study_info records as
- * `dse status` (dse/farm/studies.c), so the page, the JSON and the command
- * line cannot disagree.  The page is plain HTML with a meta refresh: no
- * scripts, nothing fetched, the same rule as the report's index.html.
- * Everything taken from a study (its name, its reason) is HTML-escaped:
- * a submitted study is untrusted input.
+ * Design: this file owns the socket, the report files and the old JSON
+ * URLs; the dashboard's pages and API are web.h's (web_pages.c,
+ * web_api.c), asked first for every GET and POST.  Every answer is built
+ * from the same dse_study_info records as `dse status`
+ * (dse/farm/studies.c), so the pages, the JSON and the command line
+ * cannot disagree.  Everything taken from Redis is HTML-escaped
+ * (web_html.h): a submitted study is untrusted input.
  *
  * Rejected alternative: serving the output root as a static tree.  A URL
  * would become a path, and the traversal checks would be the only defence;
