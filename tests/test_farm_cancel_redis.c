@@ -36,24 +36,12 @@ static pid_t serve_start(const char *root)
     return pid;
 }
 
-static int sh(const char *cmd, char *out, size_t size)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = out ? fread(out, 1, size - 1, p) : 0;
-    if (out)
-        out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static int submit(const char *file)
 {
     char cmd[1200], out[64];
     snprintf(cmd, sizeof cmd, "'%s' submit '%s/tests/data/%s' --redis %s",
              DSE_BINARY, DSE_SOURCE_DIR, file, R.url);
-    if (sh(cmd, out, sizeof out) != 0)
+    if (test_sh(cmd, out, sizeof out) != 0)
         return -1;
     return atoi(out);
 }
@@ -61,21 +49,9 @@ static int submit(const char *file)
 static void field(dse_store *st, int id, const char *name, char *buf,
                   size_t size)
 {
-    char key[64];
-    snprintf(key, sizeof key, "dse:study:%d", id);
-    size_t n;
-    char **f, **v;
-    buf[0] = '\0';
-    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
-        return;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(f[i], name) == 0)
-            snprintf(buf, size, "%s", v[i]);
-        free(f[i]);
-        free(v[i]);
-    }
-    free(f);
-    free(v);
+    char sid[16];
+    snprintf(sid, sizeof sid, "%d", id);
+    test_study_field(st, sid, name, buf, size);
 }
 
 static double now_s(void)

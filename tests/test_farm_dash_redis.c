@@ -42,21 +42,6 @@ typedef struct dash {
 
 static dash D;
 
-static int sh(const char *cmd, char *out, size_t size)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = out ? fread(out, 1, size - 1, p) : 0;
-    if (out)
-        out[n] = '\0';
-    char sink[4096];
-    while (fread(sink, 1, sizeof sink, p) > 0)
-        ;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* GET path: its status code; the body into out. */
 static int get(const char *path, char *out, size_t size)
 {
@@ -64,7 +49,7 @@ static int get(const char *path, char *out, size_t size)
     snprintf(cmd, sizeof cmd,
              "curl -s -o '%s/body' -w '%%{http_code}' 'http://127.0.0.1:%d%s'",
              D.r.dir, D.port, path);
-    if (sh(cmd, code, sizeof code) != 0)
+    if (test_sh(cmd, code, sizeof code) != 0)
         return -1;
     char body[600];
     snprintf(body, sizeof body, "%s/body", D.r.dir);
@@ -96,41 +81,14 @@ static int post(const char *path, const char *hdr)
              "curl -s -X POST -o /dev/null -w '%%{http_code}' %s%s%s "
              "'http://127.0.0.1:%d%s'",
              hdr ? "-H '" : "", hdr ? hdr : "", hdr ? "'" : "", D.port, path);
-    if (sh(cmd, code, sizeof code) != 0)
+    if (test_sh(cmd, code, sizeof code) != 0)
         return -1;
     return atoi(code);
 }
 
-static void field(const char *id, const char *name, char *buf, size_t size)
-{
-    char key[64];
-    snprintf(key, sizeof key, "dse:study:%s", id);
-    size_t n;
-    char **f, **v;
-    buf[0] = '\0';
-    if (D.st.ops->hgetall(D.st.self, key, &n, &f, &v, NULL))
-        return;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(f[i], name) == 0)
-            snprintf(buf, size, "%s", v[i]);
-        free(f[i]);
-        free(v[i]);
-    }
-    free(f);
-    free(v);
-}
-
 static int wait_status(const char *id, const char *want, double seconds)
 {
-    char buf[64];
-    for (double t = 0; t < seconds; t += 0.1) {
-        field(id, "status", buf, sizeof buf);
-        if (!strcmp(buf, want))
-            return 1;
-        test_sleep(0.1);
-    }
-    fprintf(stderr, "study %s: '%s', wanted '%s'\n", id, buf, want);
-    return 0;
+    return test_wait_study(&D.st, id, "status", want, seconds);
 }
 
 static int submit(const char *file)
@@ -139,7 +97,7 @@ static int submit(const char *file)
     snprintf(cmd, sizeof cmd,
              "DSE_REDIS_URL='%s' '%s' submit '%s/tests/data/%s' 2>/dev/null",
              D.r.url, DSE_BINARY, DSE_SOURCE_DIR, file);
-    if (sh(cmd, out, sizeof out) != 0)
+    if (test_sh(cmd, out, sizeof out) != 0)
         return -1;
     return atoi(out);
 }
@@ -153,7 +111,7 @@ static void dom(const char *path, char *out, size_t size)
              "--no-sandbox --disable-gpu --virtual-time-budget=5000 "
              "--dump-dom 'http://127.0.0.1:%d%s' 2>/dev/null",
              D.r.dir, D.r.dir, D.port, path);
-    assert_int_equal(sh(cmd, out, size), 0);
+    assert_int_equal(test_sh(cmd, out, size), 0);
 }
 
 static int setup(void **state)
@@ -425,7 +383,7 @@ static void test_json_everywhere(void **state)
         snprintf(cmd, sizeof cmd, "cd '%s' && DSE_REDIS_URL='%s' '%s' %s",
                  DSE_SOURCE_DIR, runs[i].farm ? D.r.url : "", DSE_BINARY,
                  runs[i].args);
-        int rc = sh(cmd, out, sizeof out);
+        int rc = test_sh(cmd, out, sizeof out);
         json_error_t je;
         json_t *o = json_loads(out, 0, &je);
         if (rc != 0 || !o)

@@ -87,21 +87,7 @@ static int dse_cli(const char *args, char *out, size_t size)
 static void study_field(dse_store *st, const char *id, const char *field,
                         char *buf, size_t size)
 {
-    char key[64];
-    snprintf(key, sizeof key, "dse:study:%s", id);
-    size_t n;
-    char **f, **v;
-    buf[0] = '\0';
-    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
-        return;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(f[i], field) == 0)
-            snprintf(buf, size, "%s", v[i]);
-        free(f[i]);
-        free(v[i]);
-    }
-    free(f);
-    free(v);
+    test_study_field(st, id, field, buf, size);
 }
 
 /* Wait until study id's field equals value (up to seconds). */

@@ -49,6 +49,8 @@ typedef struct dse_store_entry {
 /* The value of field `name` of e, or NULL. */
 const char *dse_store_entry_get(const dse_store_entry *e, const char *name);
 void dse_store_entries_free(dse_store_entry *entries, size_t n);
+/* Free n field/value pairs as hgetall returns them. */
+void dse_store_pairs_free(size_t n, char **fields, char **values);
 
 /* One command of a batch, as Redis argv (binary-safe strings). */
 typedef struct dse_store_cmd {

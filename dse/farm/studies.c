@@ -112,16 +112,6 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
         s->eta_study_s = 0;
 }
 
-static void free_pairs(size_t n, char **f, char **v)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(f[i]);
-        free(v[i]);
-    }
-    free(f);
-    free(v);
-}
-
 int dse_study_get(dse_store *st, const dse_farm_opts *fo, const char *id,
                   long long now, dse_study_info *out, err *e)
 {
@@ -137,14 +127,14 @@ int dse_study_get(dse_store *st, const dse_farm_opts *fo, const char *id,
     if (rc)
         return rc;
     if (n == 0) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_INVALID, "no study %s under prefix '%s'", id,
                        fo->prefix);
     }
     fill(out, n, f, v, now > 0 ? now : (long long)time(NULL));
     if (!out->id[0])
         snprintf(out->id, sizeof out->id, "%s", id);
-    free_pairs(n, f, v);
+    dse_store_pairs_free(n, f, v);
     return 0;
 }
 
@@ -443,7 +433,7 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
     if ((rc = st->ops->hgetall(st->self, key, &n, &f, &v, e)))
         return rc;
     if (n == 0) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_INVALID,
                        "study %s's report is not stored in Redis%s%s", id,
                        s.reason[0] ? ": " : "", s.reason);
@@ -452,7 +442,7 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
     char tmp[2 * PATH_MAX + 32];
     char parent[PATH_MAX];
     if (strlen(out_dir) >= PATH_MAX - 32) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_INVALID, "output directory name too long");
     }
     snprintf(parent, sizeof parent, "%s", out_dir);
@@ -462,7 +452,7 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
     char *slash = strrchr(parent, '/');
     const char *base = slash ? slash + 1 : parent;
     if (!base[0] || !strcmp(base, ".") || !strcmp(base, "..")) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_INVALID, "%s: give a new directory's name",
                        out_dir);
     }
@@ -474,7 +464,7 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
     else
         snprintf(tmp, sizeof tmp, ".%s.tmp-XXXXXX", base);
     if (!mkdtemp(tmp)) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_IO, "cannot create a directory beside %s: %s",
                        out_dir, strerror(errno));
     }
@@ -493,7 +483,7 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
         else
             written++;
     }
-    free_pairs(n, f, v);
+    dse_store_pairs_free(n, f, v);
     if (rc == 0)
         chmod(tmp, 0755); /* mkdtemp made it 0700 */
     if (rc == 0 && rename(tmp, out_dir))

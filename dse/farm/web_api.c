@@ -24,16 +24,6 @@
 #define MAX_WORKERS 200
 #define MAX_DEAD 100
 
-static void free_pairs(size_t n, char **f, char **v)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(f[i]);
-        free(v[i]);
-    }
-    free(f);
-    free(v);
-}
-
 /* Workers alive now (heartbeat within the worker timeout). */
 static int workers_alive(const dse_web_ctx *x, long long *alive, err *e)
 {
@@ -175,7 +165,7 @@ json_t *dse__web_workers(const dse_web_ctx *x, char *msg, size_t size)
                     if (!strcmp(f[k], keep[q]))
                         json_object_set_new(w, keep[q], json_string(v[k]));
             }
-            free_pairs(nf, f, v);
+            dse_store_pairs_free(nf, f, v);
         }
         for (size_t q = 0; keep[q]; q++)
             if (!json_object_get(w, keep[q]))
