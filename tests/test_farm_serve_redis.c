@@ -94,14 +94,7 @@ static void study_field(dse_store *st, const char *id, const char *field,
 static int wait_field(dse_store *st, const char *id, const char *field,
                       const char *value, double seconds)
 {
-    char buf[2048];
-    for (double t = 0; t < seconds; t += 0.05) {
-        study_field(st, id, field, buf, sizeof buf);
-        if (strcmp(buf, value) == 0)
-            return 1;
-        test_sleep(0.05);
-    }
-    return 0;
+    return test_wait_study(st, id, field, value, seconds);
 }
 
 static char *read_text(const char *path)

@@ -181,20 +181,57 @@ static void redis_down(dse_web_buf *b, const char *msg)
     dse_web_put(b, "</p>\n");
 }
 
+/* The start of a list page and its data; NULL when Redis failed (the
+ * page is then complete, saying so). */
+static json_t *list_start(const dse_web_ctx *x, dse_web_answer *a,
+                          const char *title, const char *api,
+                          json_t *(*get)(const dse_web_ctx *, char *, size_t))
+{
+    char msg[ERR_MSG_MAX + 64];
+    json_t *d = get(x, msg, sizeof msg);
+    head(&a->body, title, api, NULL);
+    dse_web_put(&a->body, "<h1>dse farm: ");
+    dse_web_put_html(&a->body, title);
+    dse_web_put(&a->body, "</h1>\n");
+    if (!d) {
+        redis_down(&a->body, msg);
+        tail(&a->body, a, 503);
+    }
+    return d;
+}
+
+/* A list row, keyed for the script by key. */
+static void row_start(dse_web_buf *b, const char *key, const char *id)
+{
+    dse_web_put(b, "<tr data-k=\"");
+    dse_web_put_html(b, key);
+    if (id) {
+        dse_web_put(b, "\" id=\"");
+        dse_web_put_html(b, id);
+    }
+    dse_web_put(b, "\">");
+}
+
+/* The end of a list page: a row saying `empty` when there were none. */
+static void list_end(dse_web_answer *a, json_t *d, size_t rows, int cols,
+                     const char *empty)
+{
+    if (rows == 0)
+        dse_web_putf(&a->body, "<tr><td colspan=\"%d\">%s</td></tr>\n", cols,
+                     empty);
+    dse_web_put(&a->body, "</table>\n");
+    json_decref(d);
+    tail(&a->body, a, 200);
+}
+
 /* ---- the studies ------------------------------------------------------------ */
 
 void dse__web_page_list(const dse_web_ctx *x, dse_web_answer *a)
 {
-    char msg[ERR_MSG_MAX + 64];
-    json_t *d = dse__web_studies(x, msg, sizeof msg);
+    json_t *d = list_start(x, a, "studies", "/api/studies", dse__web_studies);
     dse_web_buf *b = &a->body;
-    head(b, "studies", "/api/studies", NULL);
-    dse_web_put(b, "<h1>dse farm: studies</h1>\n");
-    if (!d) {
-        redis_down(b, msg);
-        tail(b, a, 503);
+    if (!d)
         return;
-    }
     dse_web_put(b, "<p id=\"summary\">workers alive: ");
     field(b, d, "workers_alive", NULL);
     dse_web_put(b, " <span class=\"muted\">(<a href=\"/api/studies\">JSON"
@@ -207,11 +244,10 @@ void dse__web_page_list(const dse_web_ctx *x, dse_web_answer *a)
     for (size_t i = json_array_size(l); i-- > 0;) {
         json_t *s = json_array_get(l, i);
         const char *id = str(s, "id"), *status = str(s, "status");
-        dse_web_put(b, "<tr data-k=\"");
-        dse_web_put_html(b, id);
-        dse_web_put(b, "\" id=\"study-");
-        dse_web_put_html(b, id);
-        dse_web_put(b, "\"><td><a href=\"/studies/");
+        char rid[48];
+        snprintf(rid, sizeof rid, "study-%.32s", id);
+        row_start(b, id, rid);
+        dse_web_put(b, "<td><a href=\"/studies/");
         dse_web_put_html(b, id);
         dse_web_put(b, "\">");
         dse_web_put_html(b, id);
@@ -249,13 +285,9 @@ void dse__web_page_list(const dse_web_ctx *x, dse_web_answer *a)
         dse_web_put_html(b, str(s, "reason"));
         dse_web_put(b, "</td></tr>\n");
     }
-    if (json_array_size(l) == 0)
-        dse_web_put(b, "<tr><td colspan=\"9\">no studies submitted yet "
-                       "(<code>dse submit STUDY.yaml --redis URL</code>)"
-                       "</td></tr>\n");
-    dse_web_put(b, "</table>\n");
-    json_decref(d);
-    tail(b, a, 200);
+    list_end(a, d, json_array_size(l), 9,
+             "no studies submitted yet (<code>dse submit STUDY.yaml --redis "
+             "URL</code>)");
 }
 
 /* ---- one study ----------------------------------------------------------------- */
@@ -343,16 +375,10 @@ void dse__web_page_study(const dse_web_ctx *x, const char *id,
 
 void dse__web_page_workers(const dse_web_ctx *x, dse_web_answer *a)
 {
-    char msg[ERR_MSG_MAX + 64];
-    json_t *d = dse__web_workers(x, msg, sizeof msg);
+    json_t *d = list_start(x, a, "workers", "/api/workers", dse__web_workers);
     dse_web_buf *b = &a->body;
-    head(b, "workers", "/api/workers", NULL);
-    dse_web_put(b, "<h1>dse farm: workers</h1>\n");
-    if (!d) {
-        redis_down(b, msg);
-        tail(b, a, 503);
+    if (!d)
         return;
-    }
     dse_web_put(b, "<p>alive: ");
     field(b, d, "workers_alive", NULL);
     dse_web_put(b, " <span class=\"muted\">(<a href=\"/api/workers\">JSON"
@@ -363,9 +389,8 @@ void dse__web_page_workers(const dse_web_ctx *x, dse_web_answer *a)
     json_t *l = json_object_get(d, "workers");
     for (size_t i = 0; i < json_array_size(l); i++) {
         json_t *w = json_array_get(l, i);
-        dse_web_put(b, "<tr data-k=\"");
-        dse_web_put_html(b, str(w, "name"));
-        dse_web_put(b, "\"><td>");
+        row_start(b, str(w, "name"), NULL);
+        dse_web_put(b, "<td>");
         dse_web_put_html(b, str(w, "name"));
         dse_web_put(b, "</td><td>");
         field(b, w, "state", NULL);
@@ -379,28 +404,19 @@ void dse__web_page_workers(const dse_web_ctx *x, dse_web_answer *a)
         }
         dse_web_put(b, "</td></tr>\n");
     }
-    if (json_array_size(l) == 0)
-        dse_web_put(b, "<tr><td colspan=\"10\">no worker has registered "
-                       "(<code>dse worker --redis URL</code>)</td></tr>\n");
-    dse_web_put(b, "</table>\n");
-    json_decref(d);
-    tail(b, a, 200);
+    list_end(a, d, json_array_size(l), 10,
+             "no worker has registered (<code>dse worker --redis URL</code>)");
 }
 
 /* ---- dead letters --------------------------------------------------------------- */
 
 void dse__web_page_dead(const dse_web_ctx *x, dse_web_answer *a)
 {
-    char msg[ERR_MSG_MAX + 64];
-    json_t *d = dse__web_dead(x, msg, sizeof msg);
+    json_t *d = list_start(x, a, "dead letters", "/api/dead-letters",
+                           dse__web_dead);
     dse_web_buf *b = &a->body;
-    head(b, "dead letters", "/api/dead-letters", NULL);
-    dse_web_put(b, "<h1>dse farm: dead letters</h1>\n");
-    if (!d) {
-        redis_down(b, msg);
-        tail(b, a, 503);
+    if (!d)
         return;
-    }
     dse_web_put(b, "<p>in the stream: ");
     field(b, d, "total", NULL);
     dse_web_put(b, " <span class=\"muted\">(the last 100 below, newest "
@@ -411,9 +427,8 @@ void dse__web_page_dead(const dse_web_ctx *x, dse_web_answer *a)
     json_t *l = json_object_get(d, "dead_letters");
     for (size_t i = 0; i < json_array_size(l); i++) {
         json_t *e = json_array_get(l, i);
-        dse_web_put(b, "<tr data-k=\"");
-        dse_web_put_html(b, str(e, "id"));
-        dse_web_put(b, "\"><td>");
+        row_start(b, str(e, "id"), NULL);
+        dse_web_put(b, "<td>");
         field(b, e, "time_ms", "ms");
         dse_web_put(b, "</td><td>");
         dse_web_put_html(b, str(e, "id"));
@@ -433,11 +448,7 @@ void dse__web_page_dead(const dse_web_ctx *x, dse_web_answer *a)
         dse_web_put_html(b, str(e, "deliveries"));
         dse_web_put(b, "</td></tr>\n");
     }
-    if (json_array_size(l) == 0)
-        dse_web_put(b, "<tr><td colspan=\"7\">no dead letters</td></tr>\n");
-    dse_web_put(b, "</table>\n");
-    json_decref(d);
-    tail(b, a, 200);
+    list_end(a, d, json_array_size(l), 7, "no dead letters");
 }
 
 /* ---- the served report ---------------------------------------------------------- */
