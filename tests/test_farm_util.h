@@ -314,10 +314,25 @@ static inline int test_sh(const char *cmd, char *out, size_t size)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Field `name` of study id's record (dse:study:ID) into buf; "" when
- * absent or Redis fails. */
+/* waitpid with a deadline: the exit status (128 when killed by a signal),
+ * or -1 (still running after `seconds`). */
+static inline int test_wait_exit(pid_t pid, double seconds)
+{
+    for (double t = 0; t < seconds; t += 0.05) {
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            test_untrack(pid);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        }
+        test_sleep(0.05);
+    }
+    return -1;
+}
+
+/* One field of the daemon's record of study id (prefix dse:) into buf
+ * ("" when absent). */
 static inline void test_study_field(dse_store *st, const char *id,
-                                    const char *name, char *buf, size_t size)
+                                    const char *field, char *buf, size_t size)
 {
     char key[64];
     snprintf(key, sizeof key, "dse:study:%s", id);
@@ -327,7 +342,7 @@ static inline void test_study_field(dse_store *st, const char *id,
     if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
         return;
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(f[i], name) == 0)
+        if (strcmp(f[i], field) == 0)
             snprintf(buf, size, "%s", v[i]);
         free(f[i]);
         free(v[i]);

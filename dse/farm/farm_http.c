@@ -1,13 +1,13 @@
 /*
  * farm_http.c — see farm_http.h.
  *
- * Design: this file owns the socket, the report files and the old JSON
- * URLs; the dashboard's pages and API are web.h's (web_pages.c,
- * web_api.c), asked first for every GET and POST.  Every answer is built
- * from the same dse_study_info records as `dse status`
+ * Design: this file owns the socket, its guards, the report files and
+ * the old JSON URLs; the dashboard's pages and API are web.h's
+ * (web_pages.c, web_api.c), asked first for every GET and POST.  Every
+ * answer is built from the same dse_study_info records as `dse status`
  * (dse/farm/studies.c), so the pages, the JSON and the command line
- * cannot disagree.  Everything taken from Redis is HTML-escaped
- * (web_html.h): a submitted study is untrusted input.
+ * cannot disagree.  Everything taken from Redis is HTML-escaped: a
+ * submitted study is untrusted input.
  *
  * Rejected alternative: serving the output root as a static tree.  A URL
  * would become a path, and the traversal checks would be the only defence;
@@ -27,17 +27,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "dse/farm/http_guard.h"
 #include "dse/farm/studies.h"
 #include "dse/farm/web.h"
 #include "net/xalloc.h"
 
 #define RECENT 100
-#define CSP "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+/* Nothing but the page's own inline style and data: images: no script,
+ * no frame, no form, and no <base> to redirect relative links, whatever
+ * slips into a page. */
+#define CSP                                                                  \
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "         \
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+/* Availability against slow or greedy clients (http_guard.h): a request's
+ * headers within HEADER_S of its connection, its response within
+ * REQUEST_S; at most PER_CLIENT connections per client address, TOTAL in
+ * all; an idle kept-alive connection closed after IDLE_S. */
+#define HEADER_S 5.0
+#define REQUEST_S 60.0
+#define PER_CLIENT 8
+#define TOTAL 256
+#define IDLE_S 10
 
 struct dse_http {
     struct MHD_Daemon *mhd;
@@ -47,6 +63,7 @@ struct dse_http {
     char root[PATH_MAX];
     char token[256];          /* --http-token: "" = no control actions */
     int port;
+    dse_http_guard *guard;
 };
 
 int dse_http_addr_parse(const char *text, char addr[64], int *port, err *e)
@@ -92,6 +109,7 @@ static enum MHD_Result respond_csp(struct MHD_Connection *c, unsigned code,
     MHD_add_response_header(r, "Content-Type", type);
     MHD_add_response_header(r, "Content-Security-Policy", csp ? csp : CSP);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(r, "Cache-Control", "no-store");
     enum MHD_Result ok = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
@@ -124,6 +142,33 @@ static enum MHD_Result json_answer(struct MHD_Connection *c, json_t *o)
     return respond(c, MHD_HTTP_OK, "application/json", &b);
 }
 
+/* The report file `file` of a done study x, opened (without following a
+ * symbolic link) when it is a regular file in the study's report
+ * directory and that directory resolves inside the output root: the fd,
+ * or -1 (*why says which check failed: 404 or 403). */
+static int open_report_file(const dse_http *h, const dse_study_info *x,
+                            const char *file, struct stat *sb, unsigned *why)
+{
+    *why = MHD_HTTP_NOT_FOUND;
+    char rroot[PATH_MAX], rdir[PATH_MAX];
+    if (!x->report[0] || !realpath(h->root, rroot) ||
+        !realpath(x->report, rdir))
+        return -1;
+    size_t rl = strlen(rroot);
+    if (strncmp(rdir, rroot, rl) != 0 || rdir[rl] != '/') {
+        *why = MHD_HTTP_FORBIDDEN;
+        return -1;
+    }
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", rdir, file);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0 && (fstat(fd, sb) || !S_ISREG(sb->st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 static const char *type_of(const char *name)
 {
     const char *dot = strrchr(name, '.');
@@ -152,21 +197,13 @@ static enum MHD_Result report_file(dse_http *h, struct MHD_Connection *c,
         return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, e.msg);
     if (rc || strcmp(x.status, "done") || !x.report[0])
         return text(c, MHD_HTTP_NOT_FOUND, "no finished report for this study");
-    char rroot[PATH_MAX], rdir[PATH_MAX];
-    if (!realpath(h->root, rroot) || !realpath(x.report, rdir))
-        return text(c, MHD_HTTP_NOT_FOUND, "report directory not found");
-    size_t rl = strlen(rroot);
-    if (strncmp(rdir, rroot, rl) != 0 || rdir[rl] != '/')
-        return text(c, MHD_HTTP_FORBIDDEN, "report outside the output root");
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", rdir, file);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
     struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-        if (fd >= 0)
-            close(fd);
-        return text(c, MHD_HTTP_NOT_FOUND, "no such report file");
-    }
+    unsigned why;
+    int fd = open_report_file(h, &x, file, &sb, &why);
+    if (fd < 0)
+        return text(c, why, why == MHD_HTTP_FORBIDDEN
+                                ? "report outside the output root"
+                                : "no such report file");
     struct MHD_Response *r;
     if (!strcmp(file, "index.html") && sb.st_size <= DSE_REPORT_STORE_MAX) {
         /* the report page with a link back to the list */
@@ -183,15 +220,52 @@ static enum MHD_Result report_file(dse_http *h, struct MHD_Connection *c,
         r = MHD_create_response_from_buffer(n, out, MHD_RESPMEM_MUST_FREE);
     } else {
         r = MHD_create_response_from_fd((size_t)sb.st_size, fd); /* owns fd */
+        if (!r)
+            close(fd);
     }
     if (!r)
         return MHD_NO;
     MHD_add_response_header(r, "Content-Type", type_of(file));
     MHD_add_response_header(r, "Content-Security-Policy", CSP);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind,
+                                   const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (key && !strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+        ++*(int *)cls;
+    return MHD_YES;
+}
+
+/* What libmicrohttpd lets through and a request smuggled past a proxy
+ * needs: an HTTP/1.1 request without Host (also refused by strict mode,
+ * checked again here), two Content-Length headers.  The reason, or NULL. */
+static const char *bad_request(struct MHD_Connection *c, const char *version)
+{
+    if (version && !strcmp(version, MHD_HTTP_VERSION_1_1) &&
+        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
+        return "HTTP/1.1 request without a Host header";
+    int lengths = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_header, &lengths);
+    if (lengths > 1)
+        return "more than one Content-Length header";
+    return NULL;
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    dse_http *h = cls;
+    (void)req_cls;
+    (void)toe;
+    dse_http_guard_request_done(h->guard, c);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
@@ -204,6 +278,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     (void)upload_data;
     if (!*req_cls) { /* first call: headers only */
         *req_cls = (void *)1;
+        dse_http_guard_headers_done(h->guard, c);
+        const char *why = bad_request(c, version);
+        if (why)
+            return text(c, MHD_HTTP_BAD_REQUEST, why);
         return MHD_YES;
     }
     if (*upload_data_size) {
@@ -281,12 +359,19 @@ int dse_http_start(const dse_store_spec *spec, const dse_farm_opts *fo,
     snprintf(h->root, sizeof h->root, "%s", output_root);
     snprintf(h->token, sizeof h->token, "%s", token ? token : "");
     dse_store_open(&h->spec, &h->st); /* connects on first use, in MHD's thread */
-    h->mhd = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, (uint16_t)port, NULL,
-        NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
+    h->guard = dse_http_guard_start(HEADER_S, REQUEST_S);
+    if (h->guard)
+        h->mhd = MHD_start_daemon(
+            MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, (uint16_t)port,
+            NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
+            (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_TIMEOUT,
+            (unsigned)IDLE_S, MHD_OPTION_CONNECTION_LIMIT, (unsigned)TOTAL,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_CLIENT,
+            MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+            MHD_OPTION_NOTIFY_CONNECTION, dse_http_guard_notify, h->guard,
+            MHD_OPTION_NOTIFY_COMPLETED, request_done, h, MHD_OPTION_END);
     if (!h->mhd) {
+        dse_http_guard_stop(h->guard);
         dse_store_close(&h->st);
         free(h);
         return err_set(e, ERR_IO, "--http %s: cannot listen on %s:%d "
@@ -323,6 +408,7 @@ void dse_http_stop(dse_http *h)
     if (!h)
         return;
     MHD_stop_daemon(h->mhd);
+    dse_http_guard_stop(h->guard);
     dse_store_close(&h->st);
     free(h);
 }

@@ -13,14 +13,15 @@
  *                                  report has them)
  *
  * Anything else is 404 (405 for methods other than GET and HEAD, and for
- * the control POSTs when no token was given).  Files are served only for
- * studies whose status is done, only under the names above (a URL never
- * becomes a path), only from the study's report directory when it
- * resolves inside the output root, opened without following a symbolic
- * link.  Bound to 127.0.0.1 unless an address is given; without a token
- * nothing is writable and there is no authentication, so a non-loopback
- * address exposes the studies and reports to whoever can reach the port
- * (logged as a warning).
+ * the control POSTs when no token was given; 400 for an HTTP/1.1 request
+ * without Host or with two Content-Length headers).  Files are served
+ * only for studies whose status is done, only under the names above (a
+ * URL never becomes a path), only from the study's report directory when
+ * it resolves inside the output root, opened without following a
+ * symbolic link.  Bound to 127.0.0.1 unless an address is given; without
+ * a token nothing is writable and there is no authentication, so a
+ * non-loopback address exposes the studies and reports to whoever can
+ * reach the port (logged as a warning).
  *
  * Threads: libmicrohttpd's one internal thread answers every request,
  * with its own store handle (a handle is used by one thread at a time).

@@ -1,5 +1,6 @@
 /*
- * web_html.c — see web_html.h.
+ * web_html.c — see web_html.h.  The escaping itself is escape.h's, the
+ * one the whole farm uses.
  */
 #include "dse/farm/web_html.h"
 
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dse/farm/escape.h"
 #include "net/xalloc.h"
 
 void dse_web_putn(dse_web_buf *b, const char *s, size_t len)
@@ -36,16 +38,13 @@ void dse_web_putf(dse_web_buf *b, const char *fmt, ...)
         dse_web_putn(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
+static void put_cb(void *ctx, const char *p, size_t n)
+{
+    dse_web_putn(ctx, p, n);
+}
+
 void dse_web_put_html(dse_web_buf *b, const char *s)
 {
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': dse_web_putn(b, "&amp;", 5); break;
-        case '<': dse_web_putn(b, "&lt;", 4); break;
-        case '>': dse_web_putn(b, "&gt;", 4); break;
-        case '"': dse_web_putn(b, "&quot;", 6); break;
-        case '\'': dse_web_putn(b, "&#39;", 5); break;
-        default: dse_web_putn(b, s, 1);
-        }
-    }
+    if (s)
+        dse_html_escape(s, put_cb, b);
 }

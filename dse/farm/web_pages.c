@@ -76,7 +76,9 @@ static const char *page_csp(void)
         EVP_EncodeBlock(b64, md, (int)len);
         snprintf(csp, sizeof csp,
                  "default-src 'none'; style-src 'unsafe-inline'; img-src "
-                 "data:; connect-src 'self'; script-src 'sha256-%s'",
+                 "data:; connect-src 'self'; script-src 'sha256-%s'; "
+                 "base-uri 'none'; form-action 'none'; frame-ancestors "
+                 "'none'",
                  (const char *)b64);
     }
     return csp;
