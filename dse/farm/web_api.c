@@ -46,6 +46,8 @@ static int workers_alive(const dse_web_ctx *x, long long *alive, err *e)
     return 0;
 }
 
+static json_t *report_files(const dse_web_ctx *x, const dse_study_info *s);
+
 /* A study's JSON plus what the pages show beside dse status's fields. */
 static json_t *study_more(const dse_study_info *s, long long alive)
 {
@@ -73,8 +75,11 @@ json_t *dse__web_studies(const dse_web_ctx *x, char *msg, size_t size)
         return NULL;
     }
     json_t *o = json_object(), *arr = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(arr, study_more(&xs[i], alive));
+    for (size_t i = 0; i < n; i++) {
+        json_t *one = study_more(&xs[i], alive);
+        json_object_set_new(one, "reports", report_files(x, &xs[i]));
+        json_array_append_new(arr, one);
+    }
     json_object_set_new(o, "studies", arr);
     json_object_set_new(o, "workers_alive", json_integer(alive));
     free(xs);

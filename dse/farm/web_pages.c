@@ -279,10 +279,20 @@ void dse__web_page_list(const dse_web_ctx *x, dse_web_answer *a)
         dse_web_put(b, "</td><td>");
         field(b, s, "eta_study_s", "dur");
         dse_web_put(b, "</td><td>");
-        if (!strcmp(status, "done")) {
+        /* links to the report files the study has, only those */
+        json_t *files = json_object_get(s, "reports");
+        for (size_t k = 0; !strcmp(status, "done") &&
+                           k < json_array_size(files); k++) {
+            json_t *f = json_array_get(files, k);
+            int index = !strcmp(str(f, "name"), "index.html");
             dse_web_put(b, "<a href=\"/studies/");
             dse_web_put_html(b, id);
-            dse_web_put(b, "/report/\">report</a> ");
+            dse_web_put(b, "/report/");
+            if (!index)
+                dse_web_put_html(b, str(f, "name"));
+            dse_web_put(b, "\">");
+            dse_web_put_html(b, index ? "report" : str(f, "name"));
+            dse_web_put(b, "</a> ");
         }
         dse_web_put_html(b, str(s, "reason"));
         dse_web_put(b, "</td></tr>\n");
