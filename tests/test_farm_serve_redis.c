@@ -74,14 +74,7 @@ static int dse_cli(const char *args, char *out, size_t size)
 static int wait_field(dse_store *st, const char *id, const char *field,
                       const char *value, double seconds)
 {
-    char buf[2048];
-    for (double t = 0; t < seconds; t += 0.05) {
-        test_study_field(st, id, field, buf, sizeof buf);
-        if (strcmp(buf, value) == 0)
-            return 1;
-        test_sleep(0.05);
-    }
-    return 0;
+    return test_wait_study(st, id, field, value, seconds);
 }
 
 static char *read_text(const char *path)

@@ -259,8 +259,7 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
         case ':':
             return bad("option %s needs a value", argv[optind - 1]);
         case '?':
-            return bad("unknown option '%s' (see 'dse sim --help')",
-                       argv[optind - 1]);
+            return dse_cli_unknown_option("dse sim", argv, optind, longopts);
         default:
             if (c >= OPT_KEY && c < OPT_KEY + (int)DSE_CLI_NKEYS) {
                 dse_cli_key k = dse_cli_key_at((size_t)(c - OPT_KEY));

@@ -290,8 +290,8 @@ int dse_cmd_validate(int argc, char **argv)
         case ':':
             return bad("option %s needs a value", argv[optind - 1]);
         default:
-            return bad("unknown option '%s' (see 'dse validate --help')",
-                       argv[optind - 1]);
+            return dse_cli_unknown_option("dse validate", argv, optind,
+                                          longopts);
         }
     }
     if (optind < argc)

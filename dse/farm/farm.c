@@ -152,6 +152,14 @@ void dse_farm_key(const dse_farm_opts *o, const char *name, char *buf,
     snprintf(buf, size, "%s%s", o->prefix, name);
 }
 
+void dse_farm_withdrawn_key(const dse_farm_opts *o, const char *reply,
+                            char *buf, size_t size)
+{
+    const char *colon = strrchr(reply, ':');
+    snprintf(buf, size, "%swithdrawn:%.64s", o->prefix,
+             colon ? colon + 1 : reply);
+}
+
 void dse__farm_sleep(double s, volatile sig_atomic_t *stop)
 {
     while (s > 0 && !(stop && *stop)) {

@@ -127,6 +127,28 @@ size_t dse_farm_failures(const dse_farm *f, const char *const **reasons);
 /* Results answered from the store without running (cache hits), so far. */
 size_t dse_farm_cached(const dse_farm *f);
 
+/* Withdraw the jobs of the coordinator whose reply stream is reply (a
+ * cancelled study): set the mark PREFIX withdrawn:ID (ID: the reply
+ * stream's) so that workers abort the ones they are running (they look
+ * four times a second), acknowledge and delete every entry of PREFIX jobs
+ * naming that reply stream (read in chunks with XRANGE: the job stream,
+ * not the keyspace), and add a "wake" entry to the reply stream so the
+ * coordinator looks at its study at once.  Idempotent.  *removed (may be
+ * NULL): entries deleted.  0; ERR_INVALID (reply is not under PREFIX
+ * reply:, or the server refused); ERR_REDIS. */
+int dse_farm_withdraw_reply(dse_store *st, const dse_farm_opts *o,
+                            const char *reply, size_t *removed, err *e);
+/* The same for this coordinator. */
+int dse_farm_withdraw(dse_farm *f, size_t *removed, err *e);
+/* This coordinator's reply stream (PREFIX reply:ID). */
+const char *dse_farm_reply_key(const dse_farm *f);
+
+/* The withdrawal mark of the coordinator whose reply stream is reply
+ * (PREFIX reply:ID -> PREFIX withdrawn:ID). */
+void dse_farm_withdrawn_key(const dse_farm_opts *o, const char *reply,
+                            char *buf, size_t size);
+#define DSE_WITHDRAWN_TTL_MS (24L * 3600 * 1000)
+
 /* ---- worker ----------------------------------------------------------- */
 
 typedef struct dse_worker_opts {

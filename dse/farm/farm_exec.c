@@ -28,7 +28,10 @@
  *     code ERR_REDIS, a design is left unscored), the reason is kept for
  *     the report (dse_farm_failures) and the batch goes on.
  *   - stop flag: returns ERR_INTERRUPTED at once; jobs left in the stream
- *     are still run by the workers and cached, so a rerun is fast.
+ *     are still run by the workers and cached, so a rerun is fast, unless
+ *     the caller withdraws them (dse_farm_withdraw, for a cancelled study):
+ *     its entries are deleted from the stream and a mark tells the workers
+ *     holding one to abort it.
  *
  * Determinism: results are decoded bit for bit (job.c) into the slot of
  * their job index; nothing depends on arrival order.
@@ -59,6 +62,7 @@ struct dse_farm {
     void *hook_ctx;
     char **fail;
     size_t nfail, cached;
+    size_t workers;          /* alive at the last health check */
     int broken;              /* the last operation hit ERR_REDIS */
     double down_since;       /* when Redis first failed (0: it answers) */
     err last_err;
@@ -195,6 +199,78 @@ size_t dse_farm_cached(const dse_farm *f)
     return f->cached;
 }
 
+/* The id just after id ("MS-SEQ" -> "MS-SEQ+1"): XRANGE's start is
+ * inclusive, and both stores read this form. */
+static void next_id(const char *id, char *out, size_t size)
+{
+    unsigned long long ms = 0, seq = 0;
+    if (sscanf(id, "%llu-%llu", &ms, &seq) != 2)
+        ms = 0, seq = 0;
+    snprintf(out, size, "%llu-%llu", ms, seq + 1);
+}
+
+int dse_farm_withdraw_reply(dse_store *st, const dse_farm_opts *o,
+                           const char *reply, size_t *removed, err *e)
+{
+    if (removed)
+        *removed = 0;
+    char k_jobs[128], prefix[DSE_FARM_PREFIX_MAX + 16];
+    dse_farm_key(o, "jobs", k_jobs, sizeof k_jobs);
+    dse_farm_key(o, "reply:", prefix, sizeof prefix);
+    if (strncmp(reply, prefix, strlen(prefix)) != 0 || strlen(reply) > 160)
+        return err_set(e, ERR_INVALID, "'%.60s' is not a reply stream of "
+                                       "this farm", reply);
+    /* the mark first: a worker holding one of its entries aborts it */
+    char mark[DSE_FARM_PREFIX_MAX + 80];
+    dse_farm_withdrawn_key(o, reply, mark, sizeof mark);
+    int rc = st->ops->set(st->self, mark, "1", DSE_WITHDRAWN_TTL_MS, 0, NULL,
+                          e);
+    if (rc)
+        return rc;
+    char start[DSE_STORE_ID_MAX] = "-";
+    for (;;) {
+        dse_store_entry *en;
+        size_t n;
+        if ((rc = st->ops->xrange(st->self, k_jobs, start, CHUNK, &en, &n, e)))
+            return rc;
+        dse_store_cmd *cmds = xcalloc(2 * n + 1, sizeof *cmds);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *r = dse_store_entry_get(&en[i], "reply");
+            if (!r || strcmp(r, reply) != 0)
+                continue;
+            cmds[m++] = (dse_store_cmd){
+                4, {"XACK", k_jobs, DSE_FARM_GROUP, en[i].id}};
+            cmds[m++] = (dse_store_cmd){3, {"XDEL", k_jobs, en[i].id}};
+        }
+        if (n)
+            next_id(en[n - 1].id, start, sizeof start);
+        rc = m ? st->ops->batch(st->self, cmds, m, e) : 0;
+        free(cmds);
+        dse_store_entries_free(en, n);
+        if (rc)
+            return rc;
+        if (removed)
+            *removed += m / 2;
+        if (n < CHUNK)
+            break;
+    }
+    /* wake the coordinator (it waits on this stream): it looks at its
+     * study's state now rather than at its next check */
+    const char *wf[] = {"status"}, *wv[] = {"wake"};
+    return st->ops->xadd(st->self, reply, 1, wf, wv, 0, NULL, e);
+}
+
+int dse_farm_withdraw(dse_farm *f, size_t *removed, err *e)
+{
+    return dse_farm_withdraw_reply(&f->st, &f->o, f->k_reply, removed, e);
+}
+
+const char *dse_farm_reply_key(const dse_farm *f)
+{
+    return f->k_reply;
+}
+
 /* ---- one batch ------------------------------------------------------------ */
 
 /* One distinct job (jobs with equal keys share it). */
@@ -221,6 +297,7 @@ typedef struct batch {
     size_t done, failed_jobs, cached, outstanding;
     int empty_checks;        /* health checks in a row that found the job
                                 stream empty while jobs were outstanding */
+    int wake;                /* a "wake" reply came: check health now */
     dse_progress *progress;
 } batch;
 
@@ -436,6 +513,8 @@ static int read_replies(batch *b, err *e)
         snprintf(f->last_reply, sizeof f->last_reply, "%s", en[i].id);
         const char *key = dse_store_entry_get(&en[i], "key");
         const char *status = dse_store_entry_get(&en[i], "status");
+        if (status && !strcmp(status, "wake"))
+            b->wake = 1;
         ujob *u = key ? find_ujob(b, key) : NULL;
         if (!u || u->state != 0 || !status)
             continue;
@@ -469,6 +548,7 @@ static int health(batch *b, double *no_worker_since, int *give_up, err *e)
     for (size_t i = 0; i < workers; i++)
         free(members[i]);
     free(members);
+    f->workers = workers;
     /* keep this coordinator's reply stream while it lives (it expires
      * DSE_FARM_REPLY_TTL_MS after the last refresh when it is killed) */
     rc = f->st.ops->expire(f->st.self, f->k_reply, DSE_FARM_REPLY_TTL_MS, e);
@@ -598,7 +678,8 @@ static int run_batch(batch *b, volatile sig_atomic_t *stop, err *e)
             double now = dse_now_s();
             if (next_sweep < b->nu) {
                 rc = sweep_chunk(b, &next_sweep, 0, &le);
-            } else if (now - last_health >= 1.0) {
+            } else if (now - last_health >= 1.0 || b->wake) {
+                b->wake = 0;
                 int give_up = 0;
                 rc = health(b, &no_worker_since, &give_up, &le);
                 last_health = now;
@@ -627,7 +708,8 @@ static int run_batch(batch *b, volatile sig_atomic_t *stop, err *e)
         f->down_since = 0;
     }
     dse_farm_status st = {.phase = b->phase, .total = b->n, .done = b->done,
-                          .cached = b->cached, .failed = b->failed_jobs};
+                          .cached = b->cached, .failed = b->failed_jobs,
+                          .workers = f->workers};
     if (b->progress) {
         char note[128];
         snprintf(note, sizeof note, "farm: %zu done (%zu cached), %zu failed",

@@ -368,7 +368,91 @@ typedef struct runner {
     volatile sig_atomic_t stop_study;
     int cancelled;
     char last_phase[32];
+    /* for the whole study's ETA and the page: the decision rounds so far */
+    const cfg_study *study;
+    char cur_phase[32];       /* the batch being watched */
+    double cur_start, cur_elapsed; /* its start (dse_now_s), time so far */
+    size_t cur_done, cur_total;
+    int rounds;               /* saturation batches: decision rounds */
+    size_t designs;           /* designs sent to simulation so far */
+    size_t sat_n, sim_n;      /* jobs of finished batches, and their time */
+    double sat_s, sim_s;
+    char phases[1024];        /* the batches so far: "score 86/86 3 s; ..." */
 } runner;
+
+/* Seconds per job of a kind: finished batches and the current one. */
+static double per_job(size_t n, double secs, size_t cur_n, double cur_s)
+{
+    return n + cur_n > 0 ? (secs + cur_s) / (double)(n + cur_n) : -1;
+}
+
+/* The time the study needs after its current phase, or -1 when it is not
+ * known yet: the rest of the simulation budget (simulation.max_designs
+ * designs in all, each a saturation search and rates x seeds simulations)
+ * at the pace of the jobs so far.  It is an upper bound: the decision
+ * rounds stop early once no unsimulated design could win. */
+static double rest_of_study(const runner *r)
+{
+    const cfg_study *s = r->study;
+    if (!s)
+        return -1;
+    int in_sat = !strcmp(r->cur_phase, "saturate");
+    int in_sim = !strcmp(r->cur_phase, "simulate");
+    if (!in_sat && !in_sim)
+        return -1; /* scoring: the simulations' pace is not known yet */
+    size_t seeds = (size_t)(s->sim.seeds < 3 ? 3 : s->sim.seeds);
+    double per_sim = s->rates.n * (double)seeds;
+    double t_sat = per_job(r->sat_n, r->sat_s, in_sat ? r->cur_done : 0,
+                           in_sat ? r->cur_elapsed : 0);
+    double t_sim = per_job(r->sim_n, r->sim_s, in_sim ? r->cur_done : 0,
+                           in_sim ? r->cur_elapsed : 0);
+    size_t budget = s->sim.max_designs > 0 ? (size_t)s->sim.max_designs : 0;
+    size_t left = budget > r->designs ? budget - r->designs : 0;
+    if (in_sim && left == 0)
+        return 0;
+    if (t_sat < 0 || t_sim < 0)
+        return -1;
+    double rest = (double)left * (t_sat + per_sim * t_sim);
+    if (in_sat) /* this round's simulations come next */
+        rest += (double)r->cur_total * per_sim * t_sim;
+    return rest;
+}
+
+/* Add the batch being watched to the list of phases so far. */
+static void close_batch(runner *r)
+{
+    size_t used = strlen(r->phases);
+    if (r->cur_phase[0] && used + 80 < sizeof r->phases)
+        snprintf(r->phases + used, sizeof r->phases - used,
+                 "%s%s %zu/%zu in %.0f s", used ? "; " : "", r->cur_phase,
+                 r->cur_done, r->cur_total, r->cur_elapsed);
+}
+
+/* Follow the batches: a new phase name starts a batch (a saturation batch
+ * starts a decision round); a finished one adds its jobs and time. */
+static void track_batch(runner *r, const dse_farm_status *s)
+{
+    double now = dse_now_s();
+    if (strcmp(s->phase, r->cur_phase) != 0) {
+        close_batch(r);
+        if (!strcmp(r->cur_phase, "saturate")) {
+            r->sat_n += r->cur_done;
+            r->sat_s += r->cur_elapsed;
+        } else if (!strcmp(r->cur_phase, "simulate")) {
+            r->sim_n += r->cur_done;
+            r->sim_s += r->cur_elapsed;
+        }
+        snprintf(r->cur_phase, sizeof r->cur_phase, "%s", s->phase);
+        r->cur_start = now;
+        if (!strcmp(s->phase, "saturate")) {
+            r->rounds++;
+            r->designs += s->total;
+        }
+    }
+    r->cur_done = s->done;
+    r->cur_total = s->total;
+    r->cur_elapsed = now - r->cur_start;
+}
 
 /* Called with every progress update: start the phase's clock when the
  * phase changes (for the ETA) and notice a cancel request or the daemon
@@ -422,7 +506,16 @@ static void keep_report(runner *r, const char *dir)
 static void on_status(void *ctx, const dse_farm_status *s)
 {
     runner *r = ctx;
-    char done[32], total[32], workers[32], pend[32], run[32];
+    char done[32], total[32], workers[32], pend[32], run[32], rounds[32],
+        designs[32], rest[32];
+    track_batch(r, s);
+    double left = rest_of_study(r);
+    snprintf(rounds, sizeof rounds, "%d", r->rounds);
+    snprintf(designs, sizeof designs, "%zu", r->designs);
+    if (left >= 0)
+        snprintf(rest, sizeof rest, "%.1f", left);
+    else
+        rest[0] = '\0';
     snprintf(done, sizeof done, "%zu", s->done);
     snprintf(total, sizeof total, "%zu", s->total);
     snprintf(workers, sizeof workers, "%zu", s->workers);
@@ -430,7 +523,9 @@ static void on_status(void *ctx, const dse_farm_status *s)
     snprintf(run, sizeof run, "%zu", s->running);
     dse_store_cmd c;
     cmd_of(&c, "HSET", r->key, "phase", s->phase, "done", done, "total", total,
-           "workers", workers, "pending", pend, "jobs_running", run, NULL);
+           "workers", workers, "pending", pend, "jobs_running", run, "round",
+           rounds, "designs_simulated", designs, "rest_s", rest, "phases",
+           r->phases, NULL);
     if (fenced(r->d, &r->st, &c, 1, NULL) == 0) {
         r->stop_study = 1; /* dse_optimize stops (the daemon halts) */
         return;
@@ -444,8 +539,11 @@ static void finish_study(runner *r, const char *status, const char *reason)
     char when[32];
     now_text(when);
     dse_store_cmd c;
+    /* a finished study's phase says so (the last phase's name would read
+     * as if it still ran) */
     cmd_of(&c, "HSET", r->key, "status", status, "reason",
-           reason ? reason : "", "finished", when, NULL);
+           reason ? reason : "", "finished", when, "phase",
+           strcmp(status, "done") ? "stopped" : "done", NULL);
     int rc = -1;
     for (int tries = 0; tries < 50 && rc < 0; tries++) {
         if ((rc = fenced(r->d, &r->st, &c, 1, NULL)) < 0)
@@ -516,6 +614,14 @@ static void run_study(runner *r)
     r->stop_study = 0;
     r->cancelled = 0;
     r->last_phase[0] = '\0';
+    r->study = NULL;
+    r->cur_phase[0] = '\0';
+    r->cur_done = r->cur_total = 0;
+    r->cur_elapsed = 0;
+    r->rounds = 0;
+    r->designs = r->sat_n = r->sim_n = 0;
+    r->sat_s = r->sim_s = 0;
+    r->phases[0] = '\0';
     if (d->halt)
         r->stop_study = 1;
     for (size_t i = 0; i < n; i++) {
@@ -594,6 +700,11 @@ static void run_study(runner *r)
         goto out;
     }
     dse_farm_set_status_hook(r->farm, on_status, r);
+    {   /* where dse cancel withdraws the study's jobs at once */
+        dse_store_cmd c;
+        cmd_of(&c, "HSET", r->key, "reply", dse_farm_reply_key(r->farm), NULL);
+        fenced(d, &r->st, &c, 1, NULL);
+    }
     dse_executor ex;
     dse_farm_executor(r->farm, &ex);
     size_t failed_before = dse_farm_failures(r->farm, NULL);
@@ -604,10 +715,21 @@ static void run_study(runner *r)
                                  main loop) or by dse cancel */
     oo.executor = &ex;
     dse_run run;
+    r->study = &s;
     rc = dse_optimize(&s, &oo, &run, &e);
+    r->study = NULL;
     if (r->cancelled && !d->halt) {
         dse_run_fini(&run);
         cfg_study_fini(&s);
+        /* its queued jobs leave the stream and its running ones stop, so
+         * the next study's jobs are the next ones run */
+        size_t withdrawn = 0;
+        err we;
+        if (dse_farm_withdraw(r->farm, &withdrawn, &we))
+            dlog(d, "study %s: withdrawing its jobs: %s", r->id, we.msg);
+        else
+            dlog(d, "study %s: cancelled, %zu queued job(s) withdrawn", r->id,
+                 withdrawn);
         dse_farm_destroy(r->farm);
         r->farm = NULL;
         finish_study(r, "cancelled", "cancelled with dse cancel");
@@ -641,10 +763,27 @@ static void run_study(runner *r)
         snprintf(reason, sizeof reason, "%s%s",
                  failed ? "some jobs failed on the farm; first: " : "",
                  failed ? reasons[failed_before] : "");
+        char nsim[32], nunc[32], nrounds[32];
+        snprintf(nsim, sizeof nsim, "%zu", run.nsimulated);
+        snprintf(nunc, sizeof nunc, "%zu", run.nuncertified);
+        snprintf(nrounds, sizeof nrounds, "%d", run.rounds);
+        size_t nv;
+        char **verdict = dse_report_verdict(&run, &nv);
+        close_batch(r);
         dse_store_cmd rep;
         cmd_of(&rep, "HSET", r->key, "report", dir, "failed_jobs", nfail,
-               NULL);
-        if (fenced(d, &r->st, &rep, 1, NULL) != 0)
+               "designs_simulated", nsim, "uncertified", nunc, "round",
+               nrounds, "ended",
+               run.recommended == SIZE_MAX ? "models only"
+               : run.certified             ? "certified"
+                                           : "budget spent",
+               "verdict", nv ? verdict[0] : "", "rest_s", "0", "phases",
+               r->phases, NULL);
+        int ok = fenced(d, &r->st, &rep, 1, NULL);
+        for (size_t i = 0; i < nv; i++)
+            free(verdict[i]);
+        free(verdict);
+        if (ok != 0)
             keep_report(r, dir);
         finish_study(r, "done", reason);
     }

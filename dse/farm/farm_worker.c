@@ -28,6 +28,18 @@
  * simulations: their entries stay pending, unacknowledged, and another
  * worker claims them after the visibility timeout.
  *
+ * Withdrawn jobs (a cancelled study, dse_farm_withdraw): four times a
+ * second the heartbeat thread looks up the withdrawal mark of the
+ * coordinator of every job in hand (one MGET, none when idle); a job whose coordinator withdrew is aborted through its
+ * slot's own stop flag, and its entry acknowledged and deleted without a
+ * result.  Each slot runs its job with that flag, which the heartbeat
+ * thread also sets on a hard stop.
+ *
+ * The heartbeat hash PREFIX worker:NAME says what the worker does, for
+ * dse status and the web page: host, pid, slots, busy, done, dead,
+ * reclaimed, version, started and heartbeat (ms, Redis clock), and job
+ * (the jobs in hand, "KIND KEY12" separated by commas).
+ *
  * Untrusted input: the entry's fields come from whoever can write to the
  * stream.  The job text is parsed strictly (job.c) and its key must be the
  * hash of its content; the reply stream must be under PREFIX reply: or it
@@ -52,6 +64,7 @@
  * (farm_exec.c), and one that lost it reads the results from the store
  * anyway, so a short expiry is safe. */
 #define REPLY_TTL_MS DSE_FARM_REPLY_TTL_MS
+#define WITHDRAWN_CHECK_S 0.25   /* how often a withdrawn job is looked for */
 
 typedef struct worker {
     const dse_store_spec *spec;
@@ -63,6 +76,11 @@ typedef struct worker {
         k_reply_prefix[128], k_secret[128];
     pthread_mutex_t lock;
     char (*inhand)[DSE_STORE_ID_MAX]; /* per slot; "" when idle */
+    char (*inreply)[168];     /* per slot: the entry's reply stream */
+    char (*injob)[48];        /* per slot: "KIND KEY12" once parsed */
+    volatile sig_atomic_t *abort; /* per slot: the running job's stop flag */
+    int *withdrawn;           /* per slot: aborted because withdrawn */
+    long long started_ms;
     long busy, done, dead, reclaimed;
     int fatal;
     err fatal_err;
@@ -154,11 +172,19 @@ static void conn_ok(conn *c)
 
 /* ---- processing one entry --------------------------------------------------- */
 
-static void set_inhand(worker *w, int slot, const char *id)
+static const char *reply_of(worker *w, const dse_store_entry *en);
+
+static void set_inhand(worker *w, int slot, const dse_store_entry *en)
 {
+    const char *reply = en ? reply_of(w, en) : NULL;
     pthread_mutex_lock(&w->lock);
-    snprintf(w->inhand[slot], DSE_STORE_ID_MAX, "%s", id ? id : "");
-    w->busy += id ? 1 : -1;
+    snprintf(w->inhand[slot], DSE_STORE_ID_MAX, "%s", en ? en->id : "");
+    snprintf(w->inreply[slot], sizeof w->inreply[slot], "%s",
+             reply ? reply : "");
+    w->injob[slot][0] = '\0';
+    w->withdrawn[slot] = 0;
+    w->abort[slot] = w->hard_stop && *w->hard_stop;
+    w->busy += en ? 1 : -1;
     pthread_mutex_unlock(&w->lock);
 }
 
@@ -282,6 +308,19 @@ static void dead_letter(conn *c, const dse_store_entry *en, const char *reason)
     finish(c, en, key, NULL, NULL, reason);
 }
 
+/* Acknowledge and delete an entry without a result (its job was
+ * withdrawn; the coordinator has usually deleted it already). */
+static void drop_entry(conn *c, const dse_store_entry *en)
+{
+    worker *w = c->w;
+    dse_store_cmd ack[2] = {
+        {4, {"XACK", w->k_jobs, DSE_FARM_GROUP, en->id}},
+        {3, {"XDEL", w->k_jobs, en->id}},
+    };
+    err le;
+    run_batch(c, ack, 2, &le);
+}
+
 static void process(conn *c, const dse_store_entry *en)
 {
     worker *w = c->w;
@@ -307,6 +346,10 @@ static void process(conn *c, const dse_store_entry *en)
         dead_letter(c, en, pe.msg);
         return;
     }
+    pthread_mutex_lock(&w->lock);
+    snprintf(w->injob[c->slot], sizeof w->injob[c->slot], "%s %.12s",
+             dse_job_kind_name(job.kind), key);
+    pthread_mutex_unlock(&w->lock);
     char rkey[DSE_FARM_PREFIX_MAX + 48];
     snprintf(rkey, sizeof rkey, "%sresult:%s", fo->prefix, key);
     /* A redelivered entry may have been run already (its worker died
@@ -335,11 +378,20 @@ static void process(conn *c, const dse_store_entry *en)
     char *out = NULL;
     if (!have) {
         dse_job_result res;
-        dse_job_run(&job, w->hard_stop, &res);
+        dse_job_run(&job, &w->abort[c->slot], &res);
         if (dse_job_result_stopped(&res)) {
-            /* hard stop: no result; the entry stays pending */
+            /* hard stop: no result; the entry stays pending.  Withdrawn:
+             * nobody wants the result; the entry goes. */
             dse_job_result_fini(&res);
             dse_job_fini(&job);
+            pthread_mutex_lock(&w->lock);
+            int withdrawn = w->withdrawn[c->slot];
+            pthread_mutex_unlock(&w->lock);
+            if (withdrawn) {
+                wlog(w, "job %.12s withdrawn by its coordinator: aborted",
+                     key);
+                drop_entry(c, en);
+            }
             return;
         }
         char *plain = dse_job_result_format(&res, key);
@@ -454,7 +506,7 @@ static void *slot_main(void *arg)
             /* left pending on a mismatch: another worker reclaims it */
             if (secret_ok(&c))
                 break;
-            set_inhand(w, a->slot, en[i].id);
+            set_inhand(w, a->slot, &en[i]);
             process(&c, &en[i]);
             set_inhand(w, a->slot, NULL);
         }
@@ -494,6 +546,14 @@ static void heartbeat(worker *w, dse_store *st, int *down)
             ids[n] = copy[n];
             n++;
         }
+    char jobs[1024] = "";
+    for (int s = 0; s < slots; s++) {
+        if (w->injob[s][0] && strlen(jobs) + 50 < sizeof jobs) {
+            if (jobs[0])
+                strcat(jobs, ",");
+            strcat(jobs, w->injob[s]);
+        }
+    }
     char busy[32], done[32], dead[32], recl[32], sl[32], pid[32], host[128];
     snprintf(busy, sizeof busy, "%ld", w->busy);
     snprintf(done, sizeof done, "%ld", w->done);
@@ -507,15 +567,61 @@ static void heartbeat(worker *w, dse_store *st, int *down)
     host[sizeof host - 1] = '\0';
     if (n)
         ops->xtouch(st->self, w->k_jobs, DSE_FARM_GROUP, w->name, ids, n, NULL);
-    const char *fields[] = {"host", "pid",  "slots",     "busy",
-                            "done", "dead", "reclaimed", "version"};
-    const char *values[] = {host, pid, sl, busy, done, dead, recl,
-                            dse_version_string()};
-    ops->hset(st->self, w->k_self, 8, fields, values, NULL);
+    char beat[32], started[32];
+    snprintf(beat, sizeof beat, "%lld", now);
+    if (!w->started_ms)
+        w->started_ms = now;
+    snprintf(started, sizeof started, "%lld", w->started_ms);
+    const char *fields[] = {"host",      "pid",     "slots",   "busy",
+                            "done",      "dead",    "reclaimed", "version",
+                            "heartbeat", "started", "job"};
+    const char *values[] = {host, pid,  sl,      busy,   done, dead,
+                            recl, dse_version_string(), beat, started, jobs};
+    ops->hset(st->self, w->k_self, 11, fields, values, NULL);
     ops->expire(st->self, w->k_self,
                 (long)(3000 * w->o->farm.worker_timeout_s), NULL);
     free(ids);
     free(copy);
+}
+
+/* Abort the jobs in hand whose coordinator withdrew them: one MGET of
+ * their coordinators' withdrawal marks (nothing when idle). */
+static void check_withdrawn(worker *w, dse_store *st)
+{
+    int slots = w->o->slots;
+    char (*marks)[DSE_FARM_PREFIX_MAX + 80] =
+        xcalloc((size_t)slots + 1, sizeof *marks);
+    char (*held)[DSE_STORE_ID_MAX] = xcalloc((size_t)slots + 1, sizeof *held);
+    const char **mp = xcalloc((size_t)slots + 1, sizeof *mp);
+    int *slot_of = xcalloc((size_t)slots + 1, sizeof *slot_of);
+    size_t nm = 0;
+    pthread_mutex_lock(&w->lock);
+    for (int s = 0; s < slots; s++)
+        if (w->inhand[s][0] && w->inreply[s][0] && !w->withdrawn[s]) {
+            dse_farm_withdrawn_key(&w->o->farm, w->inreply[s], marks[nm],
+                                   sizeof marks[nm]);
+            memcpy(held[nm], w->inhand[s], DSE_STORE_ID_MAX);
+            mp[nm] = marks[nm];
+            slot_of[nm++] = s;
+        }
+    pthread_mutex_unlock(&w->lock);
+    char **vals = xcalloc(nm + 1, sizeof *vals);
+    if (nm && st->ops->get_many(st->self, mp, nm, vals, NULL) == 0) {
+        pthread_mutex_lock(&w->lock);
+        for (size_t i = 0; i < nm; i++)
+            if (vals[i] && !strcmp(w->inhand[slot_of[i]], held[i])) {
+                w->withdrawn[slot_of[i]] = 1;
+                w->abort[slot_of[i]] = 1;
+            }
+        pthread_mutex_unlock(&w->lock);
+    }
+    for (size_t i = 0; i < nm; i++)
+        free(vals[i]);
+    free(vals);
+    free(marks);
+    free(held);
+    free(mp);
+    free(slot_of);
 }
 
 static void *heartbeat_main(void *arg)
@@ -524,12 +630,21 @@ static void *heartbeat_main(void *arg)
     dse_store st;
     dse_store_open(w->spec, &st);
     int down = 0;
+    double since_check = 0;
     while (!w->done_flag) {
         heartbeat(w, &st, &down);
         double wait = w->o->farm.heartbeat_s;
         while (wait > 0 && !w->done_flag) {
             dse__farm_sleep(0.05, NULL);
             wait -= 0.05;
+            since_check += 0.05;
+            if (w->hard_stop && *w->hard_stop)
+                for (int s = 0; s < w->o->slots; s++)
+                    w->abort[s] = 1;
+            if (since_check >= WITHDRAWN_CHECK_S && !down) {
+                since_check = 0;
+                check_withdrawn(w, &st);
+            }
         }
     }
     /* deregister */
@@ -577,6 +692,10 @@ int dse_worker_run(const dse_store_spec *spec, const dse_worker_opts *o,
     dse_farm_key(fo, self, w->k_self, sizeof w->k_self);
     pthread_mutex_init(&w->lock, NULL);
     w->inhand = xcalloc((size_t)o->slots, sizeof *w->inhand);
+    w->inreply = xcalloc((size_t)o->slots, sizeof *w->inreply);
+    w->injob = xcalloc((size_t)o->slots, sizeof *w->injob);
+    w->abort = xcalloc((size_t)o->slots, sizeof *w->abort);
+    w->withdrawn = xcalloc((size_t)o->slots, sizeof *w->withdrawn);
     wlog(w, "worker %s: %d slot(s), prefix '%s'", w->name, o->slots,
          fo->prefix);
 
@@ -600,6 +719,10 @@ int dse_worker_run(const dse_store_spec *spec, const dse_worker_opts *o,
     free(th);
     free(args);
     free(w->inhand);
+    free(w->inreply);
+    free(w->injob);
+    free((void *)w->abort);
+    free(w->withdrawn);
     pthread_mutex_destroy(&w->lock);
     free(w);
     return rc;

@@ -63,6 +63,8 @@ typedef struct dse_store_entry {
 /* The value of field `name` of e, or NULL. */
 const char *dse_store_entry_get(const dse_store_entry *e, const char *name);
 void dse_store_entries_free(dse_store_entry *entries, size_t n);
+/* Free n field/value pairs as hgetall returns them. */
+void dse_store_pairs_free(size_t n, char **fields, char **values);
 
 /* One command of a batch, as Redis argv (binary-safe strings). */
 typedef struct dse_store_cmd {
@@ -187,6 +189,12 @@ typedef struct dse_store_ops {
                        char ***members, size_t *n, err *e);
     /* ZREMRANGEBYSCORE key -inf (max */
     int (*zrem_below)(void *self, const char *key, double max, err *e);
+
+    /* ---- reading a stream newest first (the web page's dead letters) ---- */
+    /* XREVRANGE stream + - COUNT count: the last count entries, newest
+     * first. */
+    int (*xrevrange)(void *self, const char *stream, size_t count,
+                     dse_store_entry **out, size_t *n, err *e);
 } dse_store_ops;
 
 typedef struct dse_store {

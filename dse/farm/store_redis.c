@@ -58,6 +58,16 @@ void dse_store_entries_free(dse_store_entry *entries, size_t n)
     free(entries);
 }
 
+void dse_store_pairs_free(size_t n, char **fields, char **values)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(fields[i]);
+        free(values[i]);
+    }
+    free(fields);
+    free(values);
+}
+
 void dse_store_open(const dse_store_spec *spec, dse_store *out)
 {
     if (spec->open)
@@ -897,12 +907,14 @@ static int r_xread(void *self, const char *stream, const char *after_id,
     return rc;
 }
 
-static int r_xrange(void *self, const char *stream, const char *start,
-                    size_t count, dse_store_entry **out, size_t *n, err *e)
+/* XRANGE / XREVRANGE: a command answering stream entries. */
+static int r_entries(void *self, const char *cmd, const char *stream,
+                     const char *from, const char *to, size_t count,
+                     dse_store_entry **out, size_t *n, err *e)
 {
     char c[32];
     fmt_long(c, (long long)count);
-    const char *argv[] = {"XRANGE", stream, start, "+", "COUNT", c};
+    const char *argv[] = {cmd, stream, from, to, "COUNT", c};
     redisReply *rep;
     int rc = run(self, 6, argv, 0, &rep, e);
     if (rc) {
@@ -914,6 +926,19 @@ static int r_xrange(void *self, const char *stream, const char *start,
     freeReplyObject(rep);
     return rc;
 }
+
+static int r_xrange(void *self, const char *stream, const char *start,
+                    size_t count, dse_store_entry **out, size_t *n, err *e)
+{
+    return r_entries(self, "XRANGE", stream, start, "+", count, out, n, e);
+}
+
+static int r_xrevrange(void *self, const char *stream, size_t count,
+                       dse_store_entry **out, size_t *n, err *e)
+{
+    return r_entries(self, "XREVRANGE", stream, "+", "-", count, out, n, e);
+}
+
 
 static int r_xlen(void *self, const char *stream, long long *n, err *e)
 {
@@ -1146,6 +1171,7 @@ static const dse_store_ops redis_ops = {
     .zrem = r_zrem,
     .zrange_from = r_zrange_from,
     .zrem_below = r_zrem_below,
+    .xrevrange = r_xrevrange,
 };
 
 void dse__store_redis_open(const dse_store_spec *spec, dse_store *out)

@@ -937,31 +937,51 @@ static int m_xread(void *self, const char *stream, const char *after_id,
     return 0;
 }
 
-static int m_xrange(void *self, const char *stream, const char *start,
-                    size_t count, dse_store_entry **out, size_t *n, err *e)
+/* Up to count entries from id (sms, sseq) on, oldest first, or the last
+ * count entries newest first (reverse). */
+static int m_range(mstore *m, const char *stream, unsigned long long sms,
+                   unsigned long long sseq, int reverse, size_t count,
+                   dse_store_entry **out, size_t *n, err *e)
 {
-    mstore *m = self;
     *out = NULL;
     *n = 0;
-    unsigned long long sms = 0, sseq = 0;
-    if (strcmp(start, "-") != 0 && id_parse(start, &sms, &sseq))
-        return err_set(e, ERR_INVALID, "ERR Invalid stream ID");
     int rc = enter(m, e), bad;
     if (rc)
         return rc;
     mkey *k = get_typed(m->db, stream, T_STREAM, &bad);
     if (bad)
         return wrongtype(m, e);
-    dse_store_entry *v = xcalloc((k ? k->nent : 0) + 1, sizeof *v);
+    size_t nent = k ? k->nent : 0;
+    dse_store_entry *v = xcalloc(nent + 1, sizeof *v);
     size_t got = 0;
-    for (size_t i = 0; k && i < k->nent && got < count; i++)
-        if (id_cmp(k->ent[i].ms, k->ent[i].seq, sms, sseq) >= 0)
+    for (size_t q = 0; q < nent && got < count; q++) {
+        size_t i = reverse ? nent - 1 - q : q;
+        if (reverse || id_cmp(k->ent[i].ms, k->ent[i].seq, sms, sseq) >= 0)
             entry_copy(&k->ent[i], &v[got++], 0);
+    }
     *out = v;
     *n = got;
     leave(m, 0);
     return 0;
 }
+
+static int m_xrange(void *self, const char *stream, const char *start,
+                    size_t count, dse_store_entry **out, size_t *n, err *e)
+{
+    unsigned long long sms = 0, sseq = 0;
+    *out = NULL;
+    *n = 0;
+    if (strcmp(start, "-") != 0 && id_parse(start, &sms, &sseq))
+        return err_set(e, ERR_INVALID, "ERR Invalid stream ID");
+    return m_range(self, stream, sms, sseq, 0, count, out, n, e);
+}
+
+static int m_xrevrange(void *self, const char *stream, size_t count,
+                       dse_store_entry **out, size_t *n, err *e)
+{
+    return m_range(self, stream, 0, 0, 1, count, out, n, e);
+}
+
 
 static int m_xlen(void *self, const char *stream, long long *n, err *e)
 {
@@ -1232,6 +1252,7 @@ static const dse_store_ops mem_ops = {
     .zrem = m_zrem,
     .zrange_from = m_zrange_from,
     .zrem_below = m_zrem_below,
+    .xrevrange = m_xrevrange,
 };
 
 void dse_mem_store_open(void *db, dse_store *out)
