@@ -374,11 +374,21 @@ static void test_redis_gone(void **state)
     cli_arg a = {args, errfile, 0, 0};
     pthread_t th;
     pthread_create(&th, NULL, cli_main, &a);
-    test_sleep(1.0);
+    /* stop Redis once the coordinator has queued its jobs (a fixed sleep
+     * stopped it before the first connection on a loaded machine) */
+    char cmd[200], keys[256] = "";
+    snprintf(cmd, sizeof cmd,
+             "redis-cli -h 127.0.0.1 -p %d --scan --pattern '*jobs*'", r.port);
+    double waited = 0;
+    while (waited < 60 && (test_sh(cmd, keys, sizeof keys) != 0 || !keys[0])) {
+        test_sleep(0.1);
+        waited += 0.1;
+    }
+    assert_true(keys[0] != '\0');
     test_redis_stop(&r);
     pthread_join(th, NULL);
     assert_int_equal(a.status, 1);
-    assert_true(a.seconds < 1.0 + 2.0 + 3.0);
+    assert_true(a.seconds < waited + 2.0 + 30.0);
     assert_true(file_contains(errfile, "unreachable"));
 
     /* unreachable from the start: fails at once */
