@@ -1268,7 +1268,16 @@ static void test_report_files(void **state)
         assert_int_equal(stat(path, &st), 0);
         assert_true(st.st_size > 0);
     }
-    assert_int_equal(count_entries(fx->report, ""), 7); /* + curves, .dse-report */
+    /* the six files, .dse-report and the charts: load-latency,
+     * load-accepted, front-simulated, front-model, simulated-N,
+     * percentiles, parity (front-cost only when cost is an objective) */
+    int charts = count_entries(fx->report, "load-") +
+                 count_entries(fx->report, "front-") +
+                 count_entries(fx->report, "simulated-") +
+                 count_entries(fx->report, "percentiles.svg") +
+                 count_entries(fx->report, "parity.svg");
+    assert_true(charts >= 7);
+    assert_int_equal(count_entries(fx->report, ""), 7 + charts);
     assert_int_equal(count_entries(fx->report, DSE_REPORT_MARKER), 1);
     /* published atomically: nothing left beside it */
     assert_int_equal(count_entries(fx->tmp, "report."), 0);
