@@ -178,6 +178,18 @@ static void format_value(char *buf, size_t size, double v)
         snprintf(buf, size, "%.4g", v);
 }
 
+/* One axis tick: its grid line across the frame, its mark and its label. */
+static void put_tick(FILE *f, const double grid[4], const double mark[4],
+                     double tx, double ty, const char *anchor, const char *t)
+{
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+               "stroke=\"%s\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+               "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
+               "text-anchor=\"%s\" fill=\"%s\">%s</text>",
+            grid[0], grid[1], grid[2], grid[3], GRID_COLOR, mark[0], mark[1],
+            mark[2], mark[3], TEXT_COLOR, tx, ty, anchor, TEXT_COLOR, t);
+}
+
 /* The frame and the data-to-page mapping. */
 typedef struct frame {
     double left, right, top, bottom;   /* page units */
@@ -497,12 +509,9 @@ char *chart_svg(const chart *c, err *e)
             continue;
         char t[32];
         format_tick(t, sizeof t, xt[i]);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                   "stroke=\"%s\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-                   "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
-                   "text-anchor=\"middle\" fill=\"%s\">%s</text>",
-                x, fr.top, x, fr.bottom, GRID_COLOR, x, fr.bottom, x,
-                fr.bottom + 5, TEXT_COLOR, x, fr.bottom + 18, TEXT_COLOR, t);
+        const double grid[4] = {x, fr.top, x, fr.bottom};
+        const double mark[4] = {x, fr.bottom, x, fr.bottom + 5};
+        put_tick(f, grid, mark, x, fr.bottom + 18, "middle", t);
     }
     for (size_t i = 0; i < nyt; i++) {
         double y = px_y(&fr, yt[i]);
@@ -510,12 +519,9 @@ char *chart_svg(const chart *c, err *e)
             continue;
         char t[32];
         format_tick(t, sizeof t, yt[i]);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                   "stroke=\"%s\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-                   "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
-                   "text-anchor=\"end\" fill=\"%s\">%s</text>",
-                fr.left, y, fr.right, y, GRID_COLOR, fr.left - 5, y, fr.left,
-                y, TEXT_COLOR, fr.left - 8, y + 4, TEXT_COLOR, t);
+        const double grid[4] = {fr.left, y, fr.right, y};
+        const double mark[4] = {fr.left - 5, y, fr.left, y};
+        put_tick(f, grid, mark, fr.left - 8, y + 4, "end", t);
     }
     for (size_t v = 0; v < c->nvlines; v++)
         if (isfinite(c->vlines[v]) && (!c->log_x || c->vlines[v] > 0)) {
