@@ -716,7 +716,9 @@ char *chart_svg(const chart *c, err *e)
 
 const char *chart_page_style(void)
 {
-    return ".dse-chart{max-width:100%;height:auto;display:block}\n"
+    return ".dse-chart{max-width:100%;min-width:540px;height:auto;"
+           "display:block}\n"
+           "figure{overflow-x:auto}\n"
            ".dse-chart .dse-legend{cursor:pointer}\n"
            ".dse-chart .dse-off{opacity:0.12}\n"
            ".dse-chart .dse-series.dse-off{display:none}\n"

@@ -8,7 +8,8 @@
  * click on the entry hides or shows the series, and a dragged rectangle
  * zooms (double-click resets).  The same SVG saved on its own is a static
  * picture with native tooltips.  Sizes are a viewBox: the chart scales to
- * its container's width.
+ * its container's width, down to 540 px (on a phone the figure then
+ * scrolls sideways in its own box, the page does not).
  *
  * Axes: every axis carries several labelled ticks whatever its range.  A
  * logarithmic axis is labelled at 1-2-5 (or denser) values of each decade,

@@ -317,8 +317,8 @@ static void aggregate_design(const cfg_study *s, dse_candidate *c,
 }
 
 /* The extra rates of c's load curve (DSE_CURVE_FRACTIONS of its simulated
- * saturation rate, leaving out those within 5% of a target rate, which
- * are simulated anyway); returns how many, 0 when c has no simulated
+ * saturation rate, at most 1, leaving out those within 5% of a target rate,
+ * which are simulated anyway); returns how many, 0 when c has no simulated
  * saturation rate. */
 static size_t curve_rates(const cfg_study *s, const dse_candidate *c,
                           double *out)
@@ -328,8 +328,9 @@ static size_t curve_rates(const cfg_study *s, const dse_candidate *c,
     if (!(c->sim_saturation > 0))
         return 0;
     for (size_t k = 0; k < DSE_CURVE_POINTS; k++) {
-        double rate = frac[k] * c->sim_saturation;
-        int near = 0;
+        /* at most one message per node per cycle: a job's bound */
+        double rate = fmin(frac[k] * c->sim_saturation, 1.0);
+        int near = m > 0 && out[m - 1] == rate;
         for (size_t ri = 0; ri < s->rates.n; ri++)
             if (fabs(rate - s->rates.v[ri]) <= 0.05 * s->rates.v[ri])
                 near = 1;
