@@ -41,7 +41,7 @@ the farm secret that seals and checks results
 a file holding the token of dse serve \-\-http\-token
 .TP
 .B XDG_CACHE_HOME
-where dse optimize keeps its result cache (dse/results under it)
+where dse optimize keeps its result cache (the folder "results" of its "dse" folder)
 .SH EXIT STATUS
 0 success, 1 the work failed, 2 bad usage or bad input; 130 interrupted.
 .SH SEE ALSO
