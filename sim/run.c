@@ -42,7 +42,7 @@
 #include <string.h>
 
 #include "net/xalloc.h"
-#include "sim_int.h"
+#include "pipe_int.h"
 
 static const char *const status_names[] = {
 #define SIM_NAME_(e, name) name,
@@ -114,6 +114,22 @@ static int check_support(const net_design *d, const net_workload *w,
                        "broadcast traffic is simulated on the torus and the "
                        "DCSH only (spanning trees), not on the %s",
                        net_topology_name(d->topology));
+    if (d->router == NET_ROUTER_PIPELINED) {
+        if (d->switching != NET_SWITCH_WORMHOLE)
+            return err_set(e, ERR_UNSUPPORTED,
+                           "router=pipelined simulates wormhole switching; "
+                           "%s switching needs router=unit",
+                           net_switching_name(d->switching));
+        if (w->traffic == NET_TRAFFIC_BROADCAST)
+            return err_set(e, ERR_UNSUPPORTED,
+                           "broadcast traffic is simulated with router=unit "
+                           "only");
+        if (d->ejection_channels != 1)
+            return err_set(e, ERR_UNSUPPORTED,
+                           "router=pipelined has one ejection port of V VCs "
+                           "per node: give ejection=1, not %d",
+                           d->ejection_channels);
+    }
     if (d->vcs > SIM_MAX_VCS)
         return err_set(e, ERR_UNSUPPORTED,
                        "%d virtual channels: the simulator handles at most "
@@ -166,6 +182,11 @@ static int check_params(const sim_params *p, err *e)
     if (p->credit_delay < 0 || p->credit_delay > 1000)
         return err_set(e, ERR_INVALID, "credit delay %d: need 0..1000",
                        p->credit_delay);
+    if (p->credit_delay && p->design.router == NET_ROUTER_PIPELINED)
+        return err_set(e, ERR_INVALID,
+                       "router=pipelined takes its credit delay from the "
+                       "design key credit_delay, not from the run's credit "
+                       "delay");
     if (p->deadlock_cycles < 1 || p->max_cycles < 0)
         return err_set(e, ERR_INVALID,
                        "deadlock_cycles must be >= 1, max_cycles >= 0");
@@ -393,6 +414,11 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->wn_free = SIM_NONE;
     rng_seed(&net->rng, p->seed, SIM_RNG_ALLOC);
     sim__stats_init(&net->stats, p);
+    if (d->router == NET_ROUTER_PIPELINED &&
+        (rc = sim__pipe_create(net, e))) {
+        sim_net_destroy(net);
+        return rc;
+    }
     net->sources_on = 1;
     sim__sources_start(net);
     net->next_deadlock_check = p->deadlock_cycles;
@@ -458,6 +484,7 @@ void sim_net_destroy(sim_net *net)
     free(net->cw_n);
     free(net->cw_cap);
     free(net->deliv);
+    sim__pipe_destroy(net->pipe);
     free(net);
 }
 
@@ -502,6 +529,15 @@ int sim__vc_describe(const sim_net *net, int32_t x, char *buf, size_t size)
 
 /* ---- stepping ---------------------------------------------------------- */
 
+/* One cycle of the design's router. */
+static void step(sim_net *net)
+{
+    if (net->pipe)
+        sim__pipe_cycle(net);
+    else
+        sim__cycle(net);
+}
+
 static long flits_in_network(const sim_net *net)
 {
     return net->flits_injected - net->flits_consumed;
@@ -534,7 +570,7 @@ static int watchdog(sim_net *net)
 int sim_net_step(sim_net *net, long cycles, err *e)
 {
     for (long i = 0; i < cycles; i++) {
-        sim__cycle(net);
+        step(net);
         if (watchdog(net))
             return err_set(e, ERR_DEADLOCK, "deadlock at cycle %ld: %s",
                            (long)net->now, net->deadlock_desc);
@@ -558,7 +594,7 @@ int sim_net_drain(sim_net *net, long max_cycles, err *e)
     for (long i = 0; i < max_cycles; i++) {
         if (net->delivered == net->generated)
             return 0;
-        sim__cycle(net);
+        step(net);
         if (watchdog(net))
             return err_set(e, ERR_DEADLOCK, "deadlock at cycle %ld: %s",
                            (long)net->now, net->deadlock_desc);
@@ -583,6 +619,8 @@ void sim_net_counts(const sim_net *net, sim_counts *c)
     c->flits_consumed = net->flits_consumed;
     for (int32_t x = 0; x < net->nvc; x++)
         c->flits_buffered += net->vc[x].occ;
+    if (net->pipe)
+        c->flits_buffered = sim__pipe_flits_buffered(net);
     c->duplicates = net->duplicates;
     c->broadcasts_live = net->bc_live;
     c->copies_made = net->copies_made;
@@ -667,7 +705,7 @@ int sim_net_run(sim_net *net, sim_result *r, err *e)
     int nb_final = 0;
     int64_t next_check = 0;
     for (;;) {
-        sim__cycle(net);
+        step(net);
         if (watchdog(net)) {
             status = SIM_DEADLOCK;
             break;
@@ -761,7 +799,7 @@ int sim_net_run(sim_net *net, sim_result *r, err *e)
     if (status == SIM_SATURATED) {
         /* A deadlocked network also stops accepting: tell them apart. */
         for (long i = 0; i <= p->deadlock_cycles; i++)
-            sim__cycle(net);
+            step(net);
         if (sim__deadlock_find(net, p->deadlock_cycles) > 0)
             status = SIM_DEADLOCK;
     }

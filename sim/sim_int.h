@@ -87,6 +87,7 @@
 
 typedef struct sim_net sim_net;
 typedef struct sim_topo sim_topo;
+typedef struct sim_pipe sim_pipe;
 
 /* ---- channel graph ------------------------------------------------------ */
 
@@ -552,6 +553,10 @@ struct sim_net {
 
     sim_stats stats;
     char deadlock_desc[512];
+
+    /* router=pipelined: the pipelined router's state (pipe.c); NULL for
+     * the unit-latency router */
+    sim_pipe *pipe;
 };
 
 /* ---- VC allocation state (shared by engine.c, pcs.c, deadlock.c) ------ */
