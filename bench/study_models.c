@@ -11,8 +11,10 @@
  * rates stay valid while the models change: this evaluates the current
  * models (the study's variant) on each design and prints model / simulated
  * saturation rate per design and per model (range, and how many designs
- * lie within issue 15's 0.8-1.25).  A simulated rate above the channel-load
- * bound is capped at it, as the decision caps it (marked '*').  docs/validation.md covers a few study
+ * lie within the validation targets, 0.8-1.25).  A simulated rate above the
+ * channel-load
+ * bound is capped at it, as the decision caps it (marked '*').
+ * docs/validation.md covers a few study
  * designs with full sweeps; this covers all of them, saturation only.  A
  * bench: it asserts nothing.
  */
@@ -150,7 +152,7 @@ int main(int argc, char **argv)
         /* as the decision does now (dse_cap_sim_saturation): a check-mode
          * run before that could record a rate above the channel-load
          * bound, where its short probes missed an overload on a few
-         * channels (P-cube, finding 22); '*' marks a capped rate */
+         * channels (P-cube, CV16); '*' marks a capped rate */
         model_bound b;
         int capped = 0;
         if (model_bound_compute(&d, &s.workload, &b, NULL) == 0 &&

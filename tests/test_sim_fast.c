@@ -1,5 +1,5 @@
 /*
- * test_sim_fast.c — the event-driven work sets of sim/engine.c (issue 14)
+ * test_sim_fast.c — the event-driven work sets of sim/engine.c
  * against the scans they replace.
  *
  *   - Sleeping headers are exact: with the active-list traverse, a run
@@ -41,8 +41,8 @@ static sim_params make(const char *design, const char *workload, double rate)
 }
 
 /* Engine variants: 0 as built; 1 active-list traverse; 2 active-list
- * traverse and every header retried every cycle (the engine before
- * issue 14). */
+ * traverse and every header retried every cycle (the behaviour the
+ * sleeping headers replace). */
 static void run_variant(const sim_params *p, int variant, sim_result *r)
 {
     sim_net *net;

@@ -70,7 +70,7 @@ double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,
  * bound (c->bound_rate, set by dse_decide_bounds): no network carries more
  * than one flit per cycle over its busiest channel, and a short probe can
  * miss an overload that falls on a few channels (P-cube's node 0,
- * docs/validation/notes.md finding 22; hot spots, finding 8).  Returns 1
+ * docs/models/corrected.md, CV16; hot spots, CV5).  Returns 1
  * when the rate itself was capped. */
 int dse_cap_sim_saturation(dse_candidate *c);
 /* 1 when the simulated design y's figures (pessimistic ends of its
