@@ -107,6 +107,14 @@ typedef struct net_design {
     int credit_delay;
     int link_delay, express_link_delay, bus_link_delay;
     int speculative;
+    /* Torus dimension-order VC classes (the escape VCs of the adaptive
+     * routings too): 0 high_low, Dally and Seitz's rule (class by whether
+     * the coordinate is below the destination's, offset k/2 taken in the
+     * + direction); 1 wrap, BookSim2's dim_order_torus rule (a dimension is
+     * traversed wholly in class 1 if its route crosses the wrap-around
+     * link, in class 0 if not; offset k/2 split between the directions,
+     * by the parity of the coordinate where the dimension starts). */
+    int dateline_wrap;
 } net_design;
 
 /* A workload: what the machine's nodes ask of the network.  The injection

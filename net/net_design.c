@@ -105,6 +105,8 @@ int net_design_format(const net_design *d, char *buf, size_t size)
         tb_add(&tb, " routing=%s switching=%s router_delay=%d ejection=%d",
                net_routing_name(d->routing), net_switching_name(d->switching),
                d->router_delay, d->ejection_channels);
+        if (d->dateline_wrap && d->topology == NET_TORUS)
+            tb_add(&tb, " dateline=wrap");
         return (int)tb.used;
     }
     /* the pipelined router has no router_delay (its stages replace it) */
@@ -120,6 +122,8 @@ int net_design_format(const net_design *d, char *buf, size_t size)
     if (d->topology == NET_DCSH)
         tb_add(&tb, " bus_link_delay=%d", d->bus_link_delay);
     tb_add(&tb, " speculative=%d", d->speculative);
+    if (d->dateline_wrap && d->topology == NET_TORUS)
+        tb_add(&tb, " dateline=wrap");
     return (int)tb.used;
 }
 
@@ -248,6 +252,14 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
             return err_set(e, ERR_INVALID,
                            "router: unknown router \"%s\" (unit, pipelined)",
                            value);
+        return 0;
+    }
+    if (strcmp(key, "dateline") == 0) {
+        if (strcmp(value, "high_low") && strcmp(value, "wrap"))
+            return err_set(e, ERR_INVALID,
+                           "dateline: unknown rule \"%s\" (high_low, wrap)",
+                           value);
+        d->dateline_wrap = strcmp(value, "wrap") == 0;
         return 0;
     }
     if (strcmp(key, "k") == 0)

@@ -271,6 +271,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
         net->topo.bports = d->topology == NET_DCSH ? d->n : 2 * d->n;
         net->topo.mcast = d->topology == NET_DCSH;
     }
+    net->topo.wrap_classes = d->topology == NET_TORUS && d->dateline_wrap;
     if ((rc = sim__topo_build(&net->topo, d, e))) {
         sim__topo_free(&net->topo);
         free(net);
@@ -382,6 +383,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
     net->fast = net->sleepy && !net->cd && !net->topo.grp;
     net->dor_fast = net->routing == &sim__route_dor && !net->bus_vc &&
+                    !net->topo.wrap_classes &&
                     net->topo.ops->dor_hop && net->topo.mc_base < 0;
     if (net->dor_fast &&
         (long)net->topo.routers * net->nodes <= SIM_DOR_TAB) {
