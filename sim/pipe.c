@@ -819,7 +819,8 @@ void sim__pipe_cycle(sim_net *net)
     sim_pipe *p = net->pipe;
     /* an empty network with idle sources: jump to the next arrival */
     if (!p->flits.live && !p->credits.live && !p->pe_busy &&
-        !net->queued && net->sources_on && net->heap_n > 0 &&
+        !net->queued && net->flits_injected == net->flits_consumed &&
+        net->sources_on && net->heap_n > 0 &&
         net->heap_t[0] > net->now)
         net->now = net->heap_t[0];
     arrivals(net);
