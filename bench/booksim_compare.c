@@ -114,7 +114,7 @@ static int read_reference(const char *path, reference *ref)
         }
     }
     fclose(f);
-    return isnan(ref->sat) || ref->n == 0 ? -1 : 0;
+    return isnan(ref->zl_lat) ? -1 : 0;   /* the rest may be missing */
 }
 
 static void set_design(sim_params *p, const network *nw)
@@ -328,6 +328,8 @@ int main(int argc, char **argv)
         }
         double zl = latency_at(nw, ref.zl_rate, quick);
         double sat = overload_accepted(nw, quick);
+        if (isnan(ref.sat))      /* BookSim2 figures incomplete */
+            ref.sat = NAN;
         double lat[MAX_POINTS];
         for (int i = 0; i < ref.n; i++)
             lat[i] = isfinite(ref.lat[i]) || ref.frac[i] < 1
@@ -354,13 +356,18 @@ int main(int argc, char **argv)
                "%8s %7s\n",
                nw->name, ref.zl_lat, zl, e1, ref.sat, sat, e2, b50, n3, e3,
                b80, n4, e4);
+        char s1[32], s2[32], s3[32], s4[32];
+        snprintf(s1, sizeof s1, "%.1f", ref.zl_lat);
+        snprintf(s2, sizeof s2, isfinite(ref.sat) ? "%.4f" : "not run",
+                 ref.sat);
+        snprintf(s3, sizeof s3, isfinite(b50) ? "%.1f" : "not run", b50);
+        snprintf(s4, sizeof s4, isfinite(b80) ? "%.1f" : "not run", b80);
         fprintf(md,
-                "| %s | %.1f / %s | %s | %.4f / %.4f | %s | %.1f / %s | %s "
-                "| %.1f / %s | %s |\n",
-                nw->title, ref.zl_lat, n1, e1, ref.sat, sat, e2, b50, n3, e3,
-                b80, n4, e4);
+                "| %s | %s / %s | %s | %s / %.4f | %s | %s / %s | %s "
+                "| %s / %s | %s |\n",
+                nw->title, s1, n1, e1, s2, sat, e2, s3, n3, e3, s4, n4, e4);
         fflush(stdout);
-        if (write_chart(dir, nw, &ref, lat))
+        if (ref.n > 0 && write_chart(dir, nw, &ref, lat))
             rc = 1;
         /* the curve as a table, kept for the page's second part */
         char cpath[700];
