@@ -11,7 +11,7 @@
  * express-cube, whose per-dimension hop count depends on where the
  * interchanges sit.
  *
- * Express-cube geometry (Loucif's thesis, section 6.2): in each dimension
+ * Express-cube geometry ([L99] section 6.2): in each dimension
  * an interchange sits after every kn nodes, i.e. between node g*kn - 1 and
  * node g*kn (mod k).  A message whose shortest direction (by node offset;
  * ties go in the + direction) crosses no interchange uses local channels
@@ -19,20 +19,22 @@
  * channels to the next interchange, one express channel per further
  * interchange passed, and (destination's position in its group) + 1 local
  * channels from the last interchange.  Every channel entry is one hop
- * (interchanges charge the router delay too, M7).
+ * (interchanges charge the router delay too, [M7]).
  *
- * Minimum VC counts for deadlock freedom:
+ * Minimum VC counts for deadlock freedom (docs/models/semantics.md,
+ * "Minimum virtual channels"):
  *   torus   deterministic 2 (Dally-Seitz datelines), duato 3 (2 escape + 1),
- *           hop_based = diameter, minimal_adaptive 3 on the 2-D torus only:
- *           its paper avoids deadlock "by using multiple virtual channels"
- *           and simulates 4; with escape classes as in Duato's scheme 3
- *           suffice.
+ *           hop_based = diameter, minimal_adaptive ([QCC02]) 3 on the 2-D
+ *           torus only: its paper avoids deadlock "by using multiple
+ *           virtual channels" and simulates 4; with escape classes as in
+ *           Duato's scheme 3 suffice.
  *   mesh    deterministic 1, duato 2 (1 escape + 1 adaptive), hop_based =
  *           diameter.
  *   hypercube deterministic 1, duato 2, pcube 1 (turn model), hop_based n;
- *           PCS with minimal_adaptive 1 (backtracking avoids deadlock).
+ *           PCS with minimal_adaptive 1 (backtracking avoids deadlock,
+ *           [SKFO05]).
  *   dcsh    deterministic 1, duato 2, hop_based n (the diameter).
- *   express deterministic 2 (Dally-Seitz on every ring, thesis 6.3(g)).
+ *   express deterministic 2 (Dally-Seitz on every ring, [L99] 6.3(g)).
  * Every other combination (pcube or PCS off the hypercube, adaptive
  * express-cubes, ...) has no routing algorithm in dse: -1.
  */
@@ -52,7 +54,7 @@ static int ring_hops(const net_design *d, int dim, int a, int b)
     return x <= k - x ? x : k - x;
 }
 
-/* 004 eq.(5): k/4 for even k, (k - 1/k)/4 for odd k. */
+/* [SOM02] eq.(5): k/4 for even k, (k - 1/k)/4 for odd k. */
 static double ring_avg(const net_design *d, int dim)
 {
     double k = d->k[dim];
@@ -93,7 +95,7 @@ static int complete_hops(const net_design *d, int dim, int a, int b)
     return a != b;
 }
 
-/* 002 eq.(2.4) per dimension: (k-1)/k. */
+/* [L99] eq.(2.4) per dimension: (k-1)/k. */
 static double complete_avg(const net_design *d, int dim)
 {
     double k = d->k[dim];
@@ -246,12 +248,20 @@ static int express_check(const net_design *d, err *e)
 }
 
 static const net_param_info params[NET_PARAM_COUNT] = {
-    [NET_PARAM_EXPRESS_M] = {NET_EXPRESS, "m", "express_m", "express-m",
-                             "express m", offsetof(net_design, express_m),
-                             1, 1024, 1, 64, {1, 2, 3, 4}, 4},
-    [NET_PARAM_EXPRESS_KN] = {NET_EXPRESS, "kn", "express_kn", "kn",
-                              "express kn", offsetof(net_design, express_kn),
-                              1, 1 << 20, 2, 1 << 20, {4}, 1},
+    [NET_PARAM_EXPRESS_M] = {.topology = NET_EXPRESS, .key = "m",
+                             .study_key = "express_m", .option = "express-m",
+                             .label = "express m",
+                             .offset = offsetof(net_design, express_m),
+                             .text_lo = 1, .text_hi = 1024,
+                             .study_lo = 1, .study_hi = 64,
+                             .defaults = {1, 2, 3, 4}, .ndefaults = 4},
+    [NET_PARAM_EXPRESS_KN] = {.topology = NET_EXPRESS, .key = "kn",
+                              .study_key = "express_kn", .option = "kn",
+                              .label = "express kn",
+                              .offset = offsetof(net_design, express_kn),
+                              .text_lo = 1, .text_hi = 1 << 20,
+                              .study_lo = 2, .study_hi = 1 << 20,
+                              .defaults = {4}, .ndefaults = 1},
 };
 
 /* ---- the table ------------------------------------------------------------- */
@@ -259,16 +269,31 @@ static const net_param_info params[NET_PARAM_COUNT] = {
 #define RING_WHY "a 2-node ring is a hypercube link; use topology hypercube"
 
 static const net_topology_info topologies[NET_TOPOLOGY_COUNT] = {
-    [NET_TORUS] = {"ring", 3, RING_WHY, 0, 1, ring_hops, ring_avg,
-                   ring_diameter, torus_min_vcs, NULL},
-    [NET_MESH] = {"line", 2, NULL, 0, 0, line_hops, line_avg, line_diameter,
-                  mesh_min_vcs, NULL},
-    [NET_HYPERCUBE] = {"pair", 2, NULL, 2, 1, complete_hops, complete_avg,
-                       complete_diameter, hcube_min_vcs, NULL},
-    [NET_DCSH] = {"cluster", 2, NULL, 0, 1, complete_hops, complete_avg,
-                  complete_diameter, dcsh_min_vcs, NULL},
-    [NET_EXPRESS] = {"ring", 3, RING_WHY, 0, 1, express_hops, express_avg,
-                     express_diameter, express_min_vcs, express_check},
+    [NET_TORUS] = {.dim_shape = "ring", .min_radix = 3,
+                   .min_radix_why = RING_WHY, .study_default = 1,
+                   .shortest_route = 1, .dim_hops = ring_hops,
+                   .dim_avg_distance = ring_avg,
+                   .dim_diameter = ring_diameter, .min_vcs = torus_min_vcs},
+    [NET_MESH] = {.dim_shape = "line", .min_radix = 2, .shortest_route = 1,
+                  .dim_hops = line_hops, .dim_avg_distance = line_avg,
+                  .dim_diameter = line_diameter, .min_vcs = mesh_min_vcs},
+    [NET_HYPERCUBE] = {.dim_shape = "pair", .min_radix = 2, .fixed_radix = 2,
+                       .study_default = 1, .shortest_route = 1,
+                       .dim_hops = complete_hops,
+                       .dim_avg_distance = complete_avg,
+                       .dim_diameter = complete_diameter,
+                       .min_vcs = hcube_min_vcs},
+    [NET_DCSH] = {.dim_shape = "cluster", .min_radix = 2, .study_default = 1,
+                  .shortest_route = 1, .dim_hops = complete_hops,
+                  .dim_avg_distance = complete_avg,
+                  .dim_diameter = complete_diameter, .min_vcs = dcsh_min_vcs},
+    [NET_EXPRESS] = {.dim_shape = "ring", .min_radix = 3,
+                     .min_radix_why = RING_WHY, .study_default = 1,
+                     .shortest_route = 0, .dim_hops = express_hops,
+                     .dim_avg_distance = express_avg,
+                     .dim_diameter = express_diameter,
+                     .min_vcs = express_min_vcs,
+                     .check_params = express_check},
 };
 
 const net_topology_info *net_topology_get(net_topology t)

@@ -67,6 +67,10 @@ typedef struct net_topology_info {
     int fixed_radix;
     /* Explored by a study that does not list its topologies. */
     int study_default;
+    /* 1: dim_hops is a shortest path of the channel graph; 0: the route
+     * may take more hops (the express-cube picks its direction by node
+     * offset, whatever the interchanges on the way). */
+    int shortest_route;
     /* Channel hops in dimension dim between coordinates a and b under the
      * topology's minimal routing. */
     int (*dim_hops)(const net_design *d, int dim, int a, int b);
