@@ -475,7 +475,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     create_work_sets(net);
     rng_seed(&net->rng, p->seed, SIM_RNG_ALLOC);
     sim__stats_init(&net->stats, p);
-    if (d->router == NET_ROUTER_PIPELINED &&
+    if (p->design.router == NET_ROUTER_PIPELINED &&
         (rc = sim__pipe_create(net, e))) {
         sim_net_destroy(net);
         return rc;
