@@ -352,6 +352,10 @@ int main(int argc, char **argv)
         fmt_num(n1, sizeof n1, zl, "%.1f");
         fmt_num(n3, sizeof n3, d50, "%.1f");
         fmt_num(n4, sizeof n4, d80, "%.1f");
+        if (!isfinite(b50))      /* no BookSim2 point: nothing was run */
+            snprintf(n3, sizeof n3, "-");
+        if (!isfinite(b80))
+            snprintf(n4, sizeof n4, "-");
         printf("%-16s %9.2f %9.2f %7s %8.4f %8.4f %7s %8.1f %8s %7s %8.1f "
                "%8s %7s\n",
                nw->name, ref.zl_lat, zl, e1, ref.sat, sat, e2, b50, n3, e3,
