@@ -515,6 +515,67 @@ static void perm_pooled(const net_design *d, const net_workload *w,
     }
 }
 
+/* router=pipelined (sim/pipe.c): the credit round trip of the slowest
+ * link of a path, in cycles from one switch grant of a VC to the grant its
+ * returned credit allows: injection (PE to router) sw_alloc_delay + 3, a
+ * network link st_final_delay + 2 link + 2 sw_alloc_delay + credit_delay,
+ * ejection st_final_delay + sw_alloc_delay + 3 + credit_delay.  Every link
+ * of a path has the same round trip on the torus, mesh, hypercube and
+ * DCSH, so the largest one governs the whole path. */
+static int pipe_round_trip(const net_design *d, int link)
+{
+    int sa = d->sw_alloc_delay, st = d->st_final_delay, cd = d->credit_delay;
+    int r = sa + 3;
+    if (st + 2 * link + 2 * sa + cd > r)
+        r = st + 2 * link + 2 * sa + cd;
+    if (st + sa + 3 + cd > r)
+        r = st + sa + 3 + cd;
+    return r;
+}
+
+/* The zero-load latency of router=pipelined: generation to the tail at
+ * the destination PE.  A header is at its source router 2 cycles after
+ * generation (the PE sends at once over a 1-cycle channel), each hop costs
+ * the four stage delays and the link's delay, the destination router the
+ * stages and 1 cycle of ejection channel.  Flit i of the stream leaves
+ * c_i cycles after the header: c_i = max(c_{i-1} + sw_alloc_delay, c_{i-B}
+ * + R) (a VC is granted once per switch allocation, and B flits per credit
+ * round trip R).  Link delay: bus_link_delay on the DCSH, link_delay
+ * elsewhere (the express-cube's express channels are counted at
+ * link_delay: exact when express_link_delay = link_delay). */
+static double pipe_zero_load(const net_design *d, const net_workload *w,
+                             double hops, double lm)
+{
+    int link = d->topology == NET_DCSH ? d->bus_link_delay : d->link_delay;
+    int stages = d->routing_delay + d->vc_alloc_delay + d->sw_alloc_delay +
+                 d->st_final_delay;
+    int B = d->buffer_flits, R = pipe_round_trip(d, link);
+    int fixed = w->length == NET_LENGTH_FIXED;
+    long last = fixed ? (long)lm : 1L << 24;
+    double *past = xcalloc((size_t)B, sizeof *past);
+    /* geometric on {1, 2, ...} with mean lm: P(len) = pl */
+    double q = 1 - 1 / lm, pl = 1 / lm, mass = 0, stream = 0, c = 0;
+    for (long i = 0; i < last; i++) {
+        if (i > 0) {
+            c += d->sw_alloc_delay;
+            if (i >= B && past[i % B] + R > c)
+                c = past[i % B] + R;
+        }
+        past[i % B] = c;
+        if (!fixed) {              /* a message of i + 1 flits */
+            stream += pl * c;
+            mass += pl;
+            pl *= q;
+            if (mass >= 1 - 1e-13)
+                break;
+        }
+    }
+    if (fixed)
+        stream = c;
+    free(past);
+    return 2 + hops * (stages + link) + stages + 1 + stream;
+}
+
 int model_bound_compute(const net_design *d, const net_workload *w,
                         model_bound *b, err *e)
 {
@@ -660,6 +721,16 @@ int model_bound_compute(const net_design *d, const net_workload *w,
     free(l.ch);
     free(l.wt);
 
+    /* router=pipelined: a PE sends one message at a time, on one VC, so
+     * its injection channel carries at most B flits per credit round trip
+     * (sw_alloc_delay + 3 cycles) */
+    if (d->router == NET_ROUTER_PIPELINED &&
+        d->buffer_flits < d->sw_alloc_delay + 3)
+        inject *= (double)(d->sw_alloc_delay + 3) / d->buffer_flits;
+    /* and one grant per switch allocation */
+    if (d->router == NET_ROUTER_PIPELINED && d->sw_alloc_delay > 1 &&
+        inject * d->sw_alloc_delay > best.load)
+        inject *= d->sw_alloc_delay;
     if (inject > best.load) {
         best.load = inject;
         snprintf(best.name, sizeof best.name, "injection");
@@ -674,6 +745,8 @@ int model_bound_compute(const net_design *d, const net_workload *w,
     b->hops = hops;
     double per_hop = d->switching == NET_SWITCH_PCS ? 3.0 : 1.0;
     b->zero_load = hops * (per_hop + d->router_delay) + lm;
+    if (d->router == NET_ROUTER_PIPELINED)
+        b->zero_load = pipe_zero_load(d, w, hops, lm);
     snprintf(b->channel, sizeof b->channel, "%s", best.name);
     return 0;
 }

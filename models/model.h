@@ -136,7 +136,9 @@ typedef struct model_bound {
     double flits;       /* mean message length Lm, flits */
     double hops;        /* exact mean channel hops of a message */
     double zero_load;   /* exact zero-load latency, cycles: hops (1 + Dr) +
-                           Lm (PCS: hops (3 + Dr) + Lm), as sim/sim.h */
+                           Lm (PCS: hops (3 + Dr) + Lm), as sim/sim.h;
+                           router=pipelined: the stage, link and credit
+                           stall sum of sim/pipe.c (bound.c) */
     char channel[64];   /* the binding class: "injection", "ejection",
                            "dim 0 +", "dim 1 express -", ... */
 } model_bound;

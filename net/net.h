@@ -48,6 +48,14 @@
     X(NET_SWITCH_WORMHOLE, "wormhole", "wormhole flow control")               \
     X(NET_SWITCH_PCS, "pcs", "pipelined circuit switching with backtracking")
 
+#define NET_ROUTER_LIST(X)                                                    \
+    X(NET_ROUTER_UNIT, "unit",                                                \
+      "the source papers' router: a header waits router_delay cycles, a "    \
+      "flit crosses router and link in one cycle")                           \
+    X(NET_ROUTER_PIPELINED, "pipelined",                                      \
+      "input-queued VC router: routing, VC allocation, switch allocation, "  \
+      "switch traversal, link and credit delays")
+
 #define NET_TRAFFIC_LIST(X)                                                   \
     X(NET_TRAFFIC_UNIFORM, "uniform", "destination uniform over other nodes") \
     X(NET_TRAFFIC_HOTSPOT, "hotspot", "fraction theta to one node")           \
@@ -65,6 +73,7 @@
 typedef enum { NET_TOPOLOGY_LIST(NET_ENUM_) NET_TOPOLOGY_COUNT } net_topology;
 typedef enum { NET_ROUTING_LIST(NET_ENUM_) NET_ROUTING_COUNT } net_routing;
 typedef enum { NET_SWITCHING_LIST(NET_ENUM_) NET_SWITCHING_COUNT } net_switching;
+typedef enum { NET_ROUTER_LIST(NET_ENUM_) NET_ROUTER_COUNT } net_router;
 typedef enum { NET_TRAFFIC_LIST(NET_ENUM_) NET_TRAFFIC_COUNT } net_traffic;
 typedef enum { NET_LENGTH_LIST(NET_ENUM_) NET_LENGTH_COUNT } net_length_dist;
 #undef NET_ENUM_
@@ -87,6 +96,25 @@ typedef struct net_design {
     int ejection_channels;    /* per node; 0 = unlimited (immediate
                                  consumption, the seeds' "multiple ejection
                                  channels") */
+    net_router router;        /* router micro-architecture (unit) */
+    /* router=pipelined only, named and defaulted as BookSim2's parameters:
+     * stage delays in cycles (routing 1, VC allocation 1, switch allocation
+     * 1, switch traversal 1), the cycles a returned credit waits at the
+     * upstream router before it is usable (0), link delays per channel
+     * class (1 each: local channels, express channels, DCSH bus legs), and
+     * speculative switch allocation (0). */
+    int routing_delay, vc_alloc_delay, sw_alloc_delay, st_final_delay;
+    int credit_delay;
+    int link_delay, express_link_delay, bus_link_delay;
+    int speculative;
+    /* Torus dimension-order VC classes (the escape VCs of the adaptive
+     * routings too): 0 high_low, Dally and Seitz's rule (class by whether
+     * the coordinate is below the destination's, offset k/2 taken in the
+     * + direction); 1 wrap, BookSim2's dim_order_torus rule (a dimension is
+     * traversed wholly in class 1 if its route crosses the wrap-around
+     * link, in class 0 if not; offset k/2 split between the directions,
+     * by the parity of the coordinate where the dimension starts). */
+    int dateline_wrap;
 } net_design;
 
 /* A workload: what the machine's nodes ask of the network.  The injection
@@ -105,6 +133,7 @@ typedef struct net_workload {
 const char *net_topology_name(net_topology t);
 const char *net_routing_name(net_routing r);
 const char *net_switching_name(net_switching s);
+const char *net_router_name(net_router r);
 const char *net_traffic_name(net_traffic t);
 const char *net_length_name(net_length_dist l);
 const char *net_topology_desc(net_topology t);
@@ -113,6 +142,7 @@ const char *net_routing_desc(net_routing r);
 int net_topology_parse(const char *s, net_topology *out);
 int net_routing_parse(const char *s, net_routing *out);
 int net_switching_parse(const char *s, net_switching *out);
+int net_router_parse(const char *s, net_router *out);
 int net_traffic_parse(const char *s, net_traffic *out);
 int net_length_parse(const char *s, net_length_dist *out);
 

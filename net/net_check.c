@@ -65,6 +65,26 @@ int net_check(const net_design *d, err *e)
     if (d->switching == NET_SWITCH_PCS && d->topology != NET_HYPERCUBE)
         return err_set(e, ERR_INFEASIBLE,
                        "pcs switching is supported on the hypercube only");
+    if ((unsigned)d->router >= NET_ROUTER_COUNT)
+        return err_set(e, ERR_INFEASIBLE, "unknown router");
+    if (d->router == NET_ROUTER_PIPELINED) {
+        /* a probe that reserves a path hop by hop, then data streamed
+         * through it, is not a VC router's header/credit pipeline */
+        if (d->switching == NET_SWITCH_PCS)
+            return err_set(e, ERR_INFEASIBLE,
+                           "router=pipelined models wormhole switching; "
+                           "pcs switching needs router=unit");
+        if (d->routing_delay < 0 || d->vc_alloc_delay < 1 ||
+            d->sw_alloc_delay < 1 || d->st_final_delay < 0 ||
+            d->credit_delay < 0 || d->link_delay < 1 ||
+            d->express_link_delay < 1 || d->bus_link_delay < 1 ||
+            d->speculative < 0 || d->speculative > 1)
+            return err_set(e, ERR_INFEASIBLE,
+                           "pipelined router: need routing_delay >= 0, "
+                           "vc_alloc_delay and sw_alloc_delay >= 1, "
+                           "st_final_delay and credit_delay >= 0, link "
+                           "delays >= 1, speculative 0 or 1");
+    }
     if (d->routing == NET_ROUTE_PCUBE && d->topology != NET_HYPERCUBE)
         return err_set(e, ERR_INFEASIBLE,
                        "pcube routing needs topology hypercube, not %s", topo);

@@ -33,6 +33,16 @@ void net_design_init(net_design *d)
     d->switching = NET_SWITCH_WORMHOLE;
     d->router_delay = 1;
     d->ejection_channels = 1;
+    d->router = NET_ROUTER_UNIT;
+    d->routing_delay = 1;
+    d->vc_alloc_delay = 1;
+    d->sw_alloc_delay = 1;
+    d->st_final_delay = 1;
+    d->credit_delay = 0;
+    d->link_delay = 1;
+    d->express_link_delay = 1;
+    d->bus_link_delay = 1;
+    d->speculative = 0;
 }
 
 void net_workload_init(net_workload *w)
@@ -91,9 +101,29 @@ int net_design_format(const net_design *d, char *buf, size_t size)
     char params[128];
     net_design_params_format(d, " ", params, sizeof params);
     tb_add(&tb, "%s", params);
-    tb_add(&tb, " routing=%s switching=%s router_delay=%d ejection=%d",
+    if (d->router == NET_ROUTER_UNIT) {
+        tb_add(&tb, " routing=%s switching=%s router_delay=%d ejection=%d",
+               net_routing_name(d->routing), net_switching_name(d->switching),
+               d->router_delay, d->ejection_channels);
+        if (d->dateline_wrap && d->topology == NET_TORUS)
+            tb_add(&tb, " dateline=wrap");
+        return (int)tb.used;
+    }
+    /* the pipelined router has no router_delay (its stages replace it) */
+    tb_add(&tb, " routing=%s switching=%s ejection=%d router=%s",
            net_routing_name(d->routing), net_switching_name(d->switching),
-           d->router_delay, d->ejection_channels);
+           d->ejection_channels, net_router_name(d->router));
+    tb_add(&tb, " routing_delay=%d vc_alloc_delay=%d sw_alloc_delay=%d"
+                " st_final_delay=%d credit_delay=%d link_delay=%d",
+           d->routing_delay, d->vc_alloc_delay, d->sw_alloc_delay,
+           d->st_final_delay, d->credit_delay, d->link_delay);
+    if (d->topology == NET_EXPRESS)
+        tb_add(&tb, " express_link_delay=%d", d->express_link_delay);
+    if (d->topology == NET_DCSH)
+        tb_add(&tb, " bus_link_delay=%d", d->bus_link_delay);
+    tb_add(&tb, " speculative=%d", d->speculative);
+    if (d->dateline_wrap && d->topology == NET_TORUS)
+        tb_add(&tb, " dateline=wrap");
     return (int)tb.used;
 }
 
@@ -216,6 +246,21 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
                            switching_names + 2);
         return 0;
     }
+    if (strcmp(key, "router") == 0) {
+        if (net_router_parse(value, &d->router))
+            return err_set(e, ERR_INVALID,
+                           "router: unknown router \"%s\" (unit, pipelined)",
+                           value);
+        return 0;
+    }
+    if (strcmp(key, "dateline") == 0) {
+        if (strcmp(value, "high_low") && strcmp(value, "wrap"))
+            return err_set(e, ERR_INVALID,
+                           "dateline: unknown rule \"%s\" (high_low, wrap)",
+                           value);
+        d->dateline_wrap = strcmp(value, "wrap") == 0;
+        return 0;
+    }
     if (strcmp(key, "k") == 0)
         return parse_radix(d, value, e);
     if (strcmp(key, "n") == 0) {
@@ -238,6 +283,17 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
         {"width", &d->width, 1, 1 << 24},
         {"router_delay", &d->router_delay, 0, 1 << 20},
         {"ejection", &d->ejection_channels, 0, 1024},
+        /* router=pipelined (BookSim2's names); a VC or switch allocator
+         * takes at least one cycle, as in BookSim2 */
+        {"routing_delay", &d->routing_delay, 0, 1000},
+        {"vc_alloc_delay", &d->vc_alloc_delay, 1, 1000},
+        {"sw_alloc_delay", &d->sw_alloc_delay, 1, 1000},
+        {"st_final_delay", &d->st_final_delay, 0, 1000},
+        {"credit_delay", &d->credit_delay, 0, 1000},
+        {"link_delay", &d->link_delay, 1, 1000},
+        {"express_link_delay", &d->express_link_delay, 1, 1000},
+        {"bus_link_delay", &d->bus_link_delay, 1, 1000},
+        {"speculative", &d->speculative, 0, 1},
     };
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         if (strcmp(key, ints[i].name) == 0) {

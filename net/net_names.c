@@ -14,6 +14,7 @@ static const char *const topology_descs[] = {NET_TOPOLOGY_LIST(DESC_)};
 static const char *const routing_names[] = {NET_ROUTING_LIST(NAME_)};
 static const char *const routing_descs[] = {NET_ROUTING_LIST(DESC_)};
 static const char *const switching_names[] = {NET_SWITCHING_LIST(NAME_)};
+static const char *const router_names[] = {NET_ROUTER_LIST(NAME_)};
 static const char *const traffic_names[] = {NET_TRAFFIC_LIST(NAME_)};
 static const char *const length_names[] = {NET_LENGTH_LIST(NAME_)};
 #undef NAME_
@@ -49,6 +50,7 @@ static int name_find(const char *const *names, int count, const char *s)
 NAMED_ENUM_(topology, net_topology, topology_names, NET_TOPOLOGY_COUNT)
 NAMED_ENUM_(routing, net_routing, routing_names, NET_ROUTING_COUNT)
 NAMED_ENUM_(switching, net_switching, switching_names, NET_SWITCHING_COUNT)
+NAMED_ENUM_(router, net_router, router_names, NET_ROUTER_COUNT)
 NAMED_ENUM_(traffic, net_traffic, traffic_names, NET_TRAFFIC_COUNT)
 NAMED_ENUM_(length, net_length_dist, length_names, NET_LENGTH_COUNT)
 #undef NAMED_ENUM_

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "net/xalloc.h"
-#include "sim_int.h"
+#include "pipe_int.h"
 
 #define FAIL(...)                                                             \
     do {                                                                      \
@@ -67,6 +67,8 @@ static int check_work_sets(const sim_net *net, err *e)
 
 int sim_check_invariants(const sim_net *net, err *e)
 {
+    if (net->pipe)
+        return sim__pipe_check(net, e);
     int rc = 0;
     const int V = net->V, B = net->B;
     long *buffered = xcalloc((size_t)(net->msg_cap ? net->msg_cap : 1),

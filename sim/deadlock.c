@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "net/xalloc.h"
-#include "sim_int.h"
+#include "pipe_int.h"
 
 typedef struct edges {
     int32_t *a;
@@ -124,6 +124,8 @@ static int32_t next_in_set(const int32_t *members, long nmem,
 
 long sim__deadlock_find(sim_net *net, long min_stuck)
 {
+    if (net->pipe)
+        return sim__pipe_deadlock_find(net, min_stuck);
     const int32_t nvc = net->nvc;
     uint8_t *in = xcalloc((size_t)nvc, 1);
     int32_t *members = NULL;

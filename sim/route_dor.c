@@ -43,20 +43,23 @@ static void dor_route(const sim_net *net, int r, const sim_msg *m, int in_vc,
 {
     const sim_topo *t = &net->topo;
     int32_t ch[2];
-    (void)in_vc;
     sim_route_begin(out);
     if (t->ops->dor_hop) {
         int cls = 0;
         int32_t c = t->ops->dor_hop(t, r, m->dst, &cls);
         if (c >= 0)
-            sim_route_add(out, c, net->mask_class[cls]);
+            sim_route_add(out, c,
+                          net->mask_class[sim_dor_class(
+                              t, net->V, net->mask_class, t->chan[c].dim,
+                              in_vc, cls)]);
         sim_route_tier(out);
         return;
     }
     for (int dim = 0; dim < t->n; dim++) {
         if (t->ops->min_channels(t, r, m->dst, dim, ch) == 0)
             continue;
-        int cls = t->ops->vc_class(t, r, m->dst, dim);
+        int cls = sim_dor_class(t, net->V, net->mask_class, dim, in_vc,
+                                t->ops->vc_class(t, r, m->dst, dim));
         sim_route_add(out, ch[0], net->mask_class[cls]);
         break;
     }

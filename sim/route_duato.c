@@ -49,7 +49,6 @@ static void duato_route(const sim_net *net, int r, const sim_msg *m,
     int32_t ch[2];
     int first_dim = -1;
     int32_t first_ch = -1;
-    (void)in_vc;
     sim_route_begin(out);
     for (int dim = 0; dim < t->n; dim++) {
         int c = t->ops->min_channels(t, r, m->dst, dim, ch);
@@ -64,7 +63,8 @@ static void duato_route(const sim_net *net, int r, const sim_msg *m,
     }
     sim_route_tier(out);
     if (first_dim >= 0) {
-        int cls = t->ops->vc_class(t, r, m->dst, first_dim);
+        int cls = sim_dor_class(t, net->V, net->mask_class, first_dim, in_vc,
+                                t->ops->vc_class(t, r, m->dst, first_dim));
         sim_route_add(out, first_ch, net->mask_class[cls]);
         sim_route_tier(out);
     }

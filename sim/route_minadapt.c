@@ -44,7 +44,6 @@ static void minadapt_route(const sim_net *net, int r, const sim_msg *m,
 {
     const sim_topo *t = &net->topo;
     int32_t cx[2], cy[2];
-    (void)in_vc;
     int nx = t->ops->min_channels(t, r, m->dst, 0, cx);
     int ny = t->ops->min_channels(t, r, m->dst, 1, cy);
     sim_route_begin(out);
@@ -53,7 +52,9 @@ static void minadapt_route(const sim_net *net, int r, const sim_msg *m,
             sim_route_add(out, cx[i], net->mask_adapt);
         sim_route_tier(out);
         sim_route_add(out, cx[0],
-                      net->mask_class[t->ops->vc_class(t, r, m->dst, 0)]);
+                      net->mask_class[sim_dor_class(
+                          t, net->V, net->mask_class, 0, in_vc,
+                          t->ops->vc_class(t, r, m->dst, 0))]);
         sim_route_tier(out);
         for (int i = 0; i < ny; i++)
             sim_route_add(out, cy[i], net->mask_adapt);
@@ -63,7 +64,9 @@ static void minadapt_route(const sim_net *net, int r, const sim_msg *m,
             sim_route_add(out, cy[i], net->mask_adapt);
         sim_route_tier(out);
         sim_route_add(out, cy[0],
-                      net->mask_class[t->ops->vc_class(t, r, m->dst, 1)]);
+                      net->mask_class[sim_dor_class(
+                          t, net->V, net->mask_class, 1, in_vc,
+                          t->ops->vc_class(t, r, m->dst, 1))]);
         sim_route_tier(out);
     }
 }

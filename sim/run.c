@@ -42,7 +42,7 @@
 #include <string.h>
 
 #include "net/xalloc.h"
-#include "sim_int.h"
+#include "pipe_int.h"
 
 static const char *const status_names[] = {
 #define SIM_NAME_(e, name) name,
@@ -114,6 +114,22 @@ static int check_support(const net_design *d, const net_workload *w,
                        "broadcast traffic is simulated on the torus and the "
                        "DCSH only (spanning trees), not on the %s",
                        net_topology_name(d->topology));
+    if (d->router == NET_ROUTER_PIPELINED) {
+        if (d->switching != NET_SWITCH_WORMHOLE)
+            return err_set(e, ERR_UNSUPPORTED,
+                           "router=pipelined simulates wormhole switching; "
+                           "%s switching needs router=unit",
+                           net_switching_name(d->switching));
+        if (w->traffic == NET_TRAFFIC_BROADCAST)
+            return err_set(e, ERR_UNSUPPORTED,
+                           "broadcast traffic is simulated with router=unit "
+                           "only");
+        if (d->ejection_channels != 1)
+            return err_set(e, ERR_UNSUPPORTED,
+                           "router=pipelined has one ejection port of V VCs "
+                           "per node: give ejection=1, not %d",
+                           d->ejection_channels);
+    }
     if (d->vcs > SIM_MAX_VCS)
         return err_set(e, ERR_UNSUPPORTED,
                        "%d virtual channels: the simulator handles at most "
@@ -166,6 +182,11 @@ static int check_params(const sim_params *p, err *e)
     if (p->credit_delay < 0 || p->credit_delay > 1000)
         return err_set(e, ERR_INVALID, "credit delay %d: need 0..1000",
                        p->credit_delay);
+    if (p->credit_delay && p->design.router == NET_ROUTER_PIPELINED)
+        return err_set(e, ERR_INVALID,
+                       "router=pipelined takes its credit delay from the "
+                       "design key credit_delay, not from the run's credit "
+                       "delay");
     if (p->deadlock_cycles < 1 || p->max_cycles < 0)
         return err_set(e, ERR_INVALID,
                        "deadlock_cycles must be >= 1, max_cycles >= 0");
@@ -253,6 +274,7 @@ static int create_topology(sim_net *net, err *e)
         net->topo.bports = d->topology == NET_DCSH ? d->n : 2 * d->n;
         net->topo.mcast = d->topology == NET_DCSH;
     }
+    net->topo.wrap_classes = d->topology == NET_TORUS && d->dateline_wrap;
     int rc = sim__topo_build(&net->topo, d, e);
     if (rc)
         return rc;
@@ -390,6 +412,7 @@ static void select_engine(sim_net *net)
                       ? &sim__engine_fast
                       : &sim__engine_active;
     net->dor_fast = net->routing == &sim__route_dor && !net->bus_vc &&
+                    !net->topo.wrap_classes &&
                     net->topo.ops->dor_hop && net->topo.mc_base < 0;
     if (net->dor_fast &&
         (long)net->topo.routers * net->nodes <= SIM_DOR_TAB) {
@@ -452,6 +475,11 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     create_work_sets(net);
     rng_seed(&net->rng, p->seed, SIM_RNG_ALLOC);
     sim__stats_init(&net->stats, p);
+    if (p->design.router == NET_ROUTER_PIPELINED &&
+        (rc = sim__pipe_create(net, e))) {
+        sim_net_destroy(net);
+        return rc;
+    }
     net->sources_on = 1;
     sim__sources_start(net);
     net->next_deadlock_check = p->deadlock_cycles;
@@ -517,6 +545,7 @@ void sim_net_destroy(sim_net *net)
     free(net->cw_n);
     free(net->cw_cap);
     free(net->deliv);
+    sim__pipe_destroy(net->pipe);
     free(net);
 }
 
@@ -561,6 +590,15 @@ int sim__vc_describe(const sim_net *net, int32_t x, char *buf, size_t size)
 
 /* ---- stepping ---------------------------------------------------------- */
 
+/* One cycle of the design's router. */
+static void step(sim_net *net)
+{
+    if (net->pipe)
+        sim__pipe_cycle(net);
+    else
+        sim__cycle(net);
+}
+
 static long flits_in_network(const sim_net *net)
 {
     return net->flits_injected - net->flits_consumed;
@@ -593,7 +631,7 @@ static int watchdog(sim_net *net)
 int sim_net_step(sim_net *net, long cycles, err *e)
 {
     for (long i = 0; i < cycles; i++) {
-        sim__cycle(net);
+        step(net);
         if (watchdog(net))
             return err_set(e, ERR_DEADLOCK, "deadlock at cycle %ld: %s",
                            (long)net->now, net->deadlock_desc);
@@ -617,7 +655,7 @@ int sim_net_drain(sim_net *net, long max_cycles, err *e)
     for (long i = 0; i < max_cycles; i++) {
         if (net->delivered == net->generated)
             return 0;
-        sim__cycle(net);
+        step(net);
         if (watchdog(net))
             return err_set(e, ERR_DEADLOCK, "deadlock at cycle %ld: %s",
                            (long)net->now, net->deadlock_desc);
@@ -642,6 +680,8 @@ void sim_net_counts(const sim_net *net, sim_counts *c)
     c->flits_consumed = net->flits_consumed;
     for (int32_t x = 0; x < net->nvc; x++)
         c->flits_buffered += net->vc[x].occ;
+    if (net->pipe)
+        c->flits_buffered = sim__pipe_flits_buffered(net);
     c->duplicates = net->duplicates;
     c->broadcasts_live = net->bc_live;
     c->copies_made = net->copies_made;
@@ -891,7 +931,7 @@ int sim_net_run(sim_net *net, sim_result *r, err *e)
                    .next_progress = p->progress_cycles > 0 ? p->progress_cycles
                                                            : 0};
     for (;;) {
-        sim__cycle(net);
+        step(net);
         if (watchdog(net)) {
             s.status = SIM_DEADLOCK;
             break;
@@ -907,7 +947,7 @@ int sim_net_run(sim_net *net, sim_result *r, err *e)
     if (s.status == SIM_SATURATED) {
         /* A deadlocked network also stops accepting: tell them apart. */
         for (long i = 0; i <= p->deadlock_cycles; i++)
-            sim__cycle(net);
+            step(net);
         if (sim__deadlock_find(net, p->deadlock_cycles) > 0)
             s.status = SIM_DEADLOCK;
     }

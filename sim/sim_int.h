@@ -88,6 +88,7 @@
 
 typedef struct sim_net sim_net;
 typedef struct sim_topo sim_topo;
+typedef struct sim_pipe sim_pipe;
 
 /* ---- channel graph ------------------------------------------------------ */
 
@@ -184,6 +185,8 @@ struct sim_topo {
                                     DCSH n (0: no broadcast channels) */
     int mcast;                   /* set before build(): DCSH broadcast needs
                                     its bus receivers */
+    int wrap_classes;            /* torus: design dateline=wrap (see
+                                    topo_cube.c and sim_dor_class) */
     int32_t *port;               /* [r*nports + 2*dim + (dir<0)] -> channel */
     sim_chan *chan;              /* nnet + nodes * ipn entries */
     int32_t *coord;              /* [node*n + dim], when small enough to
@@ -221,6 +224,25 @@ typedef struct sim_route {
     int32_t ch[SIM_MAX_CANDS];   /* output channel */
     uint64_t vcs[SIM_MAX_CANDS]; /* permitted VCs on it */
 } sim_route;
+
+/* The dateline class of a dimension-order (or escape) hop in dimension dim
+ * whose geometric class is cls, the header arriving on VC in_vc.  With
+ * dateline=wrap a hop that continues in the dimension of its input VC, on a
+ * VC of one class, keeps that class (the class is fixed where the
+ * dimension starts); from an injection or adaptive VC it is cls. */
+static inline int sim_dor_class(const sim_topo *t, int V,
+                                const uint64_t mask_class[2], int dim,
+                                int32_t in_vc, int cls)
+{
+    if (!t->wrap_classes || in_vc < 0)
+        return cls;
+    int32_t ch = in_vc / V;
+    if (ch >= t->nnet || t->chan[ch].dim != dim)
+        return cls;
+    int v = in_vc % V;
+    int c0 = (int)(mask_class[0] >> v & 1), c1 = (int)(mask_class[1] >> v & 1);
+    return c0 != c1 ? c1 : cls;
+}
 
 /* Building a sim_route: sim_route_begin, then sim_route_add for each
  * candidate of the first tier, sim_route_tier to close it, and so on; the
@@ -599,6 +621,10 @@ struct sim_net {
 
     sim_stats stats;
     char deadlock_desc[512];
+
+    /* router=pipelined: the pipelined router's state (pipe.c); NULL for
+     * the unit-latency router */
+    sim_pipe *pipe;
 };
 
 /* ---- VC allocation state (shared by engine.c, pcs.c, deadlock.c) ------ */

@@ -21,6 +21,17 @@
  * removes cycles between dimensions, so dimension-order routing is
  * deadlock-free with the VCs split into two classes (V >= 2).  The class is
  * a function of (a, b) alone: no per-message state.
+ *
+ * dateline=wrap (t->wrap_classes), BookSim2's dim_order_torus rule: the
+ * direction at the tie x = k/2 is + from an even coordinate, - from an odd
+ * one (BookSim2 draws it at random; a function of the coordinate keeps the
+ * routing function pure and the two directions equally loaded), and a
+ * dimension is traversed in class 1 if its route crosses the wrap link
+ * (+ with a > b, - with a < b), in class 0 if not.  This function gives
+ * the class where the dimension starts; the routing functions keep it
+ * while the header continues in the dimension (sim_dor_class).  Class 0
+ * routes never use the wrap link and class 1 routes, at most k/2 hops each
+ * and all through the wrap link, cannot close a ring: no cycle either.
  */
 #include "sim_int.h"
 
@@ -50,14 +61,30 @@ static int torus_min_channels(const sim_topo *t, int r, int dst, int dim,
         ch[0] = sim_topo_port(t, r, dim, -1);
         return 1;
     }
-    ch[0] = sim_topo_port(t, r, dim, +1);
-    ch[1] = sim_topo_port(t, r, dim, -1);
+    int first = t->wrap_classes && (a & 1) ? -1 : +1;
+    ch[0] = sim_topo_port(t, r, dim, first);
+    ch[1] = sim_topo_port(t, r, dim, -first);
     return 2;
+}
+
+/* Direction of the dimension-order hop from a towards b (x = b - a mod k,
+ * nonzero). */
+static inline int torus_dir(const sim_topo *t, int a, int x, int k)
+{
+    if (x == k - x)
+        return t->wrap_classes && (a & 1) ? -1 : +1;
+    return x < k - x ? +1 : -1;
 }
 
 static int torus_vc_class(const sim_topo *t, int r, int dst, int dim)
 {
-    return sim_topo_coord(t, r, dim) < sim_topo_coord(t, dst, dim);
+    int a = sim_topo_coord(t, r, dim), b = sim_topo_coord(t, dst, dim);
+    if (!t->wrap_classes)
+        return a < b;
+    int k = t->k[dim], x = b - a;
+    if (x < 0)
+        x += k;
+    return torus_dir(t, a, x, k) > 0 ? a > b : a < b;
 }
 
 static int32_t torus_dor_hop(const sim_topo *t, int r, int dst, int *cls)
@@ -69,8 +96,13 @@ static int32_t torus_dor_hop(const sim_topo *t, int r, int dst, int *cls)
         int k = t->k[dim], x = b - a;
         if (x < 0)
             x += k;
-        *cls = a < b;
-        return sim_topo_port(t, r, dim, x <= k - x ? +1 : -1);
+        if (!t->wrap_classes) {
+            *cls = a < b;
+            return sim_topo_port(t, r, dim, x <= k - x ? +1 : -1);
+        }
+        int dir = torus_dir(t, a, x, k);
+        *cls = dir > 0 ? a > b : a < b;
+        return sim_topo_port(t, r, dim, dir);
     }
     return -1;
 }

@@ -1,0 +1,999 @@
+/*
+ * pipe.c — the pipelined input-queued virtual-channel router
+ * (router=pipelined): routing computation, VC allocation, switch
+ * allocation and switch traversal stages, links with a delay, and
+ * credit-based flow control with a credit round trip.
+ *
+ * Why a second engine: the unit-latency router of engine.c (the source
+ * papers') moves a flit across router and link in one cycle, sees a freed
+ * slot upstream at once and arbitrates outputs only, so its latencies are
+ * about half a real router's and it ignores credit stalls and input-port
+ * conflicts (Peh and Dally, "A Delay Model and Speculative Architecture for
+ * Pipelined Routers", HPCA 2001).  This engine follows the input-queued
+ * router of BookSim2 (Jiang, Becker et al., "A Detailed and Flexible
+ * Cycle-Accurate Network-on-Chip Simulator", ISPASS 2013) stage by stage,
+ * so its figures can be checked against BookSim2's (bench/booksim_compare.c).
+ *
+ * THE ROUTER.  Each input port has V VCs of B flits; a VC holds a FIFO of
+ * flits, possibly the tail of one message and the head of the next.  An
+ * input VC is IDLE, in VC allocation (VA) or ACTIVE (holds an output VC).
+ * Per cycle t, every router, in this order:
+ *   1. arrivals: flits and credits due in cycle t are applied (a credit
+ *      waits credit_delay more cycles at a router, none at a PE);
+ *   2. VA: every VA VC whose routing is done (rdy <= t) requests the free
+ *      output VCs of the first tier of its routing function's candidates
+ *      that has one (at its destination: the V ejection VCs); a
+ *      one-iteration iSLIP allocator (output-first grant, input accept,
+ *      round-robin pointers moved on accept) matches input VCs to output
+ *      VCs; the result takes effect at t + vc_alloc_delay - 1 (a VC taken
+ *      meanwhile fails the grant), and the winner may request the switch
+ *      from the next cycle;
+ *   3. SA: every ACTIVE VC whose front flit is ready and whose output VC
+ *      has a credit requests (input port, output port); one VC per pair,
+ *      chosen round robin per input port; a one-iteration iSLIP allocator
+ *      over the ports; the grant takes effect at u = t + sw_alloc_delay -
+ *      1: the flit leaves the buffer (one credit to the upstream router or
+ *      PE), takes a credit of its output VC, and arrives in the next input
+ *      buffer at u + st_final_delay + 1 + link_delay (at the PE of an
+ *      ejection VC at u + st_final_delay + 2).  A tail releases its output
+ *      VC (free for VA from u + 1).
+ *   With speculative=1, a VA VC also requests the switch in its VA cycle
+ *   (lower priority than non-speculative requests of the same input port);
+ *   the grant is used only if its VA succeeded on that output port.
+ *
+ * PIPELINE TIMING.  A flit that becomes the front of its VC in cycle f
+ * (arriving in an empty VC: f = its arrival; behind a flit that left in
+ * cycle u: f = u + 1) requests VA from f + routing_delay if it is a head,
+ * the switch from f if not.  A credit sent in cycle u reaches the upstream
+ * router at u + 1 + link_delay + credit_delay.  Hence at zero load a hop
+ * costs routing_delay + vc_alloc_delay + sw_alloc_delay + st_final_delay +
+ * link_delay cycles, a message generated in cycle t0 is at its source
+ * router at t0 + 2 (the PE sends at once; the injection channel takes 1 +
+ * 1), its head reaches the PE at t0 + 2 + H per-hop delays + (routing_delay
+ * + vc_alloc_delay + sw_alloc_delay + st_final_delay + 1), and a VC
+ * streams min(1, B / R) flits per cycle, R = st_final_delay + 2 link_delay
+ * + sw_alloc_delay + 1 + credit_delay the credit round trip
+ * (net_zero_load_pipelined in models/bound.c computes the whole).  The
+ * latency of a message is from its generation to its tail reaching the
+ * destination PE, as BookSim2 measures it.
+ *
+ * PEs.  A PE sends one flit per cycle into its injection channel: the
+ * message at the head of its queue takes a free injection VC with a credit,
+ * round robin after the last one used, and sends its flits in order, one
+ * per cycle while it has credits; the next message starts after the tail.
+ * An ejection VC's PE consumes a flit on arrival and returns the credit.
+ * Injection and ejection channels take 1 cycle, as BookSim2's do.
+ *
+ * PORTS.  A network channel is an output port of its source and an input
+ * port of its destination; a DCSH bus is one output port (one flit per
+ * cycle) whose V bus VCs are shared by its receivers' legs, and a DCSH
+ * input multiplexer is one input port over its legs' VCs; express channels
+ * and DCSH bus legs take express_link_delay and bus_link_delay.
+ *
+ * Cost: per cycle, the routers that hold a flit; events wait in two
+ * calendar rings (flits, credits) whose size bounds the longest delay, so
+ * nothing is allocated per flit once the rings have grown.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/xalloc.h"
+#include "pipe_int.h"
+
+/* ---- calendars ---------------------------------------------------------- */
+
+static void cal_init(sim_pcal *c, int size, size_t esize)
+{
+    c->size = size;
+    c->esize = esize;
+    c->ev = xcalloc((size_t)size, sizeof *c->ev);
+    c->n = xcalloc((size_t)size, sizeof *c->n);
+    c->cap = xcalloc((size_t)size, sizeof *c->cap);
+    c->live = 0;
+}
+
+static void cal_free(sim_pcal *c)
+{
+    if (c->ev)
+        for (int i = 0; i < c->size; i++)
+            free(c->ev[i]);
+    free(c->ev);
+    free(c->n);
+    free(c->cap);
+}
+
+static void *cal_add(sim_pcal *c, int64_t t)
+{
+    int s = (int)(t % c->size);
+    if (c->n[s] == c->cap[s]) {
+        c->cap[s] = c->cap[s] ? 2 * c->cap[s] : 16;
+        c->ev[s] = xrealloc(c->ev[s], c->esize * (size_t)c->cap[s]);
+    }
+    c->live++;
+    return (char *)c->ev[s] + c->esize * (size_t)c->n[s]++;
+}
+
+static void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m, int32_t seq)
+{
+    sim_pflit *f = cal_add(&p->flits, t);
+    f->x = x;
+    f->m = m;
+    f->seq = seq;
+}
+
+static void credit_at(sim_pipe *p, int64_t t, int32_t key)
+{
+    *(int32_t *)cal_add(&p->credits, t) = key;
+}
+
+/* ---- set-up ------------------------------------------------------------- */
+
+static int32_t link_delay(const sim_net *net, int32_t c)
+{
+    const net_design *d = &net->p.design;
+    const sim_chan *ch = &net->topo.chan[c];
+    if (c >= net->topo.nnet)
+        return 1;                          /* injection channel */
+    if (net->topo.phys)
+        return d->bus_link_delay;
+    if (d->topology == NET_EXPRESS && ch->src >= net->nodes &&
+        ch->dst >= net->nodes)
+        return d->express_link_delay;      /* interchange to interchange */
+    return d->link_delay;
+}
+
+/* Output port key of network channel c: its bus on the DCSH. */
+static inline int32_t out_key(const sim_net *net, int32_t c)
+{
+    return net->topo.phys ? net->topo.phys[c] : c;
+}
+
+int sim__pipe_create(sim_net *net, err *e)
+{
+    const net_design *d = &net->p.design;
+    const sim_topo *t = &net->topo;
+    sim_pipe *p = xcalloc(1, sizeof *p);
+    net->pipe = p;
+    p->rd = d->routing_delay;
+    p->dva = d->vc_alloc_delay;
+    p->dsa = d->sw_alloc_delay;
+    p->st = d->st_final_delay;
+    p->cd = d->credit_delay;
+    p->spec = d->speculative;
+    p->V = net->V;
+    p->B = net->B;
+    p->nch = t->nnet + net->nodes * t->ipn;
+    p->nvc = p->nch * p->V;
+    const int V = p->V, R = t->routers;
+    const int32_t nch = p->nch;
+
+    p->lat = xmalloc(sizeof *p->lat * (size_t)nch);
+    int maxlat = 1;
+    for (int32_t c = 0; c < nch; c++) {
+        p->lat[c] = link_delay(net, c);
+        if (p->lat[c] > maxlat)
+            maxlat = p->lat[c];
+    }
+
+    /* local ports */
+    int32_t ngrp = t->grp ? t->ngroups : 0;
+    int32_t *in_key_loc = xmalloc(sizeof *in_key_loc * (size_t)(nch + ngrp));
+    int32_t *out_key_loc = xmalloc(sizeof *out_key_loc * (size_t)nch);
+    for (int32_t i = 0; i < nch + ngrp; i++)
+        in_key_loc[i] = -1;
+    for (int32_t i = 0; i < nch; i++)
+        out_key_loc[i] = -1;
+    p->nin = xcalloc((size_t)R, sizeof *p->nin);
+    p->nout = xcalloc((size_t)R, sizeof *p->nout);
+    p->in_loc = xmalloc(sizeof *p->in_loc * (size_t)nch);
+    p->out_loc = xmalloc(sizeof *p->out_loc * (size_t)nch);
+    for (int32_t c = 0; c < nch; c++) {
+        int32_t r = t->chan[c].dst;
+        int32_t key = (t->grp && c < t->nnet && t->grp[c] >= 0)
+                          ? nch + t->grp[c]
+                          : c;
+        if (in_key_loc[key] < 0)
+            in_key_loc[key] = p->nin[r]++;
+        p->in_loc[c] = in_key_loc[key];
+        p->out_loc[c] = -1;
+        if (c < t->nnet) {
+            int32_t s = t->chan[c].src, k = out_key(net, c);
+            if (out_key_loc[k] < 0)
+                out_key_loc[k] = p->nout[s]++;
+            p->out_loc[c] = out_key_loc[k];
+        }
+    }
+    free(in_key_loc);
+    free(out_key_loc);
+    p->in_off = xmalloc(sizeof *p->in_off * (size_t)(R + 1));
+    p->out_off = xmalloc(sizeof *p->out_off * (size_t)(R + 1));
+    int32_t ni = 0, no = 0;
+    for (int r = 0; r < R; r++) {
+        if (r < net->nodes)
+            p->nout[r]++;                  /* ejection: the last port */
+        p->in_off[r] = ni;
+        p->out_off[r] = no;
+        ni += p->nin[r];
+        no += p->nout[r];
+        if (p->nin[r] > p->maxin)
+            p->maxin = p->nin[r];
+        if (p->nout[r] > p->maxout)
+            p->maxout = p->nout[r];
+    }
+    p->in_off[R] = ni;
+    p->out_off[R] = no;
+
+    /* input VCs per router, and each VC's slot in its port */
+    p->rvc_off = xcalloc((size_t)R + 1, sizeof *p->rvc_off);
+    for (int32_t c = 0; c < nch; c++)
+        p->rvc_off[t->chan[c].dst + 1] += V;
+    for (int r = 0; r < R; r++)
+        p->rvc_off[r + 1] += p->rvc_off[r];
+    p->rvc = xmalloc(sizeof *p->rvc * (size_t)p->nvc);
+    int32_t *fill = xmalloc(sizeof *fill * (size_t)R);
+    memcpy(fill, p->rvc_off, sizeof *fill * (size_t)R);
+    p->slot = xmalloc(sizeof *p->slot * (size_t)p->nvc);
+    p->nslot = xcalloc((size_t)ni + 1, sizeof *p->nslot);
+    for (int32_t c = 0; c < nch; c++) {
+        int32_t r = t->chan[c].dst, ip = p->in_off[r] + p->in_loc[c];
+        for (int v = 0; v < V; v++) {
+            int32_t x = c * V + v;
+            p->rvc[fill[r]++] = x;
+            p->slot[x] = p->nslot[ip]++;
+        }
+    }
+    free(fill);
+
+    size_t nvc = (size_t)p->nvc;
+    p->state = xcalloc(nvc, 1);
+    p->rdy = xcalloc(nvc, sizeof *p->rdy);
+    p->since = xcalloc(nvc, sizeof *p->since);
+    p->va_t = xmalloc(sizeof *p->va_t * nvc);
+    p->sa_t = xmalloc(sizeof *p->sa_t * nvc);
+    p->va_y = xmalloc(sizeof *p->va_y * nvc);
+    p->out = xmalloc(sizeof *p->out * nvc);
+    p->bm = xmalloc(sizeof *p->bm * nvc * (size_t)p->B);
+    p->bs = xmalloc(sizeof *p->bs * nvc * (size_t)p->B);
+    p->bh = xcalloc(nvc, sizeof *p->bh);
+    p->bn = xcalloc(nvc, sizeof *p->bn);
+    p->cred = xmalloc(sizeof *p->cred * nvc);
+    p->used = xmalloc(sizeof *p->used * nvc);
+    for (size_t x = 0; x < nvc; x++) {
+        p->va_t[x] = p->sa_t[x] = -1;
+        p->va_y[x] = p->out[x] = -1;
+        p->cred[x] = p->B;
+        p->used[x] = -1;
+    }
+    p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
+    size_t nej = (size_t)net->nodes * (size_t)V;
+    p->ej_cred = xmalloc(sizeof *p->ej_cred * nej);
+    p->ej_used = xmalloc(sizeof *p->ej_used * nej);
+    for (size_t i = 0; i < nej; i++) {
+        p->ej_cred[i] = p->B;
+        p->ej_used[i] = -1;
+    }
+    p->va_g = xcalloc((size_t)no * (size_t)V + 1, sizeof *p->va_g);
+    p->va_a = xcalloc(nvc + 1, sizeof *p->va_a);
+    p->spec_out = xmalloc(sizeof *p->spec_out * nvc);
+    for (size_t x = 0; x < nvc; x++)
+        p->spec_out[x] = -1;
+    p->sa_g = xcalloc((size_t)no + 1, sizeof *p->sa_g);
+    p->sa_a = xcalloc((size_t)ni + 1, sizeof *p->sa_a);
+    p->sw_rr = xcalloc((size_t)ni + 1, sizeof *p->sw_rr);
+    p->in_stamp = xmalloc(sizeof *p->in_stamp * ((size_t)ni + 1));
+    p->out_stamp = xmalloc(sizeof *p->out_stamp * ((size_t)no + 1));
+    for (int32_t i = 0; i <= ni; i++)
+        p->in_stamp[i] = -1;
+    for (int32_t i = 0; i <= no; i++)
+        p->out_stamp[i] = -1;
+
+    size_t nq = (size_t)net->nodes * (size_t)t->ipn;
+    p->pe_m = xmalloc(sizeof *p->pe_m * nq);
+    p->pe_seq = xcalloc(nq, sizeof *p->pe_seq);
+    p->pe_v = xcalloc(nq, sizeof *p->pe_v);
+    p->pe_last = xmalloc(sizeof *p->pe_last * nq);
+    for (size_t q = 0; q < nq; q++) {
+        p->pe_m[q] = SIM_NONE;
+        p->pe_last[q] = V - 1;     /* the first message takes VC 0 */
+    }
+
+    /* the longest delay: a credit of an ejection VC, u + st + 2 + 1 +
+     * credit_delay, or a flit on the slowest link */
+    int horizon = p->dsa + p->st + 2 * maxlat + p->cd + 4;
+    cal_init(&p->flits, horizon, sizeof(sim_pflit));
+    cal_init(&p->credits, horizon, sizeof(int32_t));
+
+    int32_t maxvc = 0;
+    for (int r = 0; r < R; r++)
+        if (p->rvc_off[r + 1] - p->rvc_off[r] > maxvc)
+            maxvc = p->rvc_off[r + 1] - p->rvc_off[r];
+    size_t nin_vc = (size_t)maxvc + (size_t)p->maxin + 1;
+    size_t nout_vc = (size_t)p->maxout * (size_t)V + 1;
+    (void)ni;
+    p->g_in = xmalloc(sizeof *p->g_in * nout_vc);
+    p->g_rq = xmalloc(sizeof *p->g_rq * nout_vc);
+    p->a_out = xmalloc(sizeof *p->a_out * nin_vc);
+    p->a_rq = xmalloc(sizeof *p->a_rq * nin_vc);
+    for (size_t i = 0; i < nout_vc; i++)
+        p->g_in[i] = -1;
+    for (size_t i = 0; i < nin_vc; i++)
+        p->a_out[i] = -1;
+    p->touch_o = xmalloc(sizeof *p->touch_o * nout_vc);
+    p->touch_i = xmalloc(sizeof *p->touch_i * nin_vc);
+    size_t pairs = (size_t)p->maxin * (size_t)p->maxout + 1;
+    p->sa_req = xmalloc(sizeof *p->sa_req * pairs);
+    p->sa_spec = xmalloc(pairs);
+    p->pairs = xmalloc(sizeof *p->pairs * pairs);
+    for (size_t i = 0; i < pairs; i++)
+        p->sa_req[i] = -1;
+    (void)e;
+    return 0;
+}
+
+void sim__pipe_destroy(sim_pipe *p)
+{
+    if (!p)
+        return;
+    void *arrays[] = {
+        p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
+        p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
+        p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
+        p->bh, p->bn, p->rbusy, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
+        p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
+        p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
+        p->sa_spec, p->pairs, p->spec_out, p->in_stamp, p->out_stamp,
+    };
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
+    cal_free(&p->flits);
+    cal_free(&p->credits);
+    free(p);
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static inline int32_t vc_router(const sim_net *net, int32_t x)
+{
+    return net->topo.chan[x / net->V].dst;
+}
+
+/* Slot of output VC y in p->used (its bus VC on the DCSH). */
+static inline int32_t used_slot(const sim_net *net, int32_t y)
+{
+    if (net->topo.phys && y / net->V < net->topo.nnet)
+        return net->topo.phys[y / net->V] * net->V + y % net->V;
+    return y;
+}
+
+/* The front flit of x changed in cycle f: set when it may request. */
+static void front_ready(sim_pipe *p, int32_t x, int64_t f, int head)
+{
+    p->since[x] = f;
+    if (head) {
+        p->state[x] = PIPE_VA;
+        p->rdy[x] = f + p->rd;
+    } else {
+        p->rdy[x] = f;
+    }
+}
+
+static void rq_push(sim_pipe *p, int32_t in, int32_t out, int32_t y)
+{
+    if (p->nrq == p->rq_cap) {
+        p->rq_cap = p->rq_cap ? 2 * p->rq_cap : 256;
+        p->rq_in = xrealloc(p->rq_in, sizeof *p->rq_in * (size_t)p->rq_cap);
+        p->rq_out = xrealloc(p->rq_out, sizeof *p->rq_out * (size_t)p->rq_cap);
+        p->rq_y = xrealloc(p->rq_y, sizeof *p->rq_y * (size_t)p->rq_cap);
+    }
+    p->rq_in[p->nrq] = in;
+    p->rq_out[p->nrq] = out;
+    p->rq_y[p->nrq] = y;
+    p->nrq++;
+}
+
+/* One iteration of iSLIP over the requests rq_* (inputs 0..nin-1,
+ * outputs 0..nout-1, pointers g[out], a[in]): each output grants the
+ * requesting input nearest at or after its pointer, each input accepts the
+ * granting output nearest at or after its pointer, and an accept moves
+ * both pointers one past the match.  a_rq[in] receives the accepted
+ * request index (-1 none) for every input in touch_i[0 .. *ni). */
+static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
+                  int *ni)
+{
+    int no = 0;
+    *ni = 0;
+    for (int i = 0; i < p->nrq; i++) {
+        int32_t o = p->rq_out[i], in = p->rq_in[i];
+        int32_t cur = p->g_in[o];
+        if (cur < 0) {
+            p->touch_o[no++] = o;
+        } else {
+            int dn = (in - g[o] + nin) % nin, dc = (cur - g[o] + nin) % nin;
+            if (dn >= dc)
+                continue;
+        }
+        p->g_in[o] = in;
+        p->g_rq[o] = i;
+    }
+    for (int j = 0; j < no; j++) {
+        int32_t o = p->touch_o[j], in = p->g_in[o];
+        int32_t cur = p->a_out[in];
+        if (cur < 0) {
+            p->touch_i[(*ni)++] = in;
+        } else {
+            int dn = (o - a[in] + nout) % nout,
+                dc = (cur - a[in] + nout) % nout;
+            if (dn >= dc)
+                continue;
+        }
+        p->a_out[in] = o;
+        p->a_rq[in] = p->g_rq[o];
+    }
+    for (int j = 0; j < no; j++)
+        p->g_in[p->touch_o[j]] = -1;
+    for (int j = 0; j < *ni; j++) {
+        int32_t in = p->touch_i[j], o = p->a_out[in];
+        g[o] = (in + 1) % nin;
+        a[in] = (o + 1) % nout;
+        p->a_out[in] = -1;
+    }
+}
+
+/* ---- VC allocation ------------------------------------------------------ */
+
+/* Add the requests of x (input VC i of router r): the free output VCs of
+ * the first tier that has one; the ejection VCs at the destination. */
+static void va_requests(sim_net *net, int r, int32_t i, int32_t x)
+{
+    sim_pipe *p = net->pipe;
+    const int V = p->V;
+    int32_t m = p->bm[(size_t)x * p->B + p->bh[x]];
+    const sim_msg *mm = &net->msg[m];
+    if (mm->dst == r) {
+        int32_t o = (p->nout[r] - 1) * V;
+        p->spec_out[x] = p->nout[r] - 1;
+        for (int v = 0; v < V; v++)
+            if (p->ej_used[r * V + v] < 0)
+                rq_push(p, i, o + v, -2 - v);
+        return;
+    }
+    sim_route rt;
+    sim__route_of(net, r, mm, x, &rt);
+    int start = 0;
+    for (int tier = 0; tier < rt.ntiers; tier++) {
+        int any = 0;
+        for (int k = start; k < rt.end[tier]; k++) {
+            int32_t c = rt.ch[k];
+            uint64_t vs = rt.vcs[k];
+            int32_t o = p->out_loc[c] * V;
+            while (vs) {
+                int v = __builtin_ctzll(vs);
+                vs &= vs - 1;
+                if (v >= V)
+                    break;
+                int32_t y = c * V + v;
+                if (p->used[used_slot(net, y)] >= 0)
+                    continue;
+                if (!any)
+                    p->spec_out[x] = p->out_loc[c];
+                rq_push(p, i, o + v, y);
+                any = 1;
+            }
+        }
+        if (any)
+            return;
+        start = rt.end[tier];
+    }
+}
+
+static int out_free(const sim_net *net, int r, int32_t y)
+{
+    const sim_pipe *p = net->pipe;
+    if (y >= 0)
+        return p->used[used_slot(net, y)] < 0;
+    return p->ej_used[r * p->V + (-2 - y)] < 0;
+}
+
+static void va_complete(sim_net *net, int r, int32_t x)
+{
+    sim_pipe *p = net->pipe;
+    int32_t y = p->va_y[x];
+    p->va_t[x] = -1;
+    p->va_y[x] = -1;
+    /* the winner, or a retry, may request from the next cycle */
+    p->rdy[x] = net->now + 1;
+    if (y == -1 || !out_free(net, r, y))
+        return;
+    if (y >= 0)
+        p->used[used_slot(net, y)] = x;
+    else
+        p->ej_used[r * p->V + (-2 - y)] = x;
+    p->out[x] = y;
+    p->state[x] = PIPE_ACTIVE;
+}
+
+static void va_stage(sim_net *net, int r)
+{
+    sim_pipe *p = net->pipe;
+    const int64_t now = net->now;
+    const int32_t off = p->rvc_off[r];
+    const int32_t *rv = p->rvc + off;
+    const int nv = p->rvc_off[r + 1] - off;
+    p->nrq = 0;
+    for (int i = 0; i < nv; i++) {
+        int32_t x = rv[i];
+        if (p->state[x] != PIPE_VA || p->va_t[x] >= 0 || p->rdy[x] > now)
+            continue;
+        va_requests(net, r, i, x);
+        p->va_t[x] = now + p->dva - 1;   /* requested or not: retry then */
+        p->va_y[x] = -1;
+    }
+    if (p->nrq) {
+        const int V = p->V;
+        int ni;
+        islip(p, nv, p->nout[r] * V, p->va_g + (size_t)p->out_off[r] * V,
+              p->va_a + off, &ni);
+        for (int j = 0; j < ni; j++) {
+            int32_t i = p->touch_i[j];
+            p->va_y[rv[i]] = p->rq_y[p->a_rq[i]];
+        }
+    }
+    for (int i = 0; i < nv; i++) {
+        int32_t x = rv[i];
+        if (p->state[x] == PIPE_VA && p->va_t[x] == now)
+            va_complete(net, r, x);
+    }
+}
+
+/* ---- switch allocation and traversal ------------------------------------ */
+
+/* Output port (local) of x's output VC. */
+static inline int32_t out_port(const sim_net *net, int r, int32_t x)
+{
+    const sim_pipe *p = net->pipe;
+    int32_t y = p->out[x];
+    return y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
+}
+
+static inline int has_credit(const sim_net *net, int r, int32_t x)
+{
+    const sim_pipe *p = net->pipe;
+    int32_t y = p->out[x];
+    return y >= 0 ? p->cred[y] > 0 : p->ej_cred[r * p->V + (-2 - y)] > 0;
+}
+
+/* Request (input port ip, output port op) for x: one VC per pair, the
+ * non-speculative first, then round robin from the port's pointer. */
+static void sa_request(sim_pipe *p, int32_t ip_flat, int32_t pair,
+                       int32_t x, int spec)
+{
+    int32_t cur = p->sa_req[pair];
+    if (cur >= 0) {
+        if (spec > p->sa_spec[pair])
+            return;
+        if (spec == p->sa_spec[pair]) {
+            int32_t n = p->nslot[ip_flat], base = p->sw_rr[ip_flat];
+            if ((p->slot[x] - base + n) % n >= (p->slot[cur] - base + n) % n)
+                return;
+        }
+    } else {
+        p->pairs[p->nrq++] = pair;     /* listed; the requests follow */
+    }
+    p->sa_req[pair] = x;
+    p->sa_spec[pair] = (uint8_t)spec;
+}
+
+/* The flit at the front of x (router r) crosses the switch in this cycle. */
+static void traverse(sim_net *net, int r, int32_t x)
+{
+    sim_pipe *p = net->pipe;
+    const int V = p->V, B = p->B;
+    const int64_t now = net->now;
+    int32_t ch = x / V;
+    size_t at = (size_t)x * B + p->bh[x];
+    int32_t m = p->bm[at], seq = p->bs[at];
+    sim_msg *mm = &net->msg[m];
+    int tail = seq == mm->len - 1;
+    p->bh[x] = (p->bh[x] + 1) % B;
+    if (--p->bn[x] == 0)
+        p->rbusy[r]--;
+    p->grants++;
+    net->last_move = now;
+
+    /* checks: one flit per input and output port per cycle */
+    int32_t ipf = p->in_off[r] + p->in_loc[ch];
+    int32_t opf = p->out_off[r] + out_port(net, r, x);
+    if (p->in_stamp[ipf] == now || p->out_stamp[opf] == now)
+        p->port_conflicts++;
+    p->in_stamp[ipf] = p->out_stamp[opf] = now;
+
+    /* a credit back upstream (to the PE without credit delay) */
+    if (ch >= net->topo.nnet)
+        credit_at(p, now + 1 + p->lat[ch], x);
+    else
+        credit_at(p, now + 1 + p->lat[ch] + p->cd, x);
+
+    int32_t y = p->out[x];
+    if (y >= 0) {
+        p->cred[y]--;
+        if (seq == 0)
+            mm->hops++;
+        flit_at(p, now + p->st + 1 + p->lat[y / V], y, m, seq);
+        if (tail)
+            p->used[used_slot(net, y)] = -1;
+    } else {
+        int v = -2 - y;
+        p->ej_cred[r * V + v]--;
+        /* consumed (stamped) one cycle before it reaches the PE */
+        flit_at(p, now + p->st + 1, -2 - (r * V + v), m, seq);
+        if (tail)
+            p->ej_used[r * V + v] = -1;
+    }
+
+    if (tail) {
+        p->out[x] = -1;
+        p->state[x] = PIPE_IDLE;
+    }
+    if (p->bn[x] > 0)
+        front_ready(p, x, now + 1, tail);
+}
+
+static void sa_stage(sim_net *net, int r)
+{
+    sim_pipe *p = net->pipe;
+    const int64_t now = net->now;
+    const int32_t *rv = p->rvc + p->rvc_off[r];
+    const int nv = p->rvc_off[r + 1] - p->rvc_off[r];
+    const int maxout = p->maxout;
+    const int32_t ioff = p->in_off[r];
+    p->nrq = 0;
+    for (int i = 0; i < nv; i++) {
+        int32_t x = rv[i];
+        if (!p->bn[x] || p->sa_t[x] >= 0)
+            continue;
+        int32_t ip = p->in_loc[x / p->V];
+        if (p->state[x] == PIPE_ACTIVE) {
+            if (p->rdy[x] <= now && has_credit(net, r, x))
+                sa_request(p, ioff + ip, ip * maxout + out_port(net, r, x),
+                           x, 0);
+            else if (p->spec && p->rdy[x] == now + 1 &&
+                     p->spec_out[x] >= 0 && has_credit(net, r, x))
+                /* won VA in this cycle: its speculative bid stands */
+                sa_request(p, ioff + ip, ip * maxout + out_port(net, r, x),
+                           x, 1);
+        } else if (p->spec && p->state[x] == PIPE_VA &&
+                   p->rdy[x] == now + 1 && p->spec_out[x] >= 0) {
+            /* lost VA in this cycle: the bid may still take the switch */
+            sa_request(p, ioff + ip, ip * maxout + p->spec_out[x], x, 1);
+        }
+    }
+    int npairs = p->nrq;
+    if (!npairs)
+        goto clear_spec;
+    /* the request list of islip(): one per (input port, output port) */
+    int32_t *keep = p->pairs;
+    p->nrq = 0;
+    for (int k = 0; k < npairs; k++)
+        rq_push(p, keep[k] / maxout, keep[k] % maxout, keep[k]);
+    int ni;
+    islip(p, p->nin[r], p->nout[r], p->sa_g + p->out_off[r],
+          p->sa_a + ioff, &ni);
+    for (int j = 0; j < ni; j++) {
+        int32_t ip = p->touch_i[j];
+        int32_t pair = p->rq_y[p->a_rq[ip]];
+        int32_t x = p->sa_req[pair];
+        p->sw_rr[ioff + ip] = (p->slot[x] + 1) % p->nslot[ioff + ip];
+        if (p->sa_spec[pair] && (p->state[x] != PIPE_ACTIVE ||
+                                 out_port(net, r, x) != pair % maxout))
+            continue;            /* a speculative grant wasted */
+        p->sa_t[x] = now + p->dsa - 1;
+    }
+    for (int k = 0; k < npairs; k++)
+        p->sa_req[keep[k]] = -1;
+clear_spec:
+    for (int i = 0; i < nv; i++) {
+        int32_t x = rv[i];
+        p->spec_out[x] = -1;
+        if (p->sa_t[x] == now) {
+            p->sa_t[x] = -1;
+            if (has_credit(net, r, x))
+                traverse(net, r, x);
+            else
+                p->rdy[x] = now + 1;
+        }
+    }
+}
+
+/* ---- arrivals ----------------------------------------------------------- */
+
+static void arrive(sim_net *net, const sim_pflit *f)
+{
+    sim_pipe *p = net->pipe;
+    const int64_t now = net->now;
+    if (f->x <= -2) {                     /* at the PE of an ejection VC */
+        int32_t k = -2 - f->x;
+        sim_msg *mm = &net->msg[f->m];
+        mm->consumed++;
+        net->flits_consumed++;
+        if (net->stats.window == 1)
+            net->stats.win_cons_flits++;
+        net->last_move = now;
+        /* the PE reads it in the next cycle and returns the credit over a
+         * 1-cycle channel */
+        credit_at(p, now + 3 + p->cd, -1 - k);
+        if (f->seq == mm->len - 1)
+            sim__deliver(net, f->m);      /* may grow the message pool */
+        return;
+    }
+    int32_t x = f->x;
+    size_t at = (size_t)x * p->B + (size_t)((p->bh[x] + p->bn[x]) % p->B);
+    p->bm[at] = f->m;
+    p->bs[at] = f->seq;
+    if (p->bn[x]++ == 0) {
+        p->rbusy[vc_router(net, x)]++;
+        front_ready(p, x, now, p->state[x] == PIPE_IDLE);
+    }
+}
+
+static void arrivals(sim_net *net)
+{
+    sim_pipe *p = net->pipe;
+    int s = (int)(net->now % p->credits.size);
+    int32_t *cr = p->credits.ev[s];
+    for (int i = 0; i < p->credits.n[s]; i++) {
+        int32_t key = cr[i];
+        if (key >= 0)
+            p->cred[key]++;
+        else
+            p->ej_cred[-1 - key]++;
+    }
+    p->credits.live -= p->credits.n[s];
+    p->credits.n[s] = 0;
+    s = (int)(net->now % p->flits.size);
+    /* arrive() never adds to this cycle's slot (every delay is >= 1) */
+    for (int i = 0; i < p->flits.n[s]; i++)
+        arrive(net, (const sim_pflit *)p->flits.ev[s] + i);
+    p->flits.live -= p->flits.n[s];
+    p->flits.n[s] = 0;
+}
+
+/* ---- PEs ---------------------------------------------------------------- */
+
+static void inject(sim_net *net)
+{
+    sim_pipe *p = net->pipe;
+    const int V = p->V;
+    const long nq = (long)net->nodes * net->topo.ipn;
+    for (long q = 0; q < nq; q++) {
+        sim_queue *sq = &net->iq[q];
+        int32_t base = (net->topo.nnet + (int32_t)q) * V;
+        if (p->pe_m[q] == SIM_NONE) {
+            if (sq->len == 0)
+                continue;
+            int v = -1;
+            for (int j = 1; j <= V; j++) {
+                int c = (p->pe_last[q] + j) % V;
+                if (p->used[base + c] < 0 && p->cred[base + c] > 0) {
+                    v = c;
+                    break;
+                }
+            }
+            if (v < 0)
+                continue;
+            int32_t m = sq->head;
+            sq->head = net->msg[m].next;
+            sq->len--;
+            net->queued--;
+            p->pe_m[q] = m;
+            p->pe_seq[q] = 0;
+            p->pe_v[q] = v;
+            p->pe_last[q] = v;
+            p->used[base + v] = -2;
+            p->pe_busy++;
+        }
+        int32_t y = base + p->pe_v[q];
+        if (p->cred[y] == 0)
+            continue;
+        int32_t m = p->pe_m[q], seq = p->pe_seq[q]++;
+        sim_msg *mm = &net->msg[m];
+        p->cred[y]--;
+        flit_at(p, net->now + 2, y, m, seq);   /* 1-cycle channel */
+        net->flits_injected++;
+        net->last_move = net->now;
+        if (seq == 0)
+            mm->t_inject = net->now;
+        if (seq == mm->len - 1) {
+            p->used[y] = -1;
+            p->pe_m[q] = SIM_NONE;
+            p->pe_busy--;
+        }
+    }
+}
+
+/* ---- the cycle ---------------------------------------------------------- */
+
+void sim__pipe_cycle(sim_net *net)
+{
+    sim_pipe *p = net->pipe;
+    /* an empty network with idle sources: jump to the next arrival */
+    if (!p->flits.live && !p->credits.live && !p->pe_busy &&
+        !net->queued && net->flits_injected == net->flits_consumed &&
+        net->sources_on && net->heap_n > 0 &&
+        net->heap_t[0] > net->now)
+        net->now = net->heap_t[0];
+    arrivals(net);
+    sim__generate(net);
+    inject(net);
+    const int R = net->topo.routers;
+    for (int r = 0; r < R; r++) {
+        if (!p->rbusy[r])
+            continue;
+        va_stage(net, r);
+        sa_stage(net, r);
+    }
+    net->now++;
+}
+
+long sim__pipe_flits_buffered(const sim_net *net)
+{
+    const sim_pipe *p = net->pipe;
+    long n = 0;
+    for (int32_t x = 0; x < p->nvc; x++)
+        n += p->bn[x];
+    return n + p->flits.live;
+}
+
+/* ---- invariants ---------------------------------------------------------- */
+
+#define FAIL(...)                                                             \
+    do {                                                                      \
+        rc = err_set(e, ERR_INVALID, "invariant: " __VA_ARGS__);              \
+        goto out;                                                             \
+    } while (0)
+
+int sim__pipe_check(const sim_net *net, err *e)
+{
+    const sim_pipe *p = net->pipe;
+    const int V = p->V, B = p->B;
+    int rc = 0;
+    size_t nej = (size_t)net->nodes * (size_t)V;
+    int32_t *fl = xcalloc((size_t)p->nvc + 1, sizeof *fl);
+    int32_t *crd = xcalloc((size_t)p->nvc + 1, sizeof *crd);
+    int32_t *efl = xcalloc(nej + 1, sizeof *efl);
+    int32_t *ecr = xcalloc(nej + 1, sizeof *ecr);
+    long inflight = 0;
+    for (int s = 0; s < p->flits.size; s++)
+        for (int i = 0; i < p->flits.n[s]; i++) {
+            const sim_pflit *f = (const sim_pflit *)p->flits.ev[s] + i;
+            if (f->x >= 0)
+                fl[f->x]++;
+            else
+                efl[-2 - f->x]++;
+            inflight++;
+        }
+    for (int s = 0; s < p->credits.size; s++)
+        for (int i = 0; i < p->credits.n[s]; i++) {
+            int32_t key = ((const int32_t *)p->credits.ev[s])[i];
+            if (key >= 0)
+                crd[key]++;
+            else
+                ecr[-1 - key]++;
+        }
+    long buffered = 0;
+    for (int32_t x = 0; x < p->nvc; x++) {
+        if (p->bn[x] < 0 || p->bn[x] > B)
+            FAIL("VC %d holds %d flits, depth %d", x, p->bn[x], B);
+        /* credits + occupancy + flits and credits in flight = depth */
+        if (p->cred[x] + p->bn[x] + fl[x] + crd[x] != B)
+            FAIL("VC %d: credits %d + occupancy %d + %d flits and %d "
+                 "credits in flight != %d",
+                 x, p->cred[x], p->bn[x], fl[x], crd[x], B);
+        buffered += p->bn[x];
+        /* the flits of a VC are in order: each follows its predecessor */
+        for (int i = 1; i < p->bn[x]; i++) {
+            size_t a = (size_t)x * B + (size_t)((p->bh[x] + i - 1) % B);
+            size_t b = (size_t)x * B + (size_t)((p->bh[x] + i) % B);
+            int ok = p->bm[a] == p->bm[b] ? p->bs[b] == p->bs[a] + 1
+                                          : p->bs[b] == 0 &&
+                                                p->bs[a] ==
+                                                    net->msg[p->bm[a]].len - 1;
+            if (!ok)
+                FAIL("VC %d: flit %d of message %d follows flit %d of %d", x,
+                     p->bs[b], p->bm[b], p->bs[a], p->bm[a]);
+        }
+        if (p->state[x] == PIPE_ACTIVE && p->out[x] == -1)
+            FAIL("VC %d active without an output VC", x);
+        if (p->state[x] == PIPE_VA && !p->bn[x])
+            FAIL("VC %d in VC allocation without a flit", x);
+    }
+    for (size_t k = 0; k < nej; k++)
+        if (p->ej_cred[k] + efl[k] + ecr[k] != B)
+            FAIL("ejection VC %zu: credits %d + %d flits and %d credits in "
+                 "flight != %d",
+                 k, p->ej_cred[k], efl[k], ecr[k], B);
+    if (net->flits_injected != buffered + inflight + net->flits_consumed)
+        FAIL("%ld flits injected != %ld buffered + %ld on links + %ld "
+             "consumed",
+             net->flits_injected, buffered, inflight, net->flits_consumed);
+    if (p->port_conflicts)
+        FAIL("%ld times two flits crossed one switch port in a cycle",
+             p->port_conflicts);
+out:
+    free(fl);
+    free(crd);
+    free(efl);
+    free(ecr);
+    return rc;
+}
+
+/* ---- deadlock ------------------------------------------------------------ */
+
+/* The VCs whose front flit has waited min_stuck cycles or more and can only
+ * move after another such VC moves: an ACTIVE VC without credits whose
+ * output VC's front is stuck, or a VC in allocation whose candidate output
+ * VCs are all held by stuck VCs.  Computed as the greatest such set (drop
+ * any VC that waits on a VC outside it until none is dropped). */
+long sim__pipe_deadlock_find(sim_net *net, long min_stuck)
+{
+    sim_pipe *p = net->pipe;
+    const int V = p->V;
+    uint8_t *in = xcalloc((size_t)p->nvc, 1);
+    long n = 0;
+    for (int32_t x = 0; x < p->nvc; x++)
+        if (p->bn[x] && net->now - p->since[x] >= min_stuck) {
+            in[x] = 1;
+            n++;
+        }
+    int changed = n > 0;
+    while (changed) {
+        changed = 0;
+        for (int32_t x = 0; x < p->nvc; x++) {
+            if (!in[x])
+                continue;
+            int32_t r = vc_router(net, x);
+            int keep = 0;
+            if (p->state[x] == PIPE_ACTIVE) {
+                int32_t y = p->out[x];
+                keep = y >= 0 && p->cred[y] == 0 && in[y];
+            } else if (p->state[x] == PIPE_VA) {
+                const sim_msg *mm = &net->msg[p->bm[(size_t)x * p->B +
+                                                    p->bh[x]]];
+                if (mm->dst != r) {
+                    sim_route rt;
+                    sim__route_of(net, r, mm, x, &rt);
+                    int ncand = 0;
+                    keep = 1;
+                    for (int k = 0; k < rt.end[rt.ntiers] && keep; k++)
+                        for (int v = 0; v < V && keep; v++) {
+                            if (!(rt.vcs[k] >> v & 1))
+                                continue;
+                            int32_t h =
+                                p->used[used_slot(net, rt.ch[k] * V + v)];
+                            ncand++;
+                            keep = h >= 0 && in[h];
+                        }
+                    keep = keep && ncand > 0;
+                }
+            }
+            if (!keep) {
+                in[x] = 0;
+                n--;
+                changed = 1;
+            }
+        }
+    }
+    if (n > 0) {
+        for (int32_t x = 0; x < p->nvc; x++)
+            if (in[x]) {
+                char a[96];
+                sim__vc_describe(net, x, a, sizeof a);
+                snprintf(net->deadlock_desc, sizeof net->deadlock_desc,
+                         "%ld VCs wait on each other, e.g. %s", n, a);
+                break;
+            }
+    }
+    free(in);
+    return n;
+}

@@ -1,0 +1,127 @@
+/*
+ * pipe_int.h — the pipelined virtual-channel router (design key
+ * router=pipelined): its state and the calls run.c, check.c and deadlock.c
+ * make.  The engine itself is pipe.c; its timing rules are documented
+ * there.
+ *
+ * The unit-latency router (router=unit, engine.c) keeps its own state in
+ * sim_net; a pipelined run uses sim_net only for what both routers share:
+ * the channel graph, the routing function, the sources and their queues,
+ * the message pool and the statistics.  net->vc stays allocated but idle.
+ */
+#ifndef DSE_SIM_PIPE_INT_H
+#define DSE_SIM_PIPE_INT_H
+
+#include "sim_int.h"
+
+/* A flit event: arrival in an input VC buffer (x >= 0) or at the PE of an
+ * ejection VC (x = -2 - (router * V + v)). */
+typedef struct sim_pflit {
+    int32_t x, m, seq;
+} sim_pflit;
+
+/* A ring of per-cycle event lists (calendar queue over a bounded
+ * horizon): slot t % size holds the events of cycle t. */
+typedef struct sim_pcal {
+    int size;
+    void **ev;                   /* [slot] event array */
+    int *n, *cap;                /* [slot] used, allocated */
+    size_t esize;                /* bytes per event */
+    long live;                   /* events queued in all slots */
+} sim_pcal;
+
+typedef struct sim_pipe {
+    /* design */
+    int rd, dva, dsa, st, cd, spec;
+    int V, B;
+    int32_t nch;                 /* channels: network + injection */
+    int32_t nvc;                 /* nch * V */
+    int32_t *lat;                /* [ch] link delay in cycles */
+
+    /* ports: per router, local input ports (input channels, or DCSH input
+     * multiplexers) then local output ports (channels, or DCSH buses,
+     * then ejection for routers with a PE) */
+    int32_t *in_loc;             /* [ch] local input port at chan.dst */
+    int32_t *out_loc;            /* [ch] local output port at chan.src
+                                    (network channels; -1 injection) */
+    int32_t *nin, *nout;         /* [router] port counts (nout includes
+                                    ejection) */
+    int32_t *in_off, *out_off;   /* [router] offset of its ports in the
+                                    flat per-port arrays */
+    int32_t *rvc_off;            /* [router + 1] its input VCs are
+                                    rvc[rvc_off[r] .. rvc_off[r+1]) */
+    int32_t *rvc;
+    int32_t *slot;               /* [x] index of VC x among the VCs of its
+                                    input port (switch round robin) */
+    int32_t *nslot;              /* [flat in-port] VCs of the port */
+    int maxin, maxout;           /* largest port counts of a router */
+
+    /* input VCs [x] */
+    uint8_t *state;              /* PIPE_IDLE, PIPE_VA, PIPE_ACTIVE */
+    int64_t *rdy;                /* VA: cycle it may request a VC;
+                                    ACTIVE: cycle its front flit may
+                                    request the switch */
+    int64_t *va_t, *sa_t;        /* completion cycle of an allocation in
+                                    progress, -1 none */
+    int32_t *va_y;               /* VC granted by that VA (-1: failed) */
+    int64_t *since;              /* cycle its front flit got to the front
+                                    (deadlock detection) */
+    int32_t *out;                /* allocated output VC: y >= 0, or
+                                    -2 - v (ejection VC v), -1 none */
+    int32_t *bm, *bs;            /* [x*B + i] buffer ring: message, seq */
+    int32_t *bh, *bn;            /* ring head, flits buffered */
+    int32_t *rbusy;              /* [router] input VCs holding a flit */
+
+    /* output VCs, as the upstream router (or PE) sees them [y] */
+    int32_t *cred;               /* credits in hand */
+    int32_t *used;               /* input VC that holds it, -1 free,
+                                    -2 the PE; DCSH: [bus rep * V + v] */
+    int32_t *ej_cred, *ej_used;  /* [router * V + v] ejection VCs */
+
+    /* allocators: iSLIP pointers (grant per output, accept per input) and
+     * the switch's per-input-port VC round robin */
+    int32_t *va_g;               /* [flat output port * V + v] */
+    int32_t *va_a;               /* [rvc_off[r] + i]: input VC i of r */
+    int32_t *sa_g, *sa_a, *sw_rr;/* [flat port] */
+
+    /* PEs, per injection queue */
+    int32_t *pe_m, *pe_seq, *pe_v, *pe_last;
+    long pe_busy;                /* queues with a message being sent */
+
+    sim_pcal flits, credits;
+
+    /* scratch of one router's allocation */
+    int32_t *rq_in, *rq_out, *rq_y;
+    int nrq, rq_cap;
+    int32_t *g_in, *g_rq, *a_out, *a_rq;
+    int32_t *touch_o, *touch_i;
+    int32_t *sa_req;             /* [in * maxout + out] VC, -1 */
+    uint8_t *sa_spec;            /* that request is speculative */
+    int32_t *pairs;              /* the pairs requested in this cycle */
+    int32_t *spec_out;           /* [x] speculative: the output port its VA
+                                    requested first, this cycle; -1 */
+
+    /* checks */
+    int64_t *in_stamp, *out_stamp; /* [flat port] cycle of its last
+                                      switch traversal */
+    long port_conflicts;         /* two flits through one port in a
+                                    cycle (must stay 0) */
+    long grants;                 /* switch grants so far */
+} sim_pipe;
+
+enum { PIPE_IDLE = 0, PIPE_VA = 1, PIPE_ACTIVE = 2 };
+
+/* Build net->pipe for net's design (after the channel graph and routing
+ * are set up); 0 or an error. */
+int sim__pipe_create(sim_net *net, err *e);
+void sim__pipe_destroy(sim_pipe *p);
+/* One cycle of the pipelined network. */
+void sim__pipe_cycle(sim_net *net);
+/* Conservation and credit invariants (sim_check_invariants). */
+int sim__pipe_check(const sim_net *net, err *e);
+/* Input VCs that can never move (sim__deadlock_find). */
+long sim__pipe_deadlock_find(sim_net *net, long min_stuck);
+/* Flits in input buffers and on links. */
+long sim__pipe_flits_buffered(const sim_net *net);
+
+#endif

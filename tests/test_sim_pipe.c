@@ -1,0 +1,273 @@
+/*
+ * test_sim_pipe.c — router=pipelined (sim/pipe.c): zero-load latency exact
+ * for every combination of stage, link and credit delays (against the
+ * closed form of models/bound.c), a single VC's stream limited to B flits
+ * per credit round trip, one flit per switch port per cycle, conservation
+ * and credit invariants under load, the deadlock detector with the
+ * pipeline, refusals, and router=unit's canonical text unchanged.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models/model.h"
+#include "net/net.h"
+#include "sim/sim.h"
+
+static sim_params make(const char *design, const char *workload)
+{
+    sim_params p;
+    err e;
+    sim_params_init(&p);
+    err_clear(&e);
+    if (net_design_parse(&p.design, design, &e) ||
+        net_workload_parse(&p.workload, workload, &e))
+        fail_msg("%s / %s: %s", design, workload, e.msg);
+    return p;
+}
+
+/* A run at a rate so low that messages never meet. */
+static sim_result zero_load_run(sim_params *p, long messages)
+{
+    sim_result r;
+    err e;
+    p->rate = 1e-7;
+    p->warmup_messages = 0;
+    p->messages = messages;
+    if (sim_run(p, &r, &e))
+        fail_msg("%s", e.msg);
+    assert_int_equal(r.status, SIM_OK);
+    return r;
+}
+
+/* The mean latency equals the bound's closed form at the run's own mean
+ * hop count (the latency is linear in the hops), for every combination. */
+static void test_zero_load_every_stage(void **state)
+{
+    (void)state;
+    int combos = 0;
+    for (int rd = 0; rd <= 2; rd++)
+        for (int va = 1; va <= 2; va++)
+            for (int sa = 1; sa <= 2; sa++)
+                for (int st = 0; st <= 1; st++)
+                    for (int link = 1; link <= 2; link++)
+                        for (int cd = 0; cd <= 2; cd += 2) {
+                            char d[256];
+                            snprintf(d, sizeof d,
+                                     "topology=torus k=4 n=2 vcs=2 buffer=2 "
+                                     "router=pipelined routing_delay=%d "
+                                     "vc_alloc_delay=%d sw_alloc_delay=%d "
+                                     "st_final_delay=%d link_delay=%d "
+                                     "credit_delay=%d",
+                                     rd, va, sa, st, link, cd);
+                            sim_params p = make(d, "message_bits=7");
+                            model_bound b;
+                            err e;
+                            assert_int_equal(
+                                model_bound_compute(&p.design, &p.workload,
+                                                    &b, &e),
+                                0);
+                            sim_result r = zero_load_run(&p, 200);
+                            int per_hop = rd + va + sa + st + link;
+                            double expect =
+                                b.zero_load + (r.hops - b.hops) * per_hop;
+                            if (fabs(r.latency - expect) > 1e-9)
+                                fail_msg("%s: latency %.6f, closed form "
+                                         "%.6f at %.4f hops",
+                                         d, r.latency, expect, r.hops);
+                            combos++;
+                        }
+    assert_int_equal(combos, 96);
+}
+
+/* The zero-load per-hop cost: one hop more costs exactly the four stages
+ * and the link (neighbour traffic on a ring: every message 1 hop). */
+static void test_per_hop(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=torus k=8 n=1 vcs=2 buffer=8 "
+                        "router=pipelined routing_delay=2 vc_alloc_delay=1 "
+                        "sw_alloc_delay=1 st_final_delay=1 link_delay=3",
+                        "message_bits=1");
+    sim_result r = zero_load_run(&p, 300);
+    /* 2 to the source router, hops x (2+1+1+1+3), the destination's 5
+     * stages and ejection cycle: a 1-flit message */
+    double expect = 2 + r.hops * 8 + 5 + 1;
+    assert_true(fabs(r.latency - expect) < 1e-9);
+}
+
+/* A VC with B-flit buffers and a credit round trip of R > B cycles
+ * streams B flits per R cycles: a 65-flit message takes (R - B) x 64/B
+ * cycles more than 64 flits at one per cycle; with B >= R, none. */
+static void test_single_vc_stream(void **state)
+{
+    (void)state;
+    struct { int buf, link, cd; } cases[] = {
+        {2, 1, 0}, {4, 2, 0}, {4, 1, 3}, {8, 2, 0}, {16, 4, 1}, {1, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char d[256];
+        snprintf(d, sizeof d,
+                 "topology=torus k=8 n=1 vcs=2 buffer=%d router=pipelined "
+                 "link_delay=%d credit_delay=%d",
+                 cases[i].buf, cases[i].link, cases[i].cd);
+        sim_params p1 = make(d, "message_bits=1");
+        sim_params p65 = make(d, "message_bits=65");
+        sim_result r1 = zero_load_run(&p1, 200);
+        sim_result r65 = zero_load_run(&p65, 200);
+        assert_true(fabs(r1.hops - r65.hops) < 1e-12);  /* same seeds */
+        int B = cases[i].buf;
+        int R = 1 + 2 * cases[i].link + 2 + cases[i].cd;
+        double extra = R > B ? (double)(R - B) * (64 / B) : 0;
+        double got = r65.latency - r1.latency;
+        if (fabs(got - (64 + extra)) > 1e-9)
+            fail_msg("%s: 64 more flits took %.3f cycles, expected %.0f "
+                     "(B %d, round trip %d)",
+                     d, got, 64 + extra, B, R);
+        /* the stream rate itself: 64 flits over the added cycles */
+        if (B < R && 64 % B == 0)
+            assert_true(fabs(64.0 / got - (double)B / R) < 1e-12);
+    }
+}
+
+/* Under load (past saturation): conservation, credits + occupancy + in
+ * flight = depth for every VC, one flit per switch input and output port
+ * per cycle (sim_check_invariants), and every message delivered once. */
+static void under_load(const char *design, const char *workload,
+                       double rate)
+{
+    sim_params p = make(design, workload);
+    p.rate = rate;
+    p.track_delivery = 1;
+    p.deadlock_cycles = 300;
+    p.seed = 5;
+    sim_net *net;
+    err e;
+    if (sim_net_create(&p, &net, &e))
+        fail_msg("%s: %s", design, e.msg);
+    for (int i = 0; i < 6; i++) {
+        if (sim_net_step(net, 500, &e))
+            fail_msg("%s under load: %s", design, e.msg);
+        if (sim_check_invariants(net, &e))
+            fail_msg("%s under load: %s", design, e.msg);
+    }
+    sim_counts c;
+    sim_net_counts(net, &c);
+    assert_true(c.flits_buffered > 0);
+    if (sim_net_drain(net, 2000000, &e))
+        fail_msg("%s drain: %s", design, e.msg);
+    if (sim_check_invariants(net, &e))
+        fail_msg("%s drained: %s", design, e.msg);
+    sim_net_counts(net, &c);
+    assert_int_equal(c.generated, c.delivered);
+    assert_int_equal(c.undelivered, 0);
+    assert_int_equal(c.duplicates, 0);
+    assert_int_equal(c.flits_generated, c.flits_consumed);
+    assert_int_equal(c.flits_buffered, 0);
+    sim_net_destroy(net);
+}
+
+static void test_invariants_under_load(void **state)
+{
+    (void)state;
+    under_load("topology=torus k=4 n=2 vcs=2 buffer=4 router=pipelined "
+               "link_delay=2 dateline=wrap",
+               "message_bits=8", 0.05);
+    under_load("topology=torus k=4 n=2 vcs=4 buffer=2 routing=duato "
+               "router=pipelined speculative=1 credit_delay=1",
+               "message_bits=8 length=exponential", 0.05);
+    under_load("topology=torus k=4 n=2 vcs=4 buffer=3 "
+               "routing=minimal_adaptive router=pipelined",
+               "message_bits=8", 0.05);
+    under_load("topology=mesh k=4 n=2 vcs=1 buffer=4 router=pipelined "
+               "routing_delay=0",
+               "message_bits=6", 0.05);
+    under_load("topology=hypercube n=4 vcs=2 buffer=2 routing=pcube "
+               "router=pipelined",
+               "message_bits=8", 0.08);
+    under_load("topology=hypercube n=4 vcs=5 buffer=2 routing=hop_based "
+               "router=pipelined",
+               "message_bits=8 traffic=transpose", 0.08);
+    under_load("topology=dcsh k=4 n=2 vcs=2 buffer=2 routing=duato "
+               "router=pipelined bus_link_delay=2",
+               "message_bits=8", 0.05);
+    under_load("topology=express k=8 n=2 kn=4 m=1 vcs=2 buffer=2 "
+               "router=pipelined express_link_delay=2",
+               "message_bits=8", 0.03);
+}
+
+/* A torus with one VC and dimension order can deadlock: the detector
+ * must find it with the pipeline (and the run must say so). */
+static void test_deadlock_found(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=torus k=8 n=1 vcs=1 buffer=2 "
+                        "router=pipelined",
+                        "message_bits=16");
+    p.allow_deadlock_prone = 1;
+    p.rate = 0.05;
+    p.deadlock_cycles = 200;
+    p.warmup_messages = 100;
+    p.messages = 100000;
+    sim_result r;
+    err e;
+    assert_int_equal(sim_run(&p, &r, &e), 0);
+    assert_int_equal(r.status, SIM_DEADLOCK);
+    assert_non_null(strstr(r.detail, "wait on each other"));
+}
+
+static void test_refusals_and_text(void **state)
+{
+    (void)state;
+    net_design d;
+    err e;
+    net_design_init(&d);
+    char buf[512];
+    net_design_format(&d, buf, sizeof buf);
+    /* router=unit prints as before: no router keys */
+    assert_null(strstr(buf, "router="));
+    assert_null(strstr(buf, "link_delay"));
+    assert_int_equal(net_design_parse(&d, "router=pipelined link_delay=2 "
+                                          "sw_alloc_delay=2",
+                                      &e),
+                     0);
+    net_design_format(&d, buf, sizeof buf);
+    assert_non_null(strstr(buf, "router=pipelined"));
+    assert_non_null(strstr(buf, "sw_alloc_delay=2"));
+    assert_null(strstr(buf, "router_delay"));
+    assert_int_not_equal(net_design_parse(&d, "vc_alloc_delay=0", &e), 0);
+    assert_int_not_equal(net_design_parse(&d, "router=fast", &e), 0);
+
+    sim_params p = make("topology=hypercube n=4 vcs=2 switching=pcs "
+                        "routing=minimal_adaptive router=pipelined",
+                        "message_bits=8");
+    p.rate = 0.01;
+    sim_result r;
+    assert_int_not_equal(sim_run(&p, &r, &e), 0);
+    assert_non_null(strstr(e.msg, "pcs"));
+    p = make("topology=torus k=4 n=2 vcs=2 router=pipelined",
+             "message_bits=8");
+    p.rate = 0.01;
+    p.credit_delay = 2;
+    assert_int_not_equal(sim_run(&p, &r, &e), 0);
+    assert_non_null(strstr(e.msg, "credit_delay"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_load_every_stage),
+        cmocka_unit_test(test_per_hop),
+        cmocka_unit_test(test_single_vc_stream),
+        cmocka_unit_test(test_invariants_under_load),
+        cmocka_unit_test(test_deadlock_found),
+        cmocka_unit_test(test_refusals_and_text),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
