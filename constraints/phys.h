@@ -24,8 +24,15 @@
 /* ---- the router's shape ------------------------------------------------ */
 
 typedef struct phys_router_shape {
-    int net_inputs;    /* network channels entering one router */
+    int net_inputs;    /* crossbar inputs from the network */
     int net_outputs;   /* network channels leaving one router */
+    int buffered_inputs; /* network channels whose VC buffers the router
+                          holds (a DCSH node's k-1 bus readers per
+                          dimension, which a (k-1):1 input multiplexer
+                          joins into one crossbar input) */
+    double mux_crosspoints; /* sum over multiplexed dimensions of
+                          buffered inputs x crossbar inputs (0 when no
+                          dimension has an input multiplexer) */
     int ports;         /* P: crossbar size, max(inputs, outputs) counting
                           one injection input and the ejection outputs */
     int vcs;           /* V */
@@ -124,12 +131,14 @@ int phys_wires_of(const net_design *d, const phys_wire_opts *o,
 typedef struct phys_area {
     double buffer_bits;      /* per router: inputs x V x depth x w */
     double crossbar_tracks2; /* per router: (P w)^2 wire pitches squared */
+    double mux_tracks2;      /* per router: input multiplexers,
+                                mux_crosspoints x w^2 */
     double va_bits;          /* per router: VC allocator arbiter state */
     double sa_bits;          /* per router: switch allocator arbiter state */
     double routers;          /* routers in the network (nodes, plus the
                                 express-cube's interchanges) */
     double total_buffer_bits;
-    double total_crossbar_tracks2;
+    double total_crossbar_tracks2; /* crossbars and input multiplexers */
     double total_allocator_bits;
     double wire_length;      /* wire-tiles, from phys_wires */
 } phys_area;

@@ -7,7 +7,11 @@
  * Network channels in and out of one router come from a per-topology
  * table of per-dimension counts (the same structure as cons_count.c's
  * node count, split into the two directions because a DCSH node reads
- * k-1 buses and drives one).  The crossbar has one more input (injection)
+ * k-1 buses and drives one).  A DCSH node's k-1 bus readers of a
+ * dimension hold their own VC buffers and meet in a buffered (k-1):1
+ * input multiplexer (the thesis's node, cons_count.c), so they make one
+ * crossbar input; the multiplexer's area is counted (phys_area.c), its
+ * delay is not in either model.  The crossbar has one more input (injection)
  * and as many more outputs as the node has ejection channels (0, the
  * "unlimited" of net.h, counts as one physical port); P is the larger side.
  * Routing freedom F is the number of output virtual channels the routing
@@ -51,7 +55,8 @@
 #include "net/topology.h"
 
 typedef struct dir_ops {
-    int (*in)(const net_design *d, int i);
+    int (*in)(const net_design *d, int i);     /* buffered inputs */
+    int (*xin)(const net_design *d, int i);    /* crossbar inputs */
     int (*out)(const net_design *d, int i);
 } dir_ops;
 
@@ -60,14 +65,15 @@ static int one(const net_design *d, int i) { (void)d; (void)i; return 1; }
 static int line_side(const net_design *d, int i) { return d->k[i] >= 3 ? 2 : 1; }
 static int bus_readers(const net_design *d, int i) { return d->k[i] - 1; }
 
-/* Indexed by net_topology: network channels of dimension i entering and
- * leaving the busiest node's router. */
+/* Indexed by net_topology: network channels of dimension i entering the
+ * busiest node's router (buffered), the crossbar inputs they make, and
+ * the channels leaving it. */
 static const dir_ops topology_dirs[NET_TOPOLOGY_COUNT] = {
-    [NET_TORUS] = {two, two},
-    [NET_MESH] = {line_side, line_side},
-    [NET_HYPERCUBE] = {one, one},
-    [NET_DCSH] = {bus_readers, one},
-    [NET_EXPRESS] = {two, two},
+    [NET_TORUS] = {two, two, two},
+    [NET_MESH] = {line_side, line_side, line_side},
+    [NET_HYPERCUBE] = {one, one, one},
+    [NET_DCSH] = {bus_readers, one, one},
+    [NET_EXPRESS] = {two, two, two},
 };
 
 static int freedom(const net_design *d)
@@ -97,8 +103,12 @@ int phys_router_shape_of(const net_design *d, phys_router_shape *out,
     const dir_ops *ops = &topology_dirs[d->topology];
     phys_router_shape s = {0};
     for (int i = 0; i < d->n; i++) {
-        s.net_inputs += ops->in(d, i);
+        int in = ops->in(d, i), xin = ops->xin(d, i);
+        s.buffered_inputs += in;
+        s.net_inputs += xin;
         s.net_outputs += ops->out(d, i);
+        if (in != xin)
+            s.mux_crosspoints += (double)in * xin;
     }
     int eject = d->ejection_channels > 0 ? d->ejection_channels : 1;
     int in = s.net_inputs + 1, outp = s.net_outputs + eject;

@@ -64,14 +64,20 @@ static void test_shape(void **state)
      * 2 (3 - 2) + 1 = 3. */
     assert_int_equal(s.freedom, 3);
 
-    /* DCSH 8x8: reads k - 1 = 7 buses per dimension (14 in), drives one
-     * per dimension (2 out): P = max(14 + 1, 2 + 1) = 15. */
+    /* DCSH 8x8: reads k - 1 = 7 buses per dimension (14 buffered
+     * inputs), joined by a 7:1 multiplexer into one crossbar input per
+     * dimension (2), drives one bus per dimension (2 out): P = max(2 + 1,
+     * 2 + 1) = 3; multiplexer crosspoints 2 x (7 x 1) = 14. */
     net_design c = make(NET_DCSH, 2, 8, 1, 1);
     s = shape(&c);
-    assert_int_equal(s.net_inputs, 14);
+    assert_int_equal(s.buffered_inputs, 14);
+    assert_int_equal(s.net_inputs, 2);
     assert_int_equal(s.net_outputs, 2);
-    assert_int_equal(s.ports, 15);
+    assert_int_equal(s.ports, 3);
+    assert_near(s.mux_crosspoints, 14);
     assert_int_equal(s.freedom, 1);
+    assert_int_equal(shape(&t).buffered_inputs, 4);
+    assert_near(shape(&t).mux_crosspoints, 0);
 
     /* minimal adaptive 2-D torus, V = 4: F = n V = 8. */
     net_design m = make(NET_TORUS, 2, 8, 4, 1);
@@ -342,6 +348,20 @@ static void test_area(void **state)
     assert_near(a.total_crossbar_tracks2, 409600);
     assert_near(a.total_allocator_bits, 32960);
     assert_near(a.wire_length, 8192);
+
+    assert_near(a.mux_tracks2, 0);
+
+    /* DCSH 8x8, V = 2, depth 1, w = 4: 14 buffered inputs x 2 x 1 x 4 =
+     * 112 bits; crossbar (3 x 4)^2 = 144; input multiplexers 14
+     * crosspoints x 4^2 = 224; total crossbars 64 x (144 + 224) = 23552. */
+    net_design c = make(NET_DCSH, 2, 8, 2, 4);
+    s = shape(&c);
+    w = wires(&c, 4, 20, 0);
+    assert_int_equal(phys_area_of(&c, &s, &w, &a, &e), 0);
+    assert_near(a.buffer_bits, 112);
+    assert_near(a.crossbar_tracks2, 144);
+    assert_near(a.mux_tracks2, 224);
+    assert_near(a.total_crossbar_tracks2, 23552);
 
     /* wormhole: no VC allocator; SA = p A(1) + p A(p) = 5 x 10 = 50 */
     net_design m = make(NET_MESH, 2, 4, 1, 32);

@@ -70,9 +70,13 @@ void cost_phys_print_header(const cost_phys_opts *o)
 void cost_phys_print(int idx, const cost_phys_opts *o, const cost_phys *p)
 {
     const phys_router_shape *s = &p->shape;
-    printf("#%d router: P=%d (in %d+1, out %d+eject) V=%d F=%d w=%d\n", idx,
+    printf("#%d router: P=%d (in %d+1, out %d+eject) V=%d F=%d w=%d", idx,
            s->ports, s->net_inputs, s->net_outputs, s->vcs, s->freedom,
            s->width);
+    if (s->buffered_inputs != s->net_inputs)
+        printf(" (%d buffered inputs through input multiplexers)",
+               s->buffered_inputs);
+    printf("\n");
     if (o->model == COST_ROUTER_CHIEN) {
         const phys_chien *c = &p->chien;
         printf("   chien: AD %.3f + arb %.3f + xbar %.3f = setup %.3f ns; "
@@ -101,10 +105,13 @@ void cost_phys_print(int idx, const cost_phys_opts *o, const cost_phys *p)
     }
     printf("\n");
     const phys_area *a = &p->area;
-    printf("   area per router: buffers %.15g bits, crossbar %.15g tracks^2, "
-           "allocators %.15g + %.15g arbiter bits (VC + switch)\n",
-           a->buffer_bits, a->crossbar_tracks2, a->va_bits, a->sa_bits);
-    printf("   area in total (%.15g routers): buffers %.15g bits, crossbar "
+    printf("   area per router: buffers %.15g bits, crossbar %.15g tracks^2, ",
+           a->buffer_bits, a->crossbar_tracks2);
+    if (a->mux_tracks2 > 0)
+        printf("input multiplexers %.15g tracks^2, ", a->mux_tracks2);
+    printf("allocators %.15g + %.15g arbiter bits (VC + switch)\n",
+           a->va_bits, a->sa_bits);
+    printf("   area in total (%.15g routers): buffers %.15g bits, crossbars "
            "%.15g tracks^2, allocators %.15g bits, wires %.15g wire-tiles\n",
            a->routers, a->total_buffer_bits, a->total_crossbar_tracks2,
            a->total_allocator_bits, a->wire_length);
@@ -128,6 +135,7 @@ static json_t *shape_json(const phys_router_shape *s)
     json_object_set_new(j, "ports", json_integer(s->ports));
     json_object_set_new(j, "net_inputs", json_integer(s->net_inputs));
     json_object_set_new(j, "net_outputs", json_integer(s->net_outputs));
+    json_object_set_new(j, "buffered_inputs", json_integer(s->buffered_inputs));
     json_object_set_new(j, "vcs", json_integer(s->vcs));
     json_object_set_new(j, "freedom", json_integer(s->freedom));
     json_object_set_new(j, "width", json_integer(s->width));
@@ -190,6 +198,7 @@ json_t *cost_phys_json(const cost_phys_opts *o, const cost_phys *p)
                                               p->wires.grid_y));
     json_object_set_new(ja, "buffer_bits", json_real(a->buffer_bits));
     json_object_set_new(ja, "crossbar_tracks2", json_real(a->crossbar_tracks2));
+    json_object_set_new(ja, "input_mux_tracks2", json_real(a->mux_tracks2));
     json_object_set_new(ja, "vc_allocator_bits", json_real(a->va_bits));
     json_object_set_new(ja, "switch_allocator_bits", json_real(a->sa_bits));
     json_object_set_new(ja, "routers", json_real(a->routers));
