@@ -39,7 +39,7 @@ static int run(const cfg_study *s, int threads, int all, dse_run *r,
     dse_progress progress;
     dse_progress_init(&progress, stderr, 0);
     dse_optimize_opts o = {.threads = threads, .simulate_all = all,
-                           .progress = &progress};
+                           .no_curves = 1, .progress = &progress};
     err e;
     double w0 = dse_now_s(), c0 = cpu_s();
     int rc = dse_optimize(s, &o, r, &e);

@@ -975,6 +975,11 @@ void sim_result_merge(const sim_result *rs, int n, sim_result *out)
             out->source_wait += x->source_wait / n;
             out->hops += x->hops / n;
             out->message_flits += x->message_flits / n;
+            out->latency_p50 += x->latency_p50 / n;
+            out->latency_p95 += x->latency_p95 / n;
+            out->latency_p99 += x->latency_p99 / n;
+            if (x->latency_max > out->latency_max)
+                out->latency_max = x->latency_max;
         }
     }
     if (out->status != SIM_OK)

@@ -109,6 +109,10 @@ typedef struct sim_params {
     int allow_deadlock_prone;/* 1: skip net_check's minimum-VC rule (to test
                                 the watchdog); never for real results */
     int track_delivery;      /* 1: count deliveries per message (tests) */
+    long *latency_trace;     /* tests: if set, the latency of every measured
+                                unicast message delivered, in delivery
+                                order, up to latency_trace_cap of them */
+    long latency_trace_cap;
     void (*progress)(void *ctx, const sim_progress *p);
     void *progress_ctx;
     long progress_cycles;    /* call progress every this many cycles (1<<16) */
@@ -125,6 +129,13 @@ typedef struct sim_result {
     double network_latency;  /* header injection to last flit consumed */
     double network_latency_ci95;
     double source_wait;      /* generation to header injection */
+    /* Latency percentiles (nearest rank) and maximum over every measured
+     * unicast message delivered (under the CI rule that may include a few
+     * past the complete batches the mean uses), from a log-linear
+     * histogram: each percentile within 1/128 of the exact one, relative;
+     * the maximum exact.  Replications merged: percentiles averaged, the
+     * maximum the largest. */
+    double latency_p50, latency_p95, latency_p99, latency_max;
     double hops;             /* mean channel hops of measured messages */
     double message_flits;    /* mean length of measured messages */
     /* Throughput over the measurement window, per node per cycle (all N

@@ -312,6 +312,24 @@ typedef struct sim_batch {
     long nu, nb;                 /* of which unicast, broadcasts */
 } sim_batch;
 
+/* Latency histogram (hist.c): log-linear buckets, SIM_HIST_SUB per
+ * power of two, so a percentile is within SIM_HIST_REL_ERR of the exact
+ * nearest-rank one; the maximum is exact. */
+#define SIM_HIST_SUB 64
+#define SIM_HIST_BUCKETS (SIM_HIST_SUB * 58)   /* latencies up to 2^62 */
+#define SIM_HIST_REL_ERR (1.0 / (2 * SIM_HIST_SUB))
+
+typedef struct sim_hist {
+    long count[SIM_HIST_BUCKETS];
+    long n;
+    int64_t max;
+} sim_hist;
+
+void sim__hist_add(sim_hist *h, int64_t latency);
+/* The nearest-rank q-quantile (0 < q <= 1) of the latencies added, NAN
+ * when none were. */
+double sim__hist_quantile(const sim_hist *h, double q);
+
 typedef struct sim_stats {
     long warmup;                 /* first measured serial */
     long tag_end;                /* serials [warmup, tag_end) are measured */
@@ -324,6 +342,10 @@ typedef struct sim_stats {
     int window;                  /* 0 before, 1 open, 2 closed */
     int64_t ws, we;
     long win_gen_msgs, win_gen_flits, win_del_msgs, win_cons_flits;
+    sim_hist hist;               /* latencies of the measured unicast
+                                    messages delivered */
+    long *trace;                 /* sim_params.latency_trace (tests) */
+    long trace_cap, trace_n;
 } sim_stats;
 
 void sim__stats_init(sim_stats *s, const sim_params *p);

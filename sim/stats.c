@@ -17,6 +17,9 @@
  * The half-width is t(0.975, nb-1) * s / sqrt(nb), s the standard deviation
  * of the batch means; the mean is the message-weighted mean.
  *
+ * Percentiles: every measured unicast message delivered also goes into a
+ * latency histogram (hist.c), whatever its batch.
+ *
  * Broadcast traffic: a batch's serials cover unicast messages and
  * broadcasts; both count for completeness (n), the unicast latency means
  * use the unicast count (nu), the broadcast latency means the broadcast
@@ -44,6 +47,8 @@ void sim__stats_init(sim_stats *s, const sim_params *p)
         s->nbatches = 0;
         s->last_size = 0;
     }
+    s->trace = p->latency_trace;
+    s->trace_cap = p->latency_trace ? p->latency_trace_cap : 0;
 }
 
 static void merge_pairs(sim_stats *s)
@@ -99,6 +104,9 @@ void sim__stats_add(sim_stats *s, const sim_msg *m, int64_t now)
     b->n++;
     b->nu++;
     s->done++;
+    sim__hist_add(&s->hist, now - m->t_gen);
+    if (s->trace_n < s->trace_cap)
+        s->trace[s->trace_n++] = (long)(now - m->t_gen);
 }
 
 void sim__stats_add_bcast(sim_stats *s, int64_t serial, double latency)
@@ -210,6 +218,10 @@ void sim__stats_summary(const sim_stats *s, int nb, sim_result *r)
         r->path_setup = t.setup / n;
         r->backtracks = t.backtracks / n;
         r->latency_ci95 = half_width(s, nb, F_LATENCY);
+        r->latency_p50 = sim__hist_quantile(&s->hist, 0.50);
+        r->latency_p95 = sim__hist_quantile(&s->hist, 0.95);
+        r->latency_p99 = sim__hist_quantile(&s->hist, 0.99);
+        r->latency_max = (double)s->hist.max;
         r->network_latency_ci95 = half_width(s, nb, F_NETWORK);
     }
     if (t.nb > 0) {

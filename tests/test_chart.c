@@ -1,6 +1,8 @@
 /*
  * test_chart.c — charts come out as one well-formed inline <svg> element
- * with the labels in it; saturated (non-finite) points are skipped.
+ * with the labels in it; saturated (non-finite) points are skipped; every
+ * series drawn has a legend entry (its own or its group's) and every
+ * point its tooltip; point labels do not overlap.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,16 +25,12 @@ static size_t count(const char *s, const char *needle)
     return n;
 }
 
-/* PLplot's svg device writes every character of a label as a hex
- * character reference, inside one tspan per run of text. */
+/* Labels are written as text, XML-escaped. */
 static int has_label(const char *svg, const char *text)
 {
-    char encoded[512] = "", one[16];
-    for (const char *p = text; *p; p++) {
-        snprintf(one, sizeof one, "&#x%x;", (unsigned char)*p);
-        strcat(encoded, one);
-    }
-    return strstr(svg, encoded) != NULL;
+    char want[512];
+    snprintf(want, sizeof want, ">%s<", text);
+    return strstr(svg, want) != NULL;
 }
 
 static void test_line_chart_with_error_bars(void **state)
@@ -135,7 +133,7 @@ static void test_legend_top_edge_and_labels(void **state)
                .nkeys = 1, .legend_outside = 1};
     char *svg = chart_svg(&c, NULL);
     assert_non_null(svg);
-    assert_int_equal(count(svg, "&#x61;&#x6c;&#x70;&#x68;&#x61;"), 1); /* alpha */
+    assert_int_equal(count(svg, ">alpha<"), 1);
     assert_true(has_label(svg, "front"));
     assert_true(has_label(svg, "target rates"));
     assert_true(has_label(svg, "saturated"));
@@ -146,6 +144,92 @@ static void test_legend_top_edge_and_labels(void **state)
     free(svg);
 }
 
+/* Every group drawn ("dse-series" data-group) has its legend entry, a
+ * series without a label of its own shares its group's; every point
+ * carries a tooltip. */
+static void test_groups_and_tips(void **state)
+{
+    (void)state;
+    double x[] = {0.01, 0.02, 0.03}, y[] = {10, 20, 30}, t[] = {INFINITY};
+    const char *tips[] = {"design A at 0.01", "design A at 0.02",
+                          "design A at 0.03"};
+    chart_series s[4] = {
+        {.label = "A", .x = x, .y = y, .n = 3, .style = CHART_LINE,
+         .dashed = 1, .group = 1},
+        {.x = x, .y = y, .n = 3, .style = CHART_LINE_POINTS, .group = 1,
+         .point_tips = tips},
+        {.x = x + 2, .y = t, .n = 1, .style = CHART_POINTS, .group = 1,
+         .marker = CHART_MARK_TRIANGLE},
+        {.label = "B", .x = x, .y = y, .n = 3, .style = CHART_POINTS,
+         .color = 1, .faint = 1},
+    };
+    chart c = {.title = "g", .series = s, .nseries = 4};
+    char *svg = chart_svg(&c, NULL);
+    assert_non_null(svg);
+    assert_int_equal(count(svg, "class=\"dse-legend\""), 2);
+    for (const char *p = strstr(svg, "class=\"dse-series\" data-group=\"");
+         p; p = strstr(p + 1, "class=\"dse-series\" data-group=\"")) {
+        int g = atoi(p + strlen("class=\"dse-series\" data-group=\""));
+        char want[64];
+        snprintf(want, sizeof want, "class=\"dse-legend\" data-group=\"%d\"", g);
+        assert_non_null(strstr(svg, want));
+    }
+    /* 3 + 3 + 1 + 3 points, each with a tooltip */
+    assert_int_equal(count(svg, "data-tip=\""), 10);
+    assert_non_null(strstr(svg, "data-tip=\"design A at 0.02\""));
+    assert_int_equal(count(svg, ">A<"), 1);
+    free(svg);
+}
+
+/* Labels of a cluster of points never overlap each other. */
+static void test_labels_do_not_overlap(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    double x[N], y[N];
+    char names[N][8];
+    const char *labels[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = 1 + 0.001 * i;
+        y[i] = 100 + 0.1 * i;
+        snprintf(names[i], sizeof names[i], "S%d", i + 1);
+        labels[i] = names[i];
+    }
+    double far_x[] = {0, 3}, far_y[] = {50, 200};
+    chart_series s[2] = {
+        {.label = "cluster", .x = x, .y = y, .n = N, .style = CHART_POINTS,
+         .point_labels = labels},
+        {.label = "range", .x = far_x, .y = far_y, .n = 2,
+         .style = CHART_LINE},
+    };
+    chart c = {.title = "crowd", .series = s, .nseries = 2};
+    char *svg = chart_svg(&c, NULL);
+    assert_non_null(svg);
+    double bx[N], by[N], bw[N];
+    int n = 0;
+    for (const char *p = strstr(svg, "font-size=\"11\""); p && n < N;
+         p = strstr(p + 1, "font-size=\"11\"")) {
+        const char *tag = p;
+        while (tag > svg && strncmp(tag, "<text", 5))
+            tag--;
+        assert_int_equal(sscanf(tag, "<text x=\"%lf\" y=\"%lf\"", &bx[n],
+                                &by[n]),
+                         2);
+        const char *txt = strchr(p, '>') + 1;
+        bw[n] = (double)(strchr(txt, '<') - txt) * 6.0;
+        n++;
+    }
+    assert_int_equal(n, N);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) {
+            int overlap = bx[i] < bx[j] + bw[j] && bx[j] < bx[i] + bw[i] &&
+                          fabs(by[i] - by[j]) < 11;
+            if (overlap)
+                fail_msg("labels %d and %d overlap", i, j);
+        }
+    free(svg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -153,6 +237,8 @@ int main(void)
         cmocka_unit_test(test_empty_and_log_chart),
         cmocka_unit_test(test_ticks),
         cmocka_unit_test(test_legend_top_edge_and_labels),
+        cmocka_unit_test(test_groups_and_tips),
+        cmocka_unit_test(test_labels_do_not_overlap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -297,4 +297,75 @@ static inline long long test_hget_ll(dse_store *st, const char *key,
     return out;
 }
 
+/* Run a shell command: its stdout into out (NULL: discarded; always
+ * NUL-terminated), the rest read and dropped; its exit status. */
+static inline int test_sh(const char *cmd, char *out, size_t size)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = out ? fread(out, 1, size - 1, p) : 0;
+    if (out)
+        out[n] = '\0';
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0)
+        ;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* waitpid with a deadline: the exit status (128 when killed by a signal),
+ * or -1 (still running after `seconds`). */
+static inline int test_wait_exit(pid_t pid, double seconds)
+{
+    for (double t = 0; t < seconds; t += 0.05) {
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            test_untrack(pid);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        }
+        test_sleep(0.05);
+    }
+    return -1;
+}
+
+/* One field of the daemon's record of study id (prefix dse:) into buf
+ * ("" when absent). */
+static inline void test_study_field(dse_store *st, const char *id,
+                                    const char *field, char *buf, size_t size)
+{
+    char key[64];
+    snprintf(key, sizeof key, "dse:study:%s", id);
+    size_t n;
+    char **f, **v;
+    buf[0] = '\0';
+    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(f[i], field) == 0)
+            snprintf(buf, size, "%s", v[i]);
+        free(f[i]);
+        free(v[i]);
+    }
+    free(f);
+    free(v);
+}
+
+/* Wait (up to seconds) until study id's field `name` is want: 1, or 0
+ * (and the last value on stderr). */
+static inline int test_wait_study(dse_store *st, const char *id,
+                                  const char *name, const char *want,
+                                  double seconds)
+{
+    char buf[2048];
+    for (double t = 0; t < seconds; t += 0.05) {
+        test_study_field(st, id, name, buf, sizeof buf);
+        if (strcmp(buf, want) == 0)
+            return 1;
+        test_sleep(0.05);
+    }
+    fprintf(stderr, "study %s: %s '%s', wanted '%s'\n", id, name, buf, want);
+    return 0;
+}
+
 #endif

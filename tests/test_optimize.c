@@ -112,6 +112,15 @@ static int count_entries(const char *dir, const char *prefix)
     return n;
 }
 
+/* The chart files of a report directory (report_charts.h). */
+static int count_charts(const char *dir)
+{
+    return count_entries(dir, "load-") + count_entries(dir, "front-") +
+           count_entries(dir, "simulated-") +
+           count_entries(dir, "percentiles.svg") +
+           count_entries(dir, "parity.svg");
+}
+
 /* Mark dir as a report dse wrote (what dse_report_write leaves there). */
 static void write_marker(const char *dir)
 {
@@ -652,7 +661,8 @@ static const key_spec decision_spec[] = {
     {"disagreements", T_ARR, 0},    {NULL, 0, 0}};
 static const key_spec finalist_spec[] = {
     {"id", T_INT, 0},         {"order", T_INT, 0},
-    {"simulation", T_ARR, 0}, {"sim_rank", T_INT, 0},
+    {"simulation", T_ARR, 0}, {"curve", T_ARR, 0},
+    {"sim_rank", T_INT, 0},
     {"max_abs_error_pct", T_NUM_NULL, 0}, {"disagrees", T_BOOL, 0},
     {NULL, 0, 0}};
 static const key_spec point_spec[] = {
@@ -663,6 +673,16 @@ static const key_spec point_spec[] = {
     {"messages", T_INT, 0},        {"saturated", T_BOOL, 0},
     {"seeds", T_INT, 0},           {"skipped_above_saturation", T_BOOL, 0},
     {"rank", T_INT_NULL, 0},       {"tied_best", T_BOOL, 0},
+    {"p50", T_NUM_NULL, 0},        {"p95", T_NUM_NULL, 0},
+    {"p99", T_NUM_NULL, 0},        {"max_latency", T_NUM_NULL, 0},
+    {NULL, 0, 0}};
+static const key_spec curve_point_spec[] = {
+    {"rate", T_NUM, 0},            {"latency", T_NUM_NULL, 0},
+    {"p50", T_NUM_NULL, 0},        {"p95", T_NUM_NULL, 0},
+    {"p99", T_NUM_NULL, 0},        {"max_latency", T_NUM_NULL, 0},
+    {"accepted_rate", T_NUM_NULL, 0}, {"model_latency", T_NUM_NULL, 0},
+    {"ci95_half_width", T_NUM_NULL, 0}, {"messages", T_INT, 0},
+    {"saturated", T_BOOL, 0},      {"seeds", T_INT, 0},
     {NULL, 0, 0}};
 static const key_spec timings_spec[] = {
     {"space", T_NUM, 0}, {"score", T_NUM, 0}, {"simulate", T_NUM, 0},
@@ -797,6 +817,17 @@ static void check_results_json(const json_t *root, const dse_run *r,
             check_object(p, "simulation point", point_spec);
             check_num(json_object_get(p, "latency"), c->sim[ri].latency);
             check_num(json_object_get(p, "error_pct"), c->sim[ri].error_pct);
+            check_num(json_object_get(p, "p99"), c->sim[ri].p99);
+        }
+        const json_t *cv = json_object_get(fj, "curve");
+        assert_int_equal(json_array_size(cv), c->ncurve);
+        for (size_t k = 0; k < json_array_size(cv); k++) {
+            const json_t *p = json_array_get(cv, k);
+            check_object(p, "curve point", curve_point_spec);
+            check_num(json_object_get(p, "rate"), c->curve[k].rate);
+            check_num(json_object_get(p, "p99"), c->curve[k].p99);
+            check_num(json_object_get(p, "accepted_rate"),
+                      c->curve[k].accepted);
         }
     }
     const json_t *notes = json_object_get(root, "notes");
@@ -1181,7 +1212,7 @@ static void test_checkers_reject_bad_input(void **state)
     assert_false(dominates(a, c, 2, 1e-8));
 }
 
-/* curves.csv: one header, the same 13 columns on every row, series
+/* curves.csv: one header, the same 19 columns on every row, series
  * "model" or "sim"; one label per design id and one design per label (the
  * labels are unique); curves.json holds the same points. */
 static void check_curves(const char *csv, const char *csv_path,
@@ -1194,7 +1225,7 @@ static void check_curves(const char *csv, const char *csv_path,
     assert_string_equal(t.rows[0][6], "series");
     size_t sim_rows = 0;
     for (size_t i = 1; i < t.nrows; i++) {
-        assert_int_equal(t.ncols[i], 13);
+        assert_int_equal(t.ncols[i], 19);
         assert_true(!strcmp(t.rows[i][6], "model") || !strcmp(t.rows[i][6], "sim"));
         sim_rows += !strcmp(t.rows[i][6], "sim");
         for (size_t j = 1; j < i; j++) {
@@ -1210,6 +1241,8 @@ static void check_curves(const char *csv, const char *csv_path,
         const dse_candidate *c = &r->cand[r->finalists[f]];
         for (size_t ri = 0; c->sim && ri < r->study->rates.n; ri++)
             expected_sim += c->sim[ri].seeds > 0;
+        for (size_t k = 0; k < c->ncurve; k++)
+            expected_sim += c->curve[k].seeds > 0;
     }
     assert_int_equal(sim_rows, expected_sim);
     char json_path[4400];
@@ -1244,7 +1277,12 @@ static void test_report_files(void **state)
         assert_int_equal(stat(path, &st), 0);
         assert_true(st.st_size > 0);
     }
-    assert_int_equal(count_entries(fx->report, ""), 7); /* + curves, .dse-report */
+    /* the six files, .dse-report and the charts: load-latency,
+     * load-accepted, front-simulated, front-model, simulated-N,
+     * percentiles, parity (front-cost only when cost is an objective) */
+    int charts = count_charts(fx->report);
+    assert_true(charts >= 7);
+    assert_int_equal(count_entries(fx->report, ""), 7 + charts);
     assert_int_equal(count_entries(fx->report, DSE_REPORT_MARKER), 1);
     /* published atomically: nothing left beside it */
     assert_int_equal(count_entries(fx->tmp, "report."), 0);
@@ -1612,7 +1650,9 @@ static void test_finished_run_replaces_older_report(void **state)
     spawn(&c, argv);
     expect_exit(finish(&c, 120), 0, &c);
     assert_false(exists(marker));
-    assert_int_equal(count_entries(report, ""), 7);
+    /* without simulations: the load charts and the models' screen */
+    assert_true(count_charts(report) >= 3);
+    assert_int_equal(count_entries(report, ""), 7 + count_charts(report));
     assert_int_equal(count_entries(tmp, ""), 1);
     char want[4300];
     snprintf(want, sizeof want, "report: %s/", report);

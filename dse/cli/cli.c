@@ -13,6 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
+#include "dse/study/cfg.h"
 #include "net/xalloc.h"
 
 #define RATES_MAX 1000000
@@ -274,4 +277,62 @@ void dse_cli_log_line(void *ctx, const char *line)
     localtime_r(&t, &tm);
     strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
     fprintf(stderr, "%s %s: %s\n", when, (const char *)ctx, line);
+}
+
+const char *dse_cli_redis_url(const char *given)
+{
+    if (given)
+        return given;
+    const char *env = getenv("DSE_REDIS_URL");
+    return env && env[0] ? env : NULL;
+}
+
+void dse_cli_redis_error(const char *cmd, const char *msg)
+{
+    fprintf(stderr, "%s: %s\n", cmd, msg);
+    if (strstr(msg, "NOAUTH") || strstr(msg, "WRONGPASS") ||
+        strstr(msg, "invalid username-password"))
+        fprintf(stderr,
+                "%s: hint: this Redis wants a password: set "
+                "DSE_REDIS_PASSWORD_FILE to a file holding it (or "
+                "DSE_REDIS_PASSWORD), or put it in the URL "
+                "(redis://:PASSWORD@host; ps shows it)\n",
+                cmd);
+}
+
+int dse_cli_unknown_option(const char *cmd, char **argv, int optind_now,
+                           const struct option *longopts)
+{
+    const char *arg = optind_now > 0 ? argv[optind_now - 1] : "";
+    char word[64];
+    const char *near = NULL;
+    if (strncmp(arg, "--", 2) == 0) {
+        snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="),
+                 arg + 2);
+        const char *names[128];
+        size_t n = 0, exact = 0;
+        for (size_t i = 0; longopts[i].name && n < 128; i++) {
+            names[n++] = longopts[i].name;
+            exact |= strcmp(longopts[i].name, word) == 0;
+        }
+        if (exact) /* a known option without its value: getopt said so */
+            return dse_cli_bad(cmd, "see '%s --help'", cmd);
+        near = cfg_suggest(word, names, n);
+    }
+    if (near)
+        return dse_cli_bad(cmd, "unknown option '%s' (did you mean '--%s'?)",
+                           arg, near);
+    return dse_cli_bad(cmd, "unknown option '%s' (see '%s --help')", arg,
+                       cmd);
+}
+
+int dse_cli_print_json(json_t *o)
+{
+    char *t = o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(o);
+    if (!t)
+        return 1;
+    printf("%s\n", t);
+    free(t);
+    return 0;
 }

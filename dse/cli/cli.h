@@ -70,4 +70,23 @@ void dse_cli_catch_stop_signals(void (*handler)(int));
 int dse_cli_apply_key(const dse_cli_key *k, const char *value, net_design *d,
                       net_workload *w, err *e);
 
+/* The Redis URL of a farm command: the --redis value when given, else
+ * $DSE_REDIS_URL when set and not empty, else NULL. */
+const char *dse_cli_redis_url(const char *given);
+
+/* Print "CMD: MSG" on stderr; when MSG says Redis refused to authenticate
+ * (NOAUTH, WRONGPASS), a second line says how to give the password. */
+void dse_cli_redis_error(const char *cmd, const char *msg);
+
+/* After getopt_long returned '?' for argv[optind - 1]: print "CMD: unknown
+ * option '--X' (did you mean '--Y'?)" (the suggestion only when one of
+ * longopts is close) and a pointer to --help; returns 2. */
+int dse_cli_unknown_option(const char *cmd, char **argv, int optind_now,
+                           const struct option *longopts);
+
+/* Print o as indented JSON on stdout (and free it); 0, or 1 when it
+ * cannot be printed. */
+struct json_t;
+int dse_cli_print_json(struct json_t *o);
+
 #endif

@@ -12,10 +12,13 @@
  * Exit status: 0 every study is valid, 2 usage error or an invalid study,
  * 1 a valid study whose space could not be built (budget evaluation).
  */
+#include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse/farm/farm_serve.h"
 #include "dse/report/report.h"
 #include "dse/study/cfg.h"
 #include "dse/cli/cli.h"
@@ -26,7 +29,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dse check [--designs] STUDY.yaml...\n\n"
+            "usage: dse check [--designs] [--json] [--max-enumerated N] "
+            "STUDY.yaml...\n\n"
             "Validate each study file; print the study, the size of its design\n"
             "space (enumerated and feasible), how many designs were dropped for\n"
             "each reason with an example, and the feasible designs per topology.\n"
@@ -34,6 +38,11 @@ static void usage(FILE *out)
             "source line, and the exit status is 2.\n\n"
             "options:\n"
             "  --designs   also list every feasible design and its model\n"
+            "  --json      print the same as JSON (an array when several files)\n"
+            "  --max-enumerated N\n"
+            "              refuse a study whose design space has more than N\n"
+            "              combinations, counted before building it (default\n"
+            "              1000000, the same as dse serve)\n"
             "  -h, --help  this text\n");
 }
 
@@ -181,7 +190,71 @@ static void print_space(const dse_space *sp, int designs)
     }
 }
 
-static int check_one(const char *path, int designs)
+/* What check prints, as a JSON object. */
+static json_t *study_json(const cfg_study *s, const dse_space *sp,
+                          int designs)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "study", json_string(s->name));
+    json_object_set_new(o, "file", json_string(s->source));
+    json_object_set_new(o, "nodes", json_integer(s->nodes));
+    json_t *rates = json_array();
+    for (size_t i = 0; i < s->rates.n; i++)
+        json_array_append_new(rates, json_real(s->rates.v[i]));
+    json_object_set_new(o, "rates", rates);
+    json_t *obj = json_array();
+    for (size_t i = 0; i < s->nobjectives; i++)
+        json_array_append_new(obj,
+                              json_string(cfg_objective_name(&s->objectives[i])));
+    json_object_set_new(o, "objectives", obj);
+    json_object_set_new(o, "finalists", json_integer(s->finalists));
+    json_object_set_new(o, "search", json_string(cfg_search_name(s->search)));
+    json_object_set_new(o, "report", json_string(s->report_dir));
+    json_t *space = json_object();
+    json_object_set_new(space, "enumerated", json_integer((json_int_t)sp->enumerated));
+    json_object_set_new(space, "feasible", json_integer((json_int_t)sp->count));
+    json_object_set_new(space, "unmodelled", json_integer((json_int_t)sp->unmodelled));
+    json_t *drop = json_array();
+    for (int r = 0; r < DSE_DROP_COUNT; r++) {
+        if (!sp->dropped[r])
+            continue;
+        json_t *d = json_object();
+        json_object_set_new(d, "reason", json_string(dse_drop_text((dse_drop)r)));
+        json_object_set_new(d, "count", json_integer((json_int_t)sp->dropped[r]));
+        json_object_set_new(d, "example", json_string(sp->example[r]));
+        json_array_append_new(drop, d);
+    }
+    json_object_set_new(space, "dropped", drop);
+    json_t *per = json_object();
+    for (int t = 0; t < NET_TOPOLOGY_COUNT; t++) {
+        if (!sp->enumerated_by_topology[t])
+            continue;
+        json_t *x = json_object();
+        json_object_set_new(x, "feasible", json_integer((json_int_t)sp->feasible_by_topology[t]));
+        json_object_set_new(x, "enumerated", json_integer((json_int_t)sp->enumerated_by_topology[t]));
+        json_object_set_new(per, net_topology_name((net_topology)t), x);
+    }
+    json_object_set_new(space, "by_topology", per);
+    json_object_set_new(o, "space", space);
+    if (designs) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < sp->count; i++) {
+            char text[512];
+            net_design_format(&sp->designs[i], text, sizeof text);
+            json_t *d = json_object();
+            json_object_set_new(d, "design", json_string(text));
+            json_object_set_new(d, "model", sp->models[i]
+                                                ? json_string(sp->models[i]->name)
+                                                : json_null());
+            json_array_append_new(arr, d);
+        }
+        json_object_set_new(o, "designs", arr);
+    }
+    return o;
+}
+
+static int check_one(const char *path, int designs, size_t max_enumerated,
+                     json_t *out)
 {
     cfg_study s;
     err e;
@@ -191,6 +264,14 @@ static int check_one(const char *path, int designs)
         dse_cli_print_error(&e);
         return 2;
     }
+    /* counted first: a space of billions of combinations would take
+     * gigabytes and minutes to build just to be refused */
+    if (dse_serve_check_enumerated(&s, max_enumerated, "dse check's", &e)) {
+        fprintf(stderr, "%s: %s (raise it with --max-enumerated)\n", path,
+                e.msg);
+        cfg_study_fini(&s);
+        return 1;
+    }
     dse_space sp;
     int rc = dse_space_build(&s, &sp, &e);
     if (rc) {
@@ -199,8 +280,12 @@ static int check_one(const char *path, int designs)
         cfg_study_fini(&s);
         return 1;
     }
-    print_study(&s, &sp);
-    print_space(&sp, designs);
+    if (out) {
+        json_array_append_new(out, study_json(&s, &sp, designs));
+    } else {
+        print_study(&s, &sp);
+        print_space(&sp, designs);
+    }
     err re;
     if (dse_report_dir_check(s.report_dir, &re) != 0)
         fprintf(stderr, "%s: warning: %s (dse optimize will refuse it)\n",
@@ -212,7 +297,10 @@ static int check_one(const char *path, int designs)
 
 int dse_cmd_check(int argc, char **argv)
 {
-    int designs = 0, nfiles = 0;
+    int designs = 0, nfiles = 0, as_json = 0;
+    dse_serve_opts defaults;
+    dse_serve_opts_init(&defaults);
+    size_t max_enumerated = defaults.limits.max_enumerated;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
@@ -222,10 +310,32 @@ int dse_cmd_check(int argc, char **argv)
             designs = 1;
             continue;
         }
+        if (strcmp(argv[i], "--json") == 0) {
+            as_json = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--max-enumerated") == 0) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[i + 1], &end) : 0;
+            if (i + 1 >= argc || *end || !(v >= 1) || v > 1e15) {
+                fprintf(stderr, "dse check: --max-enumerated: expected a "
+                                "number of combinations >= 1\n");
+                return 2;
+            }
+            max_enumerated = (size_t)v;
+            argv[i + 1] = NULL; /* consumed: not a study file */
+            i++;
+            continue;
+        }
         if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "dse check: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
+            static const struct option opts[] = {
+                {"designs", no_argument, NULL, 'd'},
+                {"json", no_argument, NULL, 'j'},
+                {"max-enumerated", required_argument, NULL, 'm'},
+                {"help", no_argument, NULL, 'h'},
+                {NULL, 0, NULL, 0},
+            };
+            return dse_cli_unknown_option("dse check", argv, i + 1, opts);
         }
         nfiles++;
     }
@@ -234,14 +344,26 @@ int dse_cmd_check(int argc, char **argv)
         return 2;
     }
     int status = 0, shown = 0;
+    json_t *all = as_json ? json_array() : NULL;
     for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1])
+        if (!argv[i] || (argv[i][0] == '-' && argv[i][1]))
             continue;
-        if (shown++)
+        if (shown++ && !all)
             printf("\n");
-        int rc = check_one(argv[i], designs);
+        int rc = check_one(argv[i], designs, max_enumerated, all);
         if (rc > status)
             status = rc;
+    }
+    if (all) {
+        if (nfiles == 1 && json_array_size(all) == 1) {
+            json_t *one = json_incref(json_array_get(all, 0));
+            json_decref(all);
+            dse_cli_print_json(one);
+        } else if (json_array_size(all) > 0 || status == 0) {
+            dse_cli_print_json(all);
+        } else {
+            json_decref(all);
+        }
     }
     return status;
 }

@@ -262,8 +262,7 @@ static int parse_options(int argc, char **argv, cost_opts *o, int *argi)
         case ':':
             return bad("option %s needs a value", argv[optind - 1]);
         default:
-            return bad("unknown option '%s' (see 'dse cost --help')",
-                       argv[optind - 1]);
+            return dse_cli_unknown_option("dse cost", argv, optind, longopts);
         }
     }
     if (o->have_wires + o->have_pins + o->have_reference > 1)

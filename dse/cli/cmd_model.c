@@ -217,8 +217,7 @@ static int parse_options(int argc, char **argv, model_cli *cli, int *done)
         case ':':
             return bad("option %s needs a value", argv[optind - 1]);
         case '?':
-            return bad("unknown option '%s' (see 'dse model --help')",
-                       argv[optind - 1]);
+            return dse_cli_unknown_option("dse model", argv, optind, longopts);
         default:
             if (c >= OPT_KEY && c < OPT_KEY + (int)DSE_CLI_NKEYS) {
                 dse_cli_key k = dse_cli_key_at((size_t)(c - OPT_KEY));
@@ -227,8 +226,7 @@ static int parse_options(int argc, char **argv, model_cli *cli, int *done)
                     return bad("--%s: %s", k.name, e.msg);
                 break;
             }
-            return bad("unknown option '%s' (see 'dse model --help')",
-                       argv[optind - 1]);
+            return dse_cli_unknown_option("dse model", argv, optind, longopts);
         }
     }
     if (optind < argc)

@@ -13,6 +13,7 @@
  * redoing them; --cache DIR elsewhere, --no-cache off.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -46,7 +47,8 @@ static void usage(FILE *out)
             "Search the study's design space: screen every design with its\n"
             "analytic model, let the flit-level simulator decide in rounds\n"
             "(docs/decision.md), and write the report (index.html, report.md,\n"
-            "candidates.csv, results.json) to the study's report directory.\n\n"
+            "candidates.csv, results.json, curves.csv, curves.json) to the\n"
+            "study's report directory.\n\n"
             "options:\n"
             "  -j, --jobs N       threads for scoring and simulation (default: all cores)\n"
             "  -o, --output DIR   write the report here instead of the study's report.dir\n"
@@ -54,6 +56,8 @@ static void usage(FILE *out)
             "      --simulate-all check mode: simulate every feasible design, whatever\n"
             "                     the budget (slow; the truth the decision is judged by)\n"
             "  -q, --quiet        no progress output\n"
+            "      --json         print the summary as JSON on stdout (progress\n"
+            "                     stays on stderr)\n"
             "      --redis URL    run the jobs on a Redis worker farm (docs/farm.md):\n"
             "                     redis://[user:password@]host[:port][/db]\n"
             "      --prefix P     farm key prefix (default dse:)\n"
@@ -67,6 +71,7 @@ static void usage(FILE *out)
             "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
             "  (the password when the URL has none: keeps it out of ps);\n"
             "  DSE_FARM_SECRET or DSE_FARM_SECRET_FILE (seal and check results)\n\n"
+            "$DSE_REDIS_URL is the default of --redis (an empty value: none).\n"
             "Exit status: 0 report written, 1 the run failed, 2 bad usage or\n"
             "study, 130 interrupted (no report written).\n");
 }
@@ -116,6 +121,55 @@ static void print_summary(const dse_run *r, const char *dir)
     printf("report: %s/\n", dir);
 }
 
+/* The summary as JSON: the numbers of print_summary, every finalist. */
+static json_t *summary_json(const dse_run *r, const char *dir,
+                            size_t failed_jobs)
+{
+    const cfg_study *s = r->study;
+    json_t *o = json_object();
+    json_object_set_new(o, "study", json_string(s->name));
+    json_object_set_new(o, "report", json_string(dir));
+    json_object_set_new(o, "enumerated", json_integer((json_int_t)r->space.enumerated));
+    json_object_set_new(o, "feasible", json_integer((json_int_t)r->space.count));
+    json_object_set_new(o, "simulated", json_integer((json_int_t)r->nsimulated));
+    json_object_set_new(o, "uncertified", json_integer((json_int_t)r->nuncertified));
+    json_object_set_new(o, "rounds", json_integer(r->rounds));
+    json_object_set_new(o, "ended", json_string(r->recommended == SIZE_MAX ? "models only"
+                                                : r->certified ? "certified"
+                                                               : "budget spent"));
+    json_object_set_new(o, "seconds", json_real(r->seconds_total));
+    json_object_set_new(o, "failed_jobs", json_integer((json_int_t)failed_jobs));
+    size_t n;
+    char **verdict = dse_report_verdict(r, &n);
+    json_t *v = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_array_append_new(v, json_string(verdict[i]));
+        free(verdict[i]);
+    }
+    free(verdict);
+    json_object_set_new(o, "verdict", v);
+    json_t *fin = json_array();
+    for (size_t f = 0; f < r->nfinalists; f++) {
+        const dse_candidate *c = &r->cand[r->finalists[f]];
+        char label[512];
+        net_design_format(&c->design, label, sizeof label);
+        json_t *x = json_object();
+        json_object_set_new(x, "rank", json_integer(c->finalist));
+        json_object_set_new(x, "design", json_string(label));
+        json_object_set_new(x, "recommended",
+                            json_boolean(r->recommended == r->finalists[f]));
+        json_object_set_new(x, "model_saturation",
+                            isfinite(c->saturation_rate) ? json_real(c->saturation_rate)
+                                                         : json_null());
+        json_object_set_new(x, "sim_saturation",
+                            isfinite(c->sim_saturation) ? json_real(c->sim_saturation)
+                                                        : json_null());
+        json_array_append_new(fin, x);
+    }
+    json_object_set_new(o, "finalists", fin);
+    return o;
+}
+
 int dse_cmd_optimize(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -130,12 +184,13 @@ int dse_cmd_optimize(int argc, char **argv)
         {"worker-timeout", required_argument, NULL, 'W'},
         {"cache", required_argument, NULL, 'C'},
         {"no-cache", no_argument, NULL, 'N'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     dse_optimize_opts o = {0};
     const char *output = NULL, *redis = NULL, *cache_dir = NULL;
-    int no_cache = 0;
+    int no_cache = 0, as_json = 0;
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
     int opt;
@@ -162,10 +217,14 @@ int dse_cmd_optimize(int argc, char **argv)
         case 'W': fo.no_worker_timeout_s = atof(optarg); break;
         case 'C': cache_dir = optarg; break;
         case 'N': no_cache = 1; break;
+        case 'J': as_json = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            return dse_cli_unknown_option("dse optimize", argv, optind,
+                                          longopts);
         }
     }
+    redis = dse_cli_redis_url(redis);
     if (optind != argc - 1) {
         fprintf(stderr, "dse optimize: expected one study file\n");
         usage(stderr);
@@ -182,7 +241,7 @@ int dse_cmd_optimize(int argc, char **argv)
     const char *dir = output ? output : study.report_dir;
     /* refuse a target dse may not replace before any work starts */
     if ((rc = dse_report_dir_check(dir, &e)) != 0) {
-        fprintf(stderr, "dse optimize: %s\n", e.msg);
+        dse_cli_redis_error("dse optimize", e.msg);
         cfg_study_fini(&study);
         return 2;
     }
@@ -193,7 +252,7 @@ int dse_cmd_optimize(int argc, char **argv)
         if (!rc)
             rc = dse_farm_open_url(redis, &fo, &farm, &e);
         if (rc) {
-            fprintf(stderr, "dse optimize: %s\n", e.msg);
+            dse_cli_redis_error("dse optimize", e.msg);
             cfg_study_fini(&study);
             return rc == ERR_CONFIG ? 2 : 1;
         }
@@ -247,7 +306,11 @@ int dse_cmd_optimize(int argc, char **argv)
         dse_cli_print_error(&e);
         status = rc == ERR_CONFIG ? 2 : 1;
     } else {
-        print_summary(&run, dir);
+        if (as_json)
+            status = dse_cli_print_json(
+                summary_json(&run, dir, farm ? run.njob_failures : 0));
+        else
+            print_summary(&run, dir);
     }
     dse_farm_print_failures(farm, stderr);
     if (cache && !o.quiet) {

@@ -7,6 +7,7 @@
  * temporary directory beside it and renamed).
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,11 +18,15 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dse results STUDY-ID --redis URL [--output DIR] [--prefix P]\n\n"
+            "usage: dse results STUDY-ID [--redis URL] [--output DIR] [--prefix P]\n"
+            "                   [--json]\n\n"
             "Fetch the report of a study the daemon finished (index.html, report.md,\n"
-            "candidates.csv, results.json) through Redis into DIR, a new directory\n"
-            "(default dse-results-ID); an existing non-empty DIR is refused.\n"
-            "Reports over %ld MiB are not kept in Redis ('dse status ID' says so).\n\n"
+            "candidates.csv, results.json, curves.csv, curves.json) through Redis\n"
+            "into DIR, a new directory (default dse-results-ID); an existing\n"
+            "non-empty DIR is refused.\n"
+            "Reports over %ld MiB are not kept in Redis ('dse status ID' says so).\n"
+            "--redis defaults to $DSE_REDIS_URL; --json prints {\"id\", \"directory\",\n"
+            "\"files\"}.\n\n"
             "Exit status: 0 written, 1 no such study, not done, not stored, DIR not\n"
             "empty, or Redis unreachable, 2 bad usage.\n",
             DSE_REPORT_STORE_MAX >> 20);
@@ -33,28 +38,33 @@ int dse_cmd_results(int argc, char **argv)
         {"redis", required_argument, NULL, 'R'},
         {"output", required_argument, NULL, 'o'},
         {"prefix", required_argument, NULL, 'P'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
     const char *url = NULL, *out = NULL;
-    int opt;
+    int opt, as_json = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'R': url = optarg; break;
         case 'o': out = optarg; break;
         case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
+        case 'J': as_json = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            return dse_cli_unknown_option("dse results", argv, optind,
+                                          longopts);
         }
     }
+    url = dse_cli_redis_url(url);
     if (optind != argc - 1 || !url) {
         usage(stderr);
         return dse_cli_bad("dse results", "%s",
                            url ? "expected one study id"
-                               : "--redis URL is required");
+                               : "--redis URL (or DSE_REDIS_URL) is required");
     }
     const char *id = argv[optind];
     char def[64];
@@ -74,8 +84,15 @@ int dse_cmd_results(int argc, char **argv)
     int rc = dse_study_fetch_report(&st, &fo, id, out, &n, &e);
     dse_store_close(&st);
     if (rc) {
-        fprintf(stderr, "dse results: %s\n", e.msg);
+        dse_cli_redis_error("dse results", e.msg);
         return 1;
+    }
+    if (as_json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "id", json_string(id));
+        json_object_set_new(o, "directory", json_string(out));
+        json_object_set_new(o, "files", json_integer((json_int_t)n));
+        return dse_cli_print_json(o);
     }
     printf("study %s: %zu file(s) in %s/\n", id, n, out);
     return 0;

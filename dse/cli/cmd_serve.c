@@ -44,11 +44,17 @@ static void usage(FILE *out)
             "DIR/ID/ (ID: the study id dse submit printed; the study's\n"
             "report.directory is ignored).  'dse status' shows progress.\n\n"
             "options:\n"
-            "      --redis URL             redis://[user:password@]host[:port][/db] (required)\n"
+            "      --redis URL             redis://[user:password@]host[:port][/db]\n"
+            "                              (default: $DSE_REDIS_URL)\n"
             "      --output-root DIR       where reports go (required; must exist)\n"
             "      --prefix P              key prefix (default dse:)\n"
-            "      --http [ADDR:]PORT      serve a read-only web page of the studies and\n"
-            "                              their reports (ADDR 127.0.0.1 by default)\n"
+            "      --http [ADDR:]PORT      serve the dashboard: studies, workers, dead\n"
+            "                              letters and reports, as pages and as JSON under\n"
+            "                              /api/ (ADDR 127.0.0.1 by default; read-only)\n"
+            "      --http-token TOKEN      also allow POST /api/studies/ID/cancel and\n"
+            "                              /api/dead-letters/ENTRY/requeue with the header\n"
+            "                              'Authorization: Bearer TOKEN' (16+ characters;\n"
+            "                              DSE_HTTP_TOKEN_FILE: read it from a file)\n"
             "      --concurrent N          studies run at once (default 1)\n"
             "      --lock-ttl S            expiry of the daemon's lock, refreshed 5 times\n"
             "                              as often (15); a daemon that finds another's\n"
@@ -98,6 +104,7 @@ int dse_cmd_serve(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},
         {"lock-ttl", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},
+        {"http-token", required_argument, NULL, 'K'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -105,7 +112,8 @@ int dse_cmd_serve(int argc, char **argv)
     dse_serve_opts_init(&o);
     o.log = dse_cli_log_line;
     o.log_ctx = (void *)"dse serve";
-    const char *url = NULL, *root = NULL, *http = NULL;
+    const char *url = NULL, *root = NULL, *http = NULL, *token = NULL;
+    char token_buf[256];
     double v;
     int opt;
     optind = 1;
@@ -114,6 +122,7 @@ int dse_cmd_serve(int argc, char **argv)
         case 'R': url = optarg; break;
         case 'O': root = optarg; break;
         case 'H': http = optarg; break;
+        case 'K': token = optarg; break;
         case 'P':
             snprintf(o.farm.prefix, sizeof o.farm.prefix, "%s", optarg);
             break;
@@ -168,9 +177,12 @@ int dse_cmd_serve(int argc, char **argv)
             break;
         case 'q': o.log = NULL; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            return dse_cli_unknown_option("dse serve", argv, optind,
+                                          longopts);
         }
     }
+    url = dse_cli_redis_url(url);
     if (optind != argc || !url || !root) {
         fprintf(stderr, "dse serve: %s\n",
                 optind != argc ? "unexpected argument"
@@ -183,20 +195,32 @@ int dse_cmd_serve(int argc, char **argv)
     err e;
     if (dse_store_url_parse(url, &spec.redis, &e) ||
         dse_farm_secret_from_env(&o.farm.secret, &e)) {
-        fprintf(stderr, "dse serve: %s\n", e.msg);
+        dse_cli_redis_error("dse serve", e.msg);
         return 2;
     }
+    const char *token_file = getenv("DSE_HTTP_TOKEN_FILE");
+    if (!token && token_file && token_file[0]) {
+        size_t len;
+        if (dse__farm_read_secret(token_file, token_buf, sizeof token_buf,
+                                  &len, &e))
+            return dse_cli_bad("dse serve", "DSE_HTTP_TOKEN_FILE: %s", e.msg);
+        token = token_buf;
+    }
+    if (token && (strlen(token) < 16 || strlen(token) > 200))
+        return dse_cli_bad("dse serve", "--http-token: 16 to 200 characters");
+    if (token && !http)
+        return dse_cli_bad("dse serve", "--http-token needs --http");
     dse_http *web = NULL;
     if (http) {
         char addr[64];
         int port;
         if (dse_http_addr_parse(http, addr, &port, &e)) {
-            fprintf(stderr, "dse serve: %s\n", e.msg);
+            dse_cli_redis_error("dse serve", e.msg);
             return 2;
         }
-        if (dse_http_start(&spec, &o.farm, http, root, o.log, o.log_ctx, &web,
-                           &e)) {
-            fprintf(stderr, "dse serve: %s\n", e.msg);
+        if (dse_http_start(&spec, &o.farm, http, root, token, o.log, o.log_ctx,
+                           &web, &e)) {
+            dse_cli_redis_error("dse serve", e.msg);
             return 1;
         }
     }
@@ -206,7 +230,7 @@ int dse_cmd_serve(int argc, char **argv)
     int rc = dse_serve_run(&spec, &o, &stop_requested, &e);
     dse_http_stop(web);
     if (rc) {
-        fprintf(stderr, "dse serve: %s\n", e.msg);
+        dse_cli_redis_error("dse serve", e.msg);
         return rc == ERR_CONFIG ? 2 : 1;
     }
     return 0;

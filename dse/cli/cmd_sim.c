@@ -61,7 +61,8 @@ static void usage(FILE *out)
         "Simulates one design and workload flit by flit (sim/) at each rate,\n"
         "in messages per node per cycle, and prints latency (generation to\n"
         "last flit consumed) with its 95%% confidence half-width, network\n"
-        "latency, source wait, offered and accepted throughput (flits and\n"
+        "latency, source wait, latency percentiles p50, p95 and p99\n"
+        "(within 1/128 of the exact ones) and the maximum, offered and accepted throughput (flits and\n"
         "messages per node per cycle), mean hops, messages measured, cycles,\n"
         "wall seconds, simulated router-cycles per second and the status\n"
         "(ok, saturated, deadlock, cycle limit).\n"
@@ -259,8 +260,7 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
         case ':':
             return bad("option %s needs a value", argv[optind - 1]);
         case '?':
-            return bad("unknown option '%s' (see 'dse sim --help')",
-                       argv[optind - 1]);
+            return dse_cli_unknown_option("dse sim", argv, optind, longopts);
         default:
             if (c >= OPT_KEY && c < OPT_KEY + (int)DSE_CLI_NKEYS) {
                 dse_cli_key k = dse_cli_key_at((size_t)(c - OPT_KEY));
@@ -347,6 +347,10 @@ static json_t *result_json(const sim_result *r, double wall, int ci_rule)
         json_object_set_new(o, "network_latency_ci95",
                             jnum(r->network_latency_ci95));
         json_object_set_new(o, "source_wait", jnum(r->source_wait));
+        json_object_set_new(o, "latency_p50", jnum(r->latency_p50));
+        json_object_set_new(o, "latency_p95", jnum(r->latency_p95));
+        json_object_set_new(o, "latency_p99", jnum(r->latency_p99));
+        json_object_set_new(o, "latency_max", jnum(r->latency_max));
         json_object_set_new(o, "hops", jnum(r->hops));
         json_object_set_new(o, "message_flits", jnum(r->message_flits));
     } else {
@@ -389,8 +393,12 @@ static void print_table_header(const sim_cli *cli, const char *dtext,
                (unsigned long long)p->seed,
                (unsigned long long)(p->seed + (uint64_t)cli->seeds - 1),
                p->warmup_messages, p->messages);
-    printf("%-10s %10s %8s %10s %9s %9s %9s %9s %9s %6s %9s %10s %8s %9s  %s\n",
-           "rate", "latency", "+-95%", "net_lat", "src_wait", "off_flit",
+    printf("# p50 p95 p99: latency percentiles (within 1/128, relative); "
+           "max: the largest latency\n");
+    printf("%-10s %10s %8s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s "
+           "%9s %10s %8s %9s  %s\n",
+           "rate", "latency", "+-95%", "net_lat", "src_wait", "p50", "p95",
+           "p99", "max", "off_flit",
            "acc_flit", "off_msg", "acc_msg", "hops", "messages", "cycles",
            "wall_s", "Mrc/s", "status");
 }
@@ -398,10 +406,13 @@ static void print_table_header(const sim_cli *cli, const char *dtext,
 static void print_table_row(const sim_result *r, double wall)
 {
     if (r->status == SIM_OK)
-        printf("%-10.6g %10.3f %8.3f %10.3f %9.3f", r->rate, r->latency,
-               r->latency_ci95, r->network_latency, r->source_wait);
+        printf("%-10.6g %10.3f %8.3f %10.3f %9.3f %9.1f %9.1f %9.1f %9.0f",
+               r->rate, r->latency, r->latency_ci95, r->network_latency,
+               r->source_wait, r->latency_p50, r->latency_p95,
+               r->latency_p99, r->latency_max);
     else
-        printf("%-10.6g %10s %8s %10s %9s", r->rate, "-", "-", "-", "-");
+        printf("%-10.6g %10s %8s %10s %9s %9s %9s %9s %9s", r->rate, "-", "-",
+               "-", "-", "-", "-", "-", "-");
     printf(" %9.5f %9.5f %9.6f %9.6f", r->offered_flits, r->accepted_flits,
            r->offered_messages, r->accepted_messages);
     if (r->status == SIM_OK)

@@ -10,13 +10,16 @@
  * Read-only: a few hash and list reads, no keyspace scan.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "dse/cli/cli.h"
 #include "dse/cli/commands.h"
 #include "dse/farm/farm_serve.h"
+#include "dse/farm/escape.h"
 #include "dse/farm/studies.h"
 
 #define RECENT 50
@@ -53,33 +56,46 @@ static void duration(double s, char *buf, size_t size)
     (sizeof ((dse_study_info *)0)->report +                                   \
      sizeof ((dse_study_info *)0)->reason + 256)
 
+/* printf for what comes from Redis: control characters (an escape
+ * sequence planted in a study's name or a worker's host name) become '?'
+ * before they reach the terminal; only the format's newlines stay. */
+static void tprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void tprintf(const char *fmt, ...)
+{
+    char line[DETAIL_MAX + 1024], clean[sizeof line];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(line);
+    int nl = n > 0 && line[n - 1] == '\n';
+    if (nl)
+        line[n - 1] = '\0';
+    fputs(dse_term_clean(line, clean, sizeof clean), stdout);
+    if (nl)
+        fputc('\n', stdout);
+}
+
 /* One line of what a study is doing. */
 static void detail(const dse_study_info *x, char *buf, size_t size)
 {
-    char el[32], eta[32];
+    char el[32], eta[32], whole[32];
     duration(x->elapsed_s, el, sizeof el);
     duration(x->eta_s, eta, sizeof eta);
+    duration(x->eta_study_s, whole, sizeof whole);
     if (strcmp(x->status, "running") == 0)
-        snprintf(buf, size, "%s %lld/%lld jobs, %lld workers, elapsed %s, "
-                            "ETA %s%s",
-                 x->phase, x->done, x->total, x->workers, el, eta,
-                 x->cancel_requested ? " (cancelling)" : "");
+        snprintf(buf, size, "%s %lld/%lld jobs (round %d, %lld designs "
+                            "simulated), %lld workers%s, elapsed %s, ETA %s "
+                            "(study at most %s)%s",
+                 x->phase, x->done, x->total, x->round, x->designs_simulated,
+                 x->workers, x->workers == 0 ? " (none: start dse worker)" : "",
+                 el, eta, whole, x->cancel_requested ? " (cancelling)" : "");
     else if (strcmp(x->status, "done") == 0)
         snprintf(buf, size, "report %s (took %s)%s%s", x->report, el,
                  x->reason[0] ? "; " : "", x->reason);
     else
         snprintf(buf, size, "%s", x->reason);
-}
-
-static int print_json(json_t *o)
-{
-    char *t = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (!t)
-        return 1;
-    printf("%s\n", t);
-    free(t);
-    return 0;
 }
 
 static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id,
@@ -89,22 +105,22 @@ static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id,
     err e;
     int rc = dse_study_get(st, fo, id, 0, &x, &e);
     if (rc) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         return 1;
     }
     if (as_json)
-        return print_json(dse_study_json(&x));
+        return dse_cli_print_json(dse_study_json(&x));
     char a[32], b[32], c[32], line[DETAIL_MAX];
     when(x.submitted, a, sizeof a);
     when(x.started, b, sizeof b);
     when(x.finished, c, sizeof c);
     detail(&x, line, sizeof line);
-    printf("study %s (%s): %s\n", id, x.name, x.status);
-    printf("  submitted %s, started %s, finished %s\n", a, b, c);
+    tprintf("study %s (%s): %s\n", id, x.name, x.status);
+    tprintf("  submitted %s, started %s, finished %s\n", a, b, c);
     if (line[0])
-        printf("  %s\n", line);
+        tprintf("  %s\n", line);
     if (x.failed_jobs)
-        printf("  %lld job(s) failed on the farm (see %sdead)\n",
+        tprintf("  %lld job(s) failed on the farm (see %sdead)\n",
                x.failed_jobs, fo->prefix);
     return 0;
 }
@@ -117,13 +133,13 @@ static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
     char **workers;
     size_t nw;
     if (st->ops->time_ms(st->self, &now, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         return 1;
     }
     dse_farm_key(fo, "workers", k, sizeof k);
     if (st->ops->zrange_from(st->self, k, (double)now - 1000 * fo->worker_timeout_s,
                              &workers, &nw, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         return 1;
     }
     dse_farm_key(fo, "jobs", k, sizeof k);
@@ -134,7 +150,7 @@ static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
     dse_study_info *xs;
     size_t n;
     if (dse_study_list(st, fo, RECENT, 0, &xs, &n, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         for (size_t i = 0; i < nw; i++)
             free(workers[i]);
         free(workers);
@@ -157,22 +173,22 @@ static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
             free(workers[i]);
         free(workers);
         free(xs);
-        return print_json(o);
+        return dse_cli_print_json(o);
     }
-    printf("farm: %zu worker(s) alive", nw);
+    tprintf("farm: %zu worker(s) alive", nw);
     for (size_t i = 0; i < nw; i++) {
-        printf("%s%s", i ? ", " : " (", workers[i]);
+        tprintf("%s%s", i ? ", " : " (", workers[i]);
         free(workers[i]);
     }
     free(workers);
-    printf("%s; jobs: %lld waiting, %lld running; %lld dead letter(s)\n",
+    tprintf("%s; jobs: %lld waiting, %lld running; %lld dead letter(s)\n",
            nw ? ")" : "", queued - inflight, inflight, dead);
     if (n == 0)
-        printf("no studies submitted\n");
+        tprintf("no studies submitted\n");
     for (size_t i = 0; i < n; i++) {
         char line[DETAIL_MAX];
         detail(&xs[i], line, sizeof line);
-        printf("%-6s %-9s %-24s %s\n", xs[i].id, xs[i].status, xs[i].name,
+        tprintf("%-6s %-9s %-24s %s\n", xs[i].id, xs[i].status, xs[i].name,
                line);
     }
     free(xs);
@@ -188,6 +204,7 @@ static void usage(FILE *out)
             "running with progress, elapsed time and ETA, done with its report,\n"
             "failed, refused or cancelled with the reason).  --json: the same as\n"
             "JSON (elapsed_s, eta_s in seconds; null when unknown).\n\n"
+            "$DSE_REDIS_URL is the default of --redis (an empty value: none).\n"
             "Exit status: 0 shown, 1 no such study or Redis unreachable, 2 bad usage.\n",
             RECENT);
 }
@@ -212,19 +229,22 @@ int dse_cmd_status(int argc, char **argv)
         case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
         case 'J': as_json = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            return dse_cli_unknown_option("dse status", argv, optind,
+                                          longopts);
         }
     }
+    url = dse_cli_redis_url(url);
     if (optind < argc - 1 || !url) {
         fprintf(stderr, "dse status: %s\n",
-                url ? "expected at most one study id" : "--redis URL is required");
+                url ? "expected at most one study id" : "--redis URL (or DSE_REDIS_URL) is required");
         usage(stderr);
         return 2;
     }
     dse_store_spec spec = {0};
     err e;
     if (dse_store_url_parse(url, &spec.redis, &e)) {
-        fprintf(stderr, "dse status: %s\n", e.msg);
+        dse_cli_redis_error("dse status", e.msg);
         return 2;
     }
     dse_store st;

@@ -6,6 +6,7 @@
  * new study's id on stdout.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,10 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dse submit STUDY.yaml --redis URL [--prefix P]\n\n"
+            "usage: dse submit STUDY.yaml [--redis URL] [--prefix P] [--json]\n\n"
             "Queue a study for the daemon ('dse serve'); prints its id.  Follow it\n"
-            "with 'dse status ID --redis URL'.\n\n"
+            "with 'dse status ID --redis URL'.  --redis defaults to $DSE_REDIS_URL;\n"
+            "--json prints {\"id\": ID, \"file\": STUDY.yaml}.\n\n"
             "Exit status: 0 queued, 1 Redis unreachable, 2 bad usage or study.\n");
 }
 
@@ -29,25 +31,30 @@ int dse_cmd_submit(int argc, char **argv)
     static const struct option longopts[] = {
         {"redis", required_argument, NULL, 'R'},
         {"prefix", required_argument, NULL, 'P'},
+        {"json", no_argument, NULL, 'J'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     dse_farm_opts fo;
     dse_farm_opts_init(&fo);
     const char *url = NULL;
-    int opt;
+    int opt, as_json = 0;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'R': url = optarg; break;
         case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
+        case 'J': as_json = 1; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            return dse_cli_unknown_option("dse submit", argv, optind,
+                                          longopts);
         }
     }
+    url = dse_cli_redis_url(url);
     if (optind != argc - 1 || !url) {
         fprintf(stderr, "dse submit: %s\n",
-                url ? "expected one study file" : "--redis URL is required");
+                url ? "expected one study file" : "--redis URL (or DSE_REDIS_URL) is required");
         usage(stderr);
         return 2;
     }
@@ -56,7 +63,7 @@ int dse_cmd_submit(int argc, char **argv)
     err e;
     if (dse_store_url_parse(url, &spec.redis, &e) ||
         dse_farm_opts_check(&fo, &e)) {
-        fprintf(stderr, "dse submit: %s\n", e.msg);
+        dse_cli_redis_error("dse submit", e.msg);
         return 2;
     }
     FILE *f = fopen(path, "rb");
@@ -82,10 +89,18 @@ int dse_cmd_submit(int argc, char **argv)
         return 2;
     }
     if (rc) {
-        fprintf(stderr, "dse submit: %s\n", e.msg);
+        dse_cli_redis_error("dse submit", e.msg);
         return 1;
     }
-    printf("%s\n", id);
+    if (as_json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "id", json_string(id));
+        json_object_set_new(o, "file", json_string(path));
+        json_object_set_new(o, "status", json_string("queued"));
+        dse_cli_print_json(o);
+    } else {
+        printf("%s\n", id);
+    }
     fprintf(stderr, "dse submit: queued %s as study %s; follow it with "
                     "'dse status %s --redis URL'\n",
             path, id, id);

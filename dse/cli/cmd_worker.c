@@ -42,7 +42,8 @@ static void usage(FILE *out)
             "'dse optimize --redis' and "
             "'dse serve' from a Redis farm (docs/farm.md).\n\n"
             "options:\n"
-            "      --redis URL          redis://[user:password@]host[:port][/db] (required)\n"
+            "      --redis URL          redis://[user:password@]host[:port][/db]\n"
+            "                           (default: $DSE_REDIS_URL)\n"
             "  -j, --jobs N             jobs run at once (default: all cores)\n"
             "      --prefix P           key prefix (default dse:)\n"
             "      --name NAME          consumer name (default HOST-PID-RANDOM)\n"
@@ -160,12 +161,15 @@ int dse_cmd_worker(int argc, char **argv)
             break;
         case 'q': o.log = NULL; break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            return dse_cli_unknown_option("dse worker", argv, optind,
+                                          longopts);
         }
     }
+    url = dse_cli_redis_url(url);
     if (optind != argc || !url) {
         fprintf(stderr, "dse worker: %s\n",
-                url ? "unexpected argument" : "--redis URL is required");
+                url ? "unexpected argument" : "--redis URL (or DSE_REDIS_URL) is required");
         usage(stderr);
         return 2;
     }
@@ -177,7 +181,7 @@ int dse_cmd_worker(int argc, char **argv)
     if (dse_store_url_parse(url, &spec.redis, &e) ||
         dse_farm_secret_from_env(&o.farm.secret, &e) ||
         dse_farm_opts_check(&o.farm, &e)) {
-        fprintf(stderr, "dse worker: %s\n", e.msg);
+        dse_cli_redis_error("dse worker", e.msg);
         return 2;
     }
     dse_cli_catch_stop_signals(on_signal);
@@ -185,7 +189,7 @@ int dse_cmd_worker(int argc, char **argv)
     stop_requested = hard_stop = 0;
     int rc = dse_worker_run(&spec, &o, &stop_requested, &hard_stop, &e);
     if (rc) {
-        fprintf(stderr, "dse worker: %s\n", e.msg);
+        dse_cli_redis_error("dse worker", e.msg);
         return rc == ERR_CONFIG ? 2 : 1;
     }
     return 0;

@@ -10,6 +10,7 @@
 
 #include "dse/cli/commands.h"
 #include "dse/dse.h"
+#include "dse/study/cfg.h"
 
 typedef struct command {
     const char *name;
@@ -73,6 +74,15 @@ int main(int argc, char **argv)
         }
         return commands[i].run(argc - 1, argv + 1);
     }
-    fprintf(stderr, "dse: unknown command '%s' (see 'dse --help')\n", name);
+    const char *names[NCOMMANDS];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    const char *near = cfg_suggest(name, names, NCOMMANDS);
+    if (near)
+        fprintf(stderr, "dse: unknown command '%s' (did you mean '%s'?)\n",
+                name, near);
+    else
+        fprintf(stderr, "dse: unknown command '%s' (see 'dse --help')\n",
+                name);
     return 2;
 }

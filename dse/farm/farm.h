@@ -34,6 +34,10 @@
 #include "dse/farm/store.h"
 
 #define DSE_FARM_PREFIX_MAX 64
+/* Expiry of a coordinator's reply stream (PREFIX reply:ID): set by every
+ * announcement and refreshed by the coordinator while it waits, so the
+ * stream of a coordinator that was killed goes within ten minutes. */
+#define DSE_FARM_REPLY_TTL_MS (10L * 60 * 1000)
 #define DSE_FARM_GROUP "workers"
 
 typedef struct dse_farm_opts {
@@ -62,6 +66,19 @@ int dse_farm_opts_check(const dse_farm_opts *o, err *e);
  * read or the secret is shorter than 16 bytes or longer than
  * DSE_SECRET_MAX. */
 int dse_farm_secret_from_env(dse_secret *out, err *e);
+
+/* The farm's secret check value, stored at PREFIX secret by every
+ * coordinator and worker that has a secret: HMAC-SHA256(secret, a fixed
+ * text) in hex.  It tells a machine without the secret, or with another
+ * one, that its results would be refused, before it takes any work; it
+ * reveals nothing of the secret. */
+#define DSE_FARM_TAG_HEX 64
+void dse_farm_secret_tag(const dse_secret *sec, char out[DSE_FARM_TAG_HEX + 1]);
+/* 0 when tag (PREFIX secret's value; NULL: absent) agrees with o's secret:
+ * absent, or the check value of o's secret.  ERR_CONFIG with what to do
+ * otherwise; who is "worker" or "coordinator", for the message. */
+int dse_farm_secret_matches(const dse_farm_opts *o, const char *tag,
+                            const char *who, err *e);
 
 /* Read a small secret file (password, farm secret) into buf, dropping one
  * trailing newline; *len its length.  0 or ERR_CONFIG. */
@@ -109,6 +126,28 @@ void dse_farm_set_status_hook(dse_farm *f,
 size_t dse_farm_failures(const dse_farm *f, const char *const **reasons);
 /* Results answered from the store without running (cache hits), so far. */
 size_t dse_farm_cached(const dse_farm *f);
+
+/* Withdraw the jobs of the coordinator whose reply stream is reply (a
+ * cancelled study): set the mark PREFIX withdrawn:ID (ID: the reply
+ * stream's) so that workers abort the ones they are running (they look
+ * four times a second), acknowledge and delete every entry of PREFIX jobs
+ * naming that reply stream (read in chunks with XRANGE: the job stream,
+ * not the keyspace), and add a "wake" entry to the reply stream so the
+ * coordinator looks at its study at once.  Idempotent.  *removed (may be
+ * NULL): entries deleted.  0; ERR_INVALID (reply is not under PREFIX
+ * reply:, or the server refused); ERR_REDIS. */
+int dse_farm_withdraw_reply(dse_store *st, const dse_farm_opts *o,
+                            const char *reply, size_t *removed, err *e);
+/* The same for this coordinator. */
+int dse_farm_withdraw(dse_farm *f, size_t *removed, err *e);
+/* This coordinator's reply stream (PREFIX reply:ID). */
+const char *dse_farm_reply_key(const dse_farm *f);
+
+/* The withdrawal mark of the coordinator whose reply stream is reply
+ * (PREFIX reply:ID -> PREFIX withdrawn:ID). */
+void dse_farm_withdrawn_key(const dse_farm_opts *o, const char *reply,
+                            char *buf, size_t size);
+#define DSE_WITHDRAWN_TTL_MS (24L * 3600 * 1000)
 
 /* ---- worker ----------------------------------------------------------- */
 

@@ -28,7 +28,10 @@
  *     code ERR_REDIS, a design is left unscored), the reason is kept for
  *     the report (dse_farm_failures) and the batch goes on.
  *   - stop flag: returns ERR_INTERRUPTED at once; jobs left in the stream
- *     are still run by the workers and cached, so a rerun is fast.
+ *     are still run by the workers and cached, so a rerun is fast, unless
+ *     the caller withdraws them (dse_farm_withdraw, for a cancelled study):
+ *     its entries are deleted from the stream and a mark tells the workers
+ *     holding one to abort it.
  *
  * Determinism: results are decoded bit for bit (job.c) into the slot of
  * their job index; nothing depends on arrival order.
@@ -52,12 +55,14 @@ struct dse_farm {
     dse_store st;
     dse_farm_opts o;
     char url[320];
-    char k_jobs[128], k_reply[160], k_workers[128], k_stats[128];
+    char k_jobs[128], k_reply[160], k_workers[128], k_stats[128],
+        k_secret[128];
     char last_reply[DSE_STORE_ID_MAX];
     void (*hook)(void *ctx, const dse_farm_status *st);
     void *hook_ctx;
     char **fail;
     size_t nfail, cached;
+    size_t workers;          /* alive at the last health check */
     int broken;              /* the last operation hit ERR_REDIS */
     double down_since;       /* when Redis first failed (0: it answers) */
     err last_err;
@@ -80,6 +85,27 @@ static void random_hex(char *buf, size_t bytes)
         snprintf(buf + 2 * i, 3, "%02x", raw[i]);
 }
 
+/* Agree with the farm on its secret before sending work: a coordinator
+ * without the secret the workers seal with would refuse every result; one
+ * with it tells the workers (PREFIX secret), so a worker without it stops
+ * before taking a job instead of having every job dead-lettered. */
+static int declare_secret(dse_farm *f, err *e)
+{
+    const char *keys[1] = {f->k_secret};
+    char *tag = NULL;
+    int rc = f->st.ops->get_many(f->st.self, keys, 1, &tag, e);
+    if (rc)
+        return rc;
+    if (tag && !f->o.secret.len)
+        rc = dse_farm_secret_matches(&f->o, tag, "coordinator", e);
+    free(tag);
+    if (rc || !f->o.secret.len)
+        return rc;
+    char mine[DSE_FARM_TAG_HEX + 1];
+    dse_farm_secret_tag(&f->o.secret, mine);
+    return f->st.ops->set(f->st.self, f->k_secret, mine, 0, 0, NULL, e);
+}
+
 int dse_farm_create(const dse_store_spec *spec, const dse_farm_opts *o,
                     dse_farm **out, err *e)
 {
@@ -99,14 +125,17 @@ int dse_farm_create(const dse_store_spec *spec, const dse_farm_opts *o,
     dse_farm_key(o, "jobs", f->k_jobs, sizeof f->k_jobs);
     dse_farm_key(o, "workers", f->k_workers, sizeof f->k_workers);
     dse_farm_key(o, "stats", f->k_stats, sizeof f->k_stats);
+    dse_farm_key(o, "secret", f->k_secret, sizeof f->k_secret);
     snprintf(name, sizeof name, "reply:%s", id);
     dse_farm_key(o, name, f->k_reply, sizeof f->k_reply);
     snprintf(f->last_reply, sizeof f->last_reply, "0-0");
     dse_store_open(spec, &f->st);
     rc = f->st.ops->xgroup_create(f->st.self, f->k_jobs, DSE_FARM_GROUP, NULL,
                                   e);
+    if (rc == 0)
+        rc = declare_secret(f, e);
     if (rc) {
-        if (e)
+        if (e && rc != ERR_CONFIG)
             err_prefix(e, "cannot use Redis");
         dse_farm_destroy(f);
         return rc;
@@ -170,6 +199,78 @@ size_t dse_farm_cached(const dse_farm *f)
     return f->cached;
 }
 
+/* The id just after id ("MS-SEQ" -> "MS-SEQ+1"): XRANGE's start is
+ * inclusive, and both stores read this form. */
+static void next_id(const char *id, char *out, size_t size)
+{
+    unsigned long long ms = 0, seq = 0;
+    if (sscanf(id, "%llu-%llu", &ms, &seq) != 2)
+        ms = 0, seq = 0;
+    snprintf(out, size, "%llu-%llu", ms, seq + 1);
+}
+
+int dse_farm_withdraw_reply(dse_store *st, const dse_farm_opts *o,
+                           const char *reply, size_t *removed, err *e)
+{
+    if (removed)
+        *removed = 0;
+    char k_jobs[128], prefix[DSE_FARM_PREFIX_MAX + 16];
+    dse_farm_key(o, "jobs", k_jobs, sizeof k_jobs);
+    dse_farm_key(o, "reply:", prefix, sizeof prefix);
+    if (strncmp(reply, prefix, strlen(prefix)) != 0 || strlen(reply) > 160)
+        return err_set(e, ERR_INVALID, "'%.60s' is not a reply stream of "
+                                       "this farm", reply);
+    /* the mark first: a worker holding one of its entries aborts it */
+    char mark[DSE_FARM_PREFIX_MAX + 80];
+    dse_farm_withdrawn_key(o, reply, mark, sizeof mark);
+    int rc = st->ops->set(st->self, mark, "1", DSE_WITHDRAWN_TTL_MS, 0, NULL,
+                          e);
+    if (rc)
+        return rc;
+    char start[DSE_STORE_ID_MAX] = "-";
+    for (;;) {
+        dse_store_entry *en;
+        size_t n;
+        if ((rc = st->ops->xrange(st->self, k_jobs, start, CHUNK, &en, &n, e)))
+            return rc;
+        dse_store_cmd *cmds = xcalloc(2 * n + 1, sizeof *cmds);
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *r = dse_store_entry_get(&en[i], "reply");
+            if (!r || strcmp(r, reply) != 0)
+                continue;
+            cmds[m++] = (dse_store_cmd){
+                4, {"XACK", k_jobs, DSE_FARM_GROUP, en[i].id}};
+            cmds[m++] = (dse_store_cmd){3, {"XDEL", k_jobs, en[i].id}};
+        }
+        if (n)
+            next_id(en[n - 1].id, start, sizeof start);
+        rc = m ? st->ops->batch(st->self, cmds, m, e) : 0;
+        free(cmds);
+        dse_store_entries_free(en, n);
+        if (rc)
+            return rc;
+        if (removed)
+            *removed += m / 2;
+        if (n < CHUNK)
+            break;
+    }
+    /* wake the coordinator (it waits on this stream): it looks at its
+     * study's state now rather than at its next check */
+    const char *wf[] = {"status"}, *wv[] = {"wake"};
+    return st->ops->xadd(st->self, reply, 1, wf, wv, 0, NULL, e);
+}
+
+int dse_farm_withdraw(dse_farm *f, size_t *removed, err *e)
+{
+    return dse_farm_withdraw_reply(&f->st, &f->o, f->k_reply, removed, e);
+}
+
+const char *dse_farm_reply_key(const dse_farm *f)
+{
+    return f->k_reply;
+}
+
 /* ---- one batch ------------------------------------------------------------ */
 
 /* One distinct job (jobs with equal keys share it). */
@@ -196,6 +297,7 @@ typedef struct batch {
     size_t done, failed_jobs, cached, outstanding;
     int empty_checks;        /* health checks in a row that found the job
                                 stream empty while jobs were outstanding */
+    int wake;                /* a "wake" reply came: check health now */
     dse_progress *progress;
 } batch;
 
@@ -331,8 +433,14 @@ static int fetch(batch *b, ujob **list, size_t n, int from_cache, int requeue,
         if (take_result(b, list[i], vals[i], from_cache) == 0 || !requeue)
             continue;
         if (++list[i]->requeues > f->o.max_deliveries)
-            fail_ujob(b, list[i], "announced done, but its result cannot be "
-                                  "read from the store");
+            fail_ujob(b, list[i],
+                      vals[i] && dse_job_result_verify(vals[i], list[i]->key,
+                                                       &f->o.secret, NULL)
+                          ? "announced done, but its result is not sealed "
+                            "with this coordinator's farm secret (does the "
+                            "worker have DSE_FARM_SECRET?)"
+                          : "announced done, but its result cannot be read "
+                            "from the store");
         else
             list[i]->enqueued = 0;
     }
@@ -405,6 +513,8 @@ static int read_replies(batch *b, err *e)
         snprintf(f->last_reply, sizeof f->last_reply, "%s", en[i].id);
         const char *key = dse_store_entry_get(&en[i], "key");
         const char *status = dse_store_entry_get(&en[i], "status");
+        if (status && !strcmp(status, "wake"))
+            b->wake = 1;
         ujob *u = key ? find_ujob(b, key) : NULL;
         if (!u || u->state != 0 || !status)
             continue;
@@ -438,8 +548,13 @@ static int health(batch *b, double *no_worker_since, int *give_up, err *e)
     for (size_t i = 0; i < workers; i++)
         free(members[i]);
     free(members);
-    rc = f->st.ops->xpending_count(f->st.self, f->k_jobs, DSE_FARM_GROUP, &pel,
-                                   e);
+    f->workers = workers;
+    /* keep this coordinator's reply stream while it lives (it expires
+     * DSE_FARM_REPLY_TTL_MS after the last refresh when it is killed) */
+    rc = f->st.ops->expire(f->st.self, f->k_reply, DSE_FARM_REPLY_TTL_MS, e);
+    if (!rc)
+        rc = f->st.ops->xpending_count(f->st.self, f->k_jobs, DSE_FARM_GROUP,
+                                       &pel, e);
     long long len = 0;
     if (!rc)
         rc = f->st.ops->xlen(f->st.self, f->k_jobs, &len, e);
@@ -495,6 +610,7 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
     if (f->down_since == 0)
         f->down_since = dse_now_s();
     double backoff = 0.05;
+    int lost_data = 0;
     for (;;) {
         if (stop && *stop)
             return err_set(e, ERR_INTERRUPTED, "interrupted");
@@ -512,6 +628,11 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
         int created = 0;
         int rc = f->st.ops->xgroup_create(f->st.self, f->k_jobs,
                                           DSE_FARM_GROUP, &created, &le);
+        if (rc == 0 && (created || lost_data)) {
+            /* the server lost its data: the secret's check value too */
+            lost_data = 1;
+            rc = declare_secret(f, &le);
+        }
         if (rc == ERR_REDIS) {
             f->last_err = le;
             continue;
@@ -523,7 +644,7 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
         }
         f->broken = 0;
         f->down_since = 0;
-        if (created) /* the server lost its data: send everything again */
+        if (lost_data) /* send everything again */
             for (size_t i = 0; i < b->nu; i++)
                 b->u[i].enqueued = 0;
         return 0;
@@ -535,6 +656,7 @@ static int run_batch(batch *b, volatile sig_atomic_t *stop, err *e)
     dse_farm *f = b->f;
     size_t next_check = 0, next_sweep = b->nu;
     double last_sweep = dse_now_s(), last_health = 0, no_worker_since = 0;
+    size_t fail_from = f->nfail;
     f->broken = 0;
     for (;;) {
         if (stop && *stop)
@@ -556,7 +678,8 @@ static int run_batch(batch *b, volatile sig_atomic_t *stop, err *e)
             double now = dse_now_s();
             if (next_sweep < b->nu) {
                 rc = sweep_chunk(b, &next_sweep, 0, &le);
-            } else if (now - last_health >= 1.0) {
+            } else if (now - last_health >= 1.0 || b->wake) {
+                b->wake = 0;
                 int give_up = 0;
                 rc = health(b, &no_worker_since, &give_up, &le);
                 last_health = now;
@@ -585,7 +708,8 @@ static int run_batch(batch *b, volatile sig_atomic_t *stop, err *e)
         f->down_since = 0;
     }
     dse_farm_status st = {.phase = b->phase, .total = b->n, .done = b->done,
-                          .cached = b->cached, .failed = b->failed_jobs};
+                          .cached = b->cached, .failed = b->failed_jobs,
+                          .workers = f->workers};
     if (b->progress) {
         char note[128];
         snprintf(note, sizeof note, "farm: %zu done (%zu cached), %zu failed",
@@ -594,6 +718,18 @@ static int run_batch(batch *b, volatile sig_atomic_t *stop, err *e)
     }
     if (f->hook)
         f->hook(f->hook_ctx, &st);
+    /* A study missing some of its answers would rank and certify the rest
+     * as if they were all there: a wrong report with a success status.
+     * The run fails instead, with the first reason (all of them through
+     * dse_farm_failures). */
+    if (b->failed_jobs)
+        return err_set(e, ERR_REDIS,
+                       "%zu %s job(s) failed on the farm (dead-lettered in "
+                       "%sdead); no report is written from partial results. "
+                       "First: %s",
+                       b->failed_jobs, b->phase, f->o.prefix,
+                       f->nfail > fail_from ? f->fail[fail_from]
+                                            : "(reasons not kept)");
     return 0;
 }
 

@@ -1,12 +1,13 @@
 /*
  * farm_http.c — see farm_http.h.
  *
- * Design: every answer is built from the same dse_study_info records as
- * `dse status` (dse/farm/studies.c), so the page, the JSON and the command
- * line cannot disagree.  The page is plain HTML with a meta refresh: no
- * scripts, nothing fetched, the same rule as the report's index.html.
- * Everything taken from a study (its name, its reason) is HTML-escaped:
- * a submitted study is untrusted input.
+ * Design: this file owns the socket, its guards, the report files and
+ * the old JSON URLs; the dashboard's pages and API are web.h's
+ * (web_pages.c, web_api.c), asked first for every GET and POST.  Every
+ * answer is built from the same dse_study_info records as `dse status`
+ * (dse/farm/studies.c), so the pages, the JSON and the command line
+ * cannot disagree.  Everything taken from Redis is HTML-escaped: a
+ * submitted study is untrusted input.
  *
  * Rejected alternative: serving the output root as a static tree.  A URL
  * would become a path, and the traversal checks would be the only defence;
@@ -26,16 +27,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "dse/farm/http_guard.h"
 #include "dse/farm/studies.h"
+#include "dse/farm/web.h"
 #include "net/xalloc.h"
 
 #define RECENT 100
-#define CSP "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+/* Nothing but the page's own inline style and data: images: no script,
+ * no frame, no form, and no <base> to redirect relative links, whatever
+ * slips into a page. */
+#define CSP                                                                  \
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "         \
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+/* Availability against slow or greedy clients (http_guard.h): a request's
+ * headers within HEADER_S of its connection, its response within
+ * REQUEST_S; at most PER_CLIENT connections per client address, TOTAL in
+ * all; an idle kept-alive connection closed after IDLE_S. */
+#define HEADER_S 5.0
+#define REQUEST_S 60.0
+#define PER_CLIENT 8
+#define TOTAL 256
+#define IDLE_S 10
 
 struct dse_http {
     struct MHD_Daemon *mhd;
@@ -43,7 +61,9 @@ struct dse_http {
     dse_store_spec spec;
     dse_farm_opts fo;
     char root[PATH_MAX];
+    char token[256];          /* --http-token: "" = no control actions */
     int port;
+    dse_http_guard *guard;
 };
 
 int dse_http_addr_parse(const char *text, char addr[64], int *port, err *e)
@@ -71,99 +91,35 @@ int dse_http_addr_parse(const char *text, char addr[64], int *port, err *e)
     return 0;
 }
 
-/* ---- a growing text buffer ---------------------------------------------------- */
-
-typedef struct buf {
-    char *p;
-    size_t n, cap;
-} buf;
-
-static void put(buf *b, const char *s, size_t len)
-{
-    if (b->n + len + 1 > b->cap) {
-        b->cap = (b->n + len + 1) * 2;
-        b->p = xrealloc(b->p, b->cap);
-    }
-    memcpy(b->p + b->n, s, len);
-    b->n += len;
-    b->p[b->n] = '\0';
-}
-
-static void put_s(buf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
-
-static void putf(buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void putf(buf *b, const char *fmt, ...)
-{
-    char tmp[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-/* Text into HTML (element content and attribute values). */
-static void put_esc(buf *b, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': put(b, "&amp;", 5); break;
-        case '<': put(b, "&lt;", 4); break;
-        case '>': put(b, "&gt;", 4); break;
-        case '"': put(b, "&quot;", 6); break;
-        case '\'': put(b, "&#39;", 5); break;
-        default: put(b, s, 1);
-        }
-    }
-}
-
-static void duration(double s, char *out, size_t size)
-{
-    if (s < 0) {
-        snprintf(out, size, "-");
-        return;
-    }
-    long t = (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(out, size, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(out, size, "%ld:%02ld", t / 60, t % 60);
-}
-
-static void when(long long t, char *out, size_t size)
-{
-    if (t <= 0) {
-        snprintf(out, size, "-");
-        return;
-    }
-    time_t tt = (time_t)t;
-    struct tm tm;
-    gmtime_r(&tt, &tm);
-    strftime(out, size, "%Y-%m-%d %H:%M:%S UTC", &tm);
-}
+typedef dse_web_buf buf;
+#define put dse_web_putn
+#define put_s dse_web_put
+#define putf dse_web_putf
 
 /* ---- responses ---------------------------------------------------------------- */
 
-static enum MHD_Result respond(struct MHD_Connection *c, unsigned code,
-                               const char *type, buf *body)
+static enum MHD_Result respond_csp(struct MHD_Connection *c, unsigned code,
+                                   const char *type, buf *body,
+                                   const char *csp)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(
         body->n, body->p ? body->p : (void *)"", MHD_RESPMEM_MUST_COPY);
     free(body->p);
     body->p = NULL;
     MHD_add_response_header(r, "Content-Type", type);
-    MHD_add_response_header(r, "Content-Security-Policy", CSP);
+    MHD_add_response_header(r, "Content-Security-Policy", csp ? csp : CSP);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(r, "Cache-Control", "no-store");
     enum MHD_Result ok = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+static enum MHD_Result respond(struct MHD_Connection *c, unsigned code,
+                               const char *type, buf *body)
+{
+    return respond_csp(c, code, type, body, NULL);
 }
 
 static enum MHD_Result text(struct MHD_Connection *c, unsigned code,
@@ -186,84 +142,31 @@ static enum MHD_Result json_answer(struct MHD_Connection *c, json_t *o)
     return respond(c, MHD_HTTP_OK, "application/json", &b);
 }
 
-static const char *status_color(const char *status)
+/* The report file `file` of a done study x, opened (without following a
+ * symbolic link) when it is a regular file in the study's report
+ * directory and that directory resolves inside the output root: the fd,
+ * or -1 (*why says which check failed: 404 or 403). */
+static int open_report_file(const dse_http *h, const dse_study_info *x,
+                            const char *file, struct stat *sb, unsigned *why)
 {
-    if (!strcmp(status, "done")) return "#1a7f37";
-    if (!strcmp(status, "running")) return "#0969da";
-    if (!strcmp(status, "queued")) return "#6e7781";
-    return "#cf222e"; /* failed, refused, cancelled */
-}
-
-static void page(buf *b, const dse_study_info *xs, size_t n, const char *err_msg)
-{
-    size_t count[4] = {0}; /* queued running done other */
-    for (size_t i = 0; i < n; i++) {
-        const char *s = xs[i].status;
-        count[!strcmp(s, "queued") ? 0 : !strcmp(s, "running") ? 1
-                                     : !strcmp(s, "done")      ? 2 : 3]++;
+    *why = MHD_HTTP_NOT_FOUND;
+    char rroot[PATH_MAX], rdir[PATH_MAX];
+    if (!x->report[0] || !realpath(h->root, rroot) ||
+        !realpath(x->report, rdir))
+        return -1;
+    size_t rl = strlen(rroot);
+    if (strncmp(rdir, rroot, rl) != 0 || rdir[rl] != '/') {
+        *why = MHD_HTTP_FORBIDDEN;
+        return -1;
     }
-    put_s(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-             "<meta http-equiv=\"refresh\" content=\"5\">"
-             "<title>dse farm: studies</title><style>"
-             "body{font-family:sans-serif;margin:2em;color:#1f2328}"
-             "table{border-collapse:collapse;width:100%}"
-             "th,td{border-bottom:1px solid #d0d7de;padding:6px 10px;"
-             "text-align:left;vertical-align:top}"
-             "th{background:#f6f8fa}.bar{background:#eaeef2;width:160px;"
-             "height:12px;border-radius:6px;overflow:hidden}"
-             ".fill{background:#0969da;height:12px}"
-             ".st{font-weight:bold}.muted{color:#6e7781}"
-             "</style></head><body>\n");
-    putf(b, "<h1>dse farm: studies</h1>\n<p id=\"summary\">%zu queued, %zu "
-            "running, %zu done, %zu failed, refused or cancelled "
-            "<span class=\"muted\">(the last %d; this page refreshes every "
-            "5 s; <a href=\"/studies.json\">JSON</a>)</span></p>\n",
-         count[0], count[1], count[2], count[3], RECENT);
-    if (err_msg) {
-        put_s(b, "<p class=\"st\" style=\"color:#cf222e\">Redis: ");
-        put_esc(b, err_msg);
-        put_s(b, "</p>\n");
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", rdir, file);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0 && (fstat(fd, sb) || !S_ISREG(sb->st_mode))) {
+        close(fd);
+        fd = -1;
     }
-    put_s(b, "<table id=\"studies\"><tr><th>id</th><th>study</th>"
-             "<th>status</th><th>progress</th><th>elapsed</th><th>ETA</th>"
-             "<th>submitted</th><th>report or reason</th></tr>\n");
-    for (size_t k = n; k-- > 0;) { /* newest first */
-        const dse_study_info *x = &xs[k];
-        char el[32], eta[32], sub[48];
-        duration(x->elapsed_s, el, sizeof el);
-        duration(x->eta_s, eta, sizeof eta);
-        when(x->submitted, sub, sizeof sub);
-        putf(b, "<tr id=\"study-%s\"><td>%s</td><td>", x->id, x->id);
-        put_esc(b, x->name);
-        putf(b, "</td><td class=\"st\" style=\"color:%s\">%s%s</td><td>",
-             status_color(x->status), x->status,
-             x->cancel_requested && !strcmp(x->status, "running")
-                 ? " (cancelling)" : "");
-        if (!strcmp(x->status, "running")) {
-            double pct = x->progress >= 0 ? 100.0 * x->progress : 0;
-            putf(b, "<div class=\"bar\"><div class=\"fill\" style=\"width:"
-                    "%.0f%%\"></div></div>%s %lld/%lld jobs (%.0f%%), %lld "
-                    "worker(s)",
-                 pct, x->phase[0] ? x->phase : "starting", x->done, x->total,
-                 pct, x->workers);
-        } else {
-            put_s(b, "<span class=\"muted\">-</span>");
-        }
-        putf(b, "</td><td>%s</td><td>%s</td><td>%s</td><td>", el, eta, sub);
-        if (!strcmp(x->status, "done"))
-            putf(b, "<a href=\"/studies/%s/report/\">report</a> &middot; "
-                    "<a href=\"/studies/%s/report/report.md\">report.md</a> "
-                    "&middot; <a href=\"/studies/%s/report/candidates.csv\">"
-                    "candidates.csv</a> &middot; <a href=\"/studies/%s/report/"
-                    "results.json\">results.json</a>%s",
-                 x->id, x->id, x->id, x->id, x->reason[0] ? "<br>" : "");
-        put_esc(b, x->reason);
-        put_s(b, "</td></tr>\n");
-    }
-    if (n == 0)
-        put_s(b, "<tr><td colspan=\"8\">no studies submitted yet "
-                 "(<code>dse submit STUDY.yaml --redis URL</code>)</td></tr>\n");
-    put_s(b, "</table>\n</body></html>\n");
+    return fd;
 }
 
 static const char *type_of(const char *name)
@@ -294,33 +197,75 @@ static enum MHD_Result report_file(dse_http *h, struct MHD_Connection *c,
         return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, e.msg);
     if (rc || strcmp(x.status, "done") || !x.report[0])
         return text(c, MHD_HTTP_NOT_FOUND, "no finished report for this study");
-    char rroot[PATH_MAX], rdir[PATH_MAX];
-    if (!realpath(h->root, rroot) || !realpath(x.report, rdir))
-        return text(c, MHD_HTTP_NOT_FOUND, "report directory not found");
-    size_t rl = strlen(rroot);
-    if (strncmp(rdir, rroot, rl) != 0 || rdir[rl] != '/')
-        return text(c, MHD_HTTP_FORBIDDEN, "report outside the output root");
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", rdir, file);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
     struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-        if (fd >= 0)
-            close(fd);
-        return text(c, MHD_HTTP_NOT_FOUND, "no such report file");
-    }
-    struct MHD_Response *r =
-        MHD_create_response_from_fd((size_t)sb.st_size, fd); /* owns fd */
-    if (!r) {
+    unsigned why;
+    int fd = open_report_file(h, &x, file, &sb, &why);
+    if (fd < 0)
+        return text(c, why, why == MHD_HTTP_FORBIDDEN
+                                ? "report outside the output root"
+                                : "no such report file");
+    struct MHD_Response *r;
+    if (!strcmp(file, "index.html") && sb.st_size <= DSE_REPORT_STORE_MAX) {
+        /* the report page with a link back to the list */
+        char *html = xmalloc((size_t)sb.st_size + 1);
+        size_t got = 0;
+        ssize_t k;
+        while (got < (size_t)sb.st_size &&
+               (k = read(fd, html + got, (size_t)sb.st_size - got)) > 0)
+            got += (size_t)k;
         close(fd);
-        return MHD_NO;
+        size_t n;
+        char *out = dse_web_report_with_nav(html, got, &n);
+        free(html);
+        r = MHD_create_response_from_buffer(n, out, MHD_RESPMEM_MUST_FREE);
+    } else {
+        r = MHD_create_response_from_fd((size_t)sb.st_size, fd); /* owns fd */
+        if (!r)
+            close(fd);
     }
+    if (!r)
+        return MHD_NO;
     MHD_add_response_header(r, "Content-Type", type_of(file));
     MHD_add_response_header(r, "Content-Security-Policy", CSP);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind,
+                                   const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (key && !strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+        ++*(int *)cls;
+    return MHD_YES;
+}
+
+/* What libmicrohttpd lets through and a request smuggled past a proxy
+ * needs: an HTTP/1.1 request without Host (also refused by strict mode,
+ * checked again here), two Content-Length headers.  The reason, or NULL. */
+static const char *bad_request(struct MHD_Connection *c, const char *version)
+{
+    if (version && !strcmp(version, MHD_HTTP_VERSION_1_1) &&
+        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
+        return "HTTP/1.1 request without a Host header";
+    int lengths = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_header, &lengths);
+    if (lengths > 1)
+        return "more than one Content-Length header";
+    return NULL;
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    dse_http *h = cls;
+    (void)req_cls;
+    (void)toe;
+    dse_http_guard_request_done(h->guard, c);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
@@ -333,25 +278,29 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     (void)upload_data;
     if (!*req_cls) { /* first call: headers only */
         *req_cls = (void *)1;
+        dse_http_guard_headers_done(h->guard, c);
+        const char *why = bad_request(c, version);
+        if (why)
+            return text(c, MHD_HTTP_BAD_REQUEST, why);
         return MHD_YES;
     }
     if (*upload_data_size) {
         *upload_data_size = 0; /* ignore a body */
         return MHD_YES;
     }
+    dse_web_ctx wx = {&h->st, &h->fo, h->root, h->token};
+    dse_web_answer wa = {0};
+    if (!strcmp(method, MHD_HTTP_METHOD_POST) &&
+        dse_web_post(&wx, url,
+                     MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                 "Authorization"),
+                     &wa))
+        return respond_csp(c, wa.code, wa.type, &wa.body, wa.csp);
     if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
         return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "read-only: GET or HEAD");
+    if (dse_web_get(&wx, url, &wa))
+        return respond_csp(c, wa.code, wa.type, &wa.body, wa.csp);
     err e;
-    if (!strcmp(url, "/") || !strcmp(url, "/index.html")) {
-        dse_study_info *xs = NULL;
-        size_t n = 0;
-        int rc = dse_study_list(&h->st, &h->fo, RECENT, 0, &xs, &n, &e);
-        buf b = {0};
-        page(&b, xs, n, rc ? e.msg : NULL);
-        free(xs);
-        return respond(c, rc ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK,
-                       "text/html; charset=utf-8", &b);
-    }
     if (!strcmp(url, "/studies.json")) {
         dse_study_info *xs = NULL;
         size_t n = 0;
@@ -389,6 +338,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 
 int dse_http_start(const dse_store_spec *spec, const dse_farm_opts *fo,
                    const char *listen, const char *output_root,
+                   const char *token,
                    void (*log)(void *ctx, const char *line), void *log_ctx,
                    dse_http **out, err *e)
 {
@@ -407,13 +357,21 @@ int dse_http_start(const dse_store_spec *spec, const dse_farm_opts *fo,
     h->spec = *spec;
     h->fo = *fo;
     snprintf(h->root, sizeof h->root, "%s", output_root);
+    snprintf(h->token, sizeof h->token, "%s", token ? token : "");
     dse_store_open(&h->spec, &h->st); /* connects on first use, in MHD's thread */
-    h->mhd = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, (uint16_t)port, NULL,
-        NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
+    h->guard = dse_http_guard_start(HEADER_S, REQUEST_S);
+    if (h->guard)
+        h->mhd = MHD_start_daemon(
+            MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, (uint16_t)port,
+            NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
+            (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_TIMEOUT,
+            (unsigned)IDLE_S, MHD_OPTION_CONNECTION_LIMIT, (unsigned)TOTAL,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_CLIENT,
+            MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+            MHD_OPTION_NOTIFY_CONNECTION, dse_http_guard_notify, h->guard,
+            MHD_OPTION_NOTIFY_COMPLETED, request_done, h, MHD_OPTION_END);
     if (!h->mhd) {
+        dse_http_guard_stop(h->guard);
         dse_store_close(&h->st);
         free(h);
         return err_set(e, ERR_IO, "--http %s: cannot listen on %s:%d "
@@ -450,6 +408,7 @@ void dse_http_stop(dse_http *h)
     if (!h)
         return;
     MHD_stop_daemon(h->mhd);
+    dse_http_guard_stop(h->guard);
     dse_store_close(&h->st);
     free(h);
 }

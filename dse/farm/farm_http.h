@@ -1,26 +1,25 @@
 /*
- * farm_http.h — the daemon's read-only web page (`dse serve --http
- * ADDR:PORT`), on libmicrohttpd:
+ * farm_http.h — the daemon's web server (`dse serve --http ADDR:PORT`),
+ * on libmicrohttpd: the dashboard and its JSON API (web.h lists the
+ * pages, /api/ URLs and the two control POSTs), and
  *
- *   GET /                          the studies: queued, running with
- *                                  progress, elapsed time and ETA, done
- *                                  with links to the report, failed /
- *                                  refused / cancelled with the reason
- *                                  (HTML, no scripts, refreshes every 5 s)
- *   GET /studies.json              the same as JSON (dse status --json)
+ *   GET /studies.json              the studies as JSON (dse status --json)
  *   GET /studies/ID.json           one study
- *   GET /studies/ID/report/        a done study's index.html
+ *   GET /studies/ID/report/        a done study's index.html (with a link
+ *                                  back to the list put in)
  *   GET /studies/ID/report/NAME    NAME one of index.html, report.md,
  *                                  candidates.csv, results.json (and
  *                                  curves.csv, curves.json when the
  *                                  report has them)
  *
- * Anything else is 404 (405 for methods other than GET and HEAD).  Files
- * are served only for studies whose status is done, only under the four
- * names above (a URL never becomes a path), only from the study's report
- * directory when it resolves inside the output root, opened without
- * following a symbolic link.  Bound to 127.0.0.1 unless an address is
- * given; nothing is writable and there is no authentication, so a
+ * Anything else is 404 (405 for methods other than GET and HEAD, and for
+ * the control POSTs when no token was given; 400 for an HTTP/1.1 request
+ * without Host or with two Content-Length headers).  Files are served
+ * only for studies whose status is done, only under the names above (a
+ * URL never becomes a path), only from the study's report directory when
+ * it resolves inside the output root, opened without following a
+ * symbolic link.  Bound to 127.0.0.1 unless an address is given; without
+ * a token nothing is writable and there is no authentication, so a
  * non-loopback address exposes the studies and reports to whoever can
  * reach the port (logged as a warning).
  *
@@ -38,12 +37,14 @@ typedef struct dse_http dse_http;
  * 127.0.0.1; PORT 0 picks a free one).  0 or ERR_CONFIG. */
 int dse_http_addr_parse(const char *text, char addr[64], int *port, err *e);
 
-/* Start serving (spec, fo and output_root are copied).  0, or ERR_CONFIG
+/* Start serving (spec, fo, output_root and token are copied; token NULL
+ * or "": read-only).  0, or ERR_CONFIG
  * (bad address) / ERR_IO (cannot listen) with the reason; *out NULL then.
  * log (may be NULL) receives a line with the URL and, for a non-loopback
  * address, a warning. */
 int dse_http_start(const dse_store_spec *spec, const dse_farm_opts *fo,
                    const char *listen, const char *output_root,
+                   const char *token,
                    void (*log)(void *ctx, const char *line), void *log_ctx,
                    dse_http **out, err *e);
 /* The port actually bound (useful with port 0). */

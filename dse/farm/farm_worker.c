@@ -28,6 +28,18 @@
  * simulations: their entries stay pending, unacknowledged, and another
  * worker claims them after the visibility timeout.
  *
+ * Withdrawn jobs (a cancelled study, dse_farm_withdraw): four times a
+ * second the heartbeat thread looks up the withdrawal mark of the
+ * coordinator of every job in hand (one MGET, none when idle); a job whose coordinator withdrew is aborted through its
+ * slot's own stop flag, and its entry acknowledged and deleted without a
+ * result.  Each slot runs its job with that flag, which the heartbeat
+ * thread also sets on a hard stop.
+ *
+ * The heartbeat hash PREFIX worker:NAME says what the worker does, for
+ * dse status and the web page: host, pid, slots, busy, done, dead,
+ * reclaimed, version, started and heartbeat (ms, Redis clock), and job
+ * (the jobs in hand, "KIND KEY12" separated by commas).
+ *
  * Untrusted input: the entry's fields come from whoever can write to the
  * stream.  The job text is parsed strictly (job.c) and its key must be the
  * hash of its content; the reply stream must be under PREFIX reply: or it
@@ -47,7 +59,12 @@
 
 #define DEAD_MAXLEN 10000        /* dead-letter stream cap (approximate) */
 #define DEAD_TEXT_MAX 4096       /* job text kept in a dead letter */
-#define REPLY_TTL_MS (24L * 3600 * 1000)
+/* A reply stream outlives its coordinator only when that was killed
+ * (its normal end deletes it); a live coordinator keeps refreshing it
+ * (farm_exec.c), and one that lost it reads the results from the store
+ * anyway, so a short expiry is safe. */
+#define REPLY_TTL_MS DSE_FARM_REPLY_TTL_MS
+#define WITHDRAWN_CHECK_S 0.25   /* how often a withdrawn job is looked for */
 
 typedef struct worker {
     const dse_store_spec *spec;
@@ -56,9 +73,14 @@ typedef struct worker {
     volatile sig_atomic_t done_flag; /* job threads have finished */
     char name[160];
     char k_jobs[128], k_dead[128], k_workers[128], k_self[320], k_stats[128],
-        k_reply_prefix[128];
+        k_reply_prefix[128], k_secret[128];
     pthread_mutex_t lock;
     char (*inhand)[DSE_STORE_ID_MAX]; /* per slot; "" when idle */
+    char (*inreply)[168];     /* per slot: the entry's reply stream */
+    char (*injob)[48];        /* per slot: "KIND KEY12" once parsed */
+    volatile sig_atomic_t *abort; /* per slot: the running job's stop flag */
+    int *withdrawn;           /* per slot: aborted because withdrawn */
+    long long started_ms;
     long busy, done, dead, reclaimed;
     int fatal;
     err fatal_err;
@@ -150,11 +172,19 @@ static void conn_ok(conn *c)
 
 /* ---- processing one entry --------------------------------------------------- */
 
-static void set_inhand(worker *w, int slot, const char *id)
+static const char *reply_of(worker *w, const dse_store_entry *en);
+
+static void set_inhand(worker *w, int slot, const dse_store_entry *en)
 {
+    const char *reply = en ? reply_of(w, en) : NULL;
     pthread_mutex_lock(&w->lock);
-    snprintf(w->inhand[slot], DSE_STORE_ID_MAX, "%s", id ? id : "");
-    w->busy += id ? 1 : -1;
+    snprintf(w->inhand[slot], DSE_STORE_ID_MAX, "%s", en ? en->id : "");
+    snprintf(w->inreply[slot], sizeof w->inreply[slot], "%s",
+             reply ? reply : "");
+    w->injob[slot][0] = '\0';
+    w->withdrawn[slot] = 0;
+    w->abort[slot] = w->hard_stop && *w->hard_stop;
+    w->busy += en ? 1 : -1;
     pthread_mutex_unlock(&w->lock);
 }
 
@@ -278,6 +308,19 @@ static void dead_letter(conn *c, const dse_store_entry *en, const char *reason)
     finish(c, en, key, NULL, NULL, reason);
 }
 
+/* Acknowledge and delete an entry without a result (its job was
+ * withdrawn; the coordinator has usually deleted it already). */
+static void drop_entry(conn *c, const dse_store_entry *en)
+{
+    worker *w = c->w;
+    dse_store_cmd ack[2] = {
+        {4, {"XACK", w->k_jobs, DSE_FARM_GROUP, en->id}},
+        {3, {"XDEL", w->k_jobs, en->id}},
+    };
+    err le;
+    run_batch(c, ack, 2, &le);
+}
+
 static void process(conn *c, const dse_store_entry *en)
 {
     worker *w = c->w;
@@ -303,6 +346,10 @@ static void process(conn *c, const dse_store_entry *en)
         dead_letter(c, en, pe.msg);
         return;
     }
+    pthread_mutex_lock(&w->lock);
+    snprintf(w->injob[c->slot], sizeof w->injob[c->slot], "%s %.12s",
+             dse_job_kind_name(job.kind), key);
+    pthread_mutex_unlock(&w->lock);
     char rkey[DSE_FARM_PREFIX_MAX + 48];
     snprintf(rkey, sizeof rkey, "%sresult:%s", fo->prefix, key);
     /* A redelivered entry may have been run already (its worker died
@@ -331,11 +378,20 @@ static void process(conn *c, const dse_store_entry *en)
     char *out = NULL;
     if (!have) {
         dse_job_result res;
-        dse_job_run(&job, w->hard_stop, &res);
+        dse_job_run(&job, &w->abort[c->slot], &res);
         if (dse_job_result_stopped(&res)) {
-            /* hard stop: no result; the entry stays pending */
+            /* hard stop: no result; the entry stays pending.  Withdrawn:
+             * nobody wants the result; the entry goes. */
             dse_job_result_fini(&res);
             dse_job_fini(&job);
+            pthread_mutex_lock(&w->lock);
+            int withdrawn = w->withdrawn[c->slot];
+            pthread_mutex_unlock(&w->lock);
+            if (withdrawn) {
+                wlog(w, "job %.12s withdrawn by its coordinator: aborted",
+                     key);
+                drop_entry(c, en);
+            }
             return;
         }
         char *plain = dse_job_result_format(&res, key);
@@ -346,6 +402,33 @@ static void process(conn *c, const dse_store_entry *en)
     dse_job_fini(&job);
     finish(c, en, key, rkey, out, NULL);
     free(out);
+}
+
+/* Before taking work: does this worker's secret agree with the farm's
+ * (PREFIX secret)?  A worker without it would store results the
+ * coordinators refuse, so every job would end dead-lettered.  0 agree;
+ * else the worker's fatal error is set (ERR_REDIS on a hard stop). */
+static int secret_ok(conn *c)
+{
+    worker *w = c->w;
+    const char *keys[1] = {w->k_secret};
+    char *tag = NULL;
+    err le;
+    int rc;
+    RETRY(c, rc, le, c->st.ops->get_many(c->st.self, keys, 1, &tag, &le));
+    if (rc)
+        return rc;
+    rc = dse_farm_secret_matches(&w->o->farm, tag, "worker", &le);
+    free(tag);
+    if (rc) {
+        pthread_mutex_lock(&w->lock);
+        if (!w->fatal) {
+            w->fatal = rc;
+            w->fatal_err = le;
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    return rc;
 }
 
 /* ---- threads ---------------------------------------------------------------- */
@@ -384,6 +467,8 @@ static void *slot_main(void *arg)
             }
             conn_ok(&c);
             need_setup = 0;
+            if (secret_ok(&c))
+                break;
         }
         dse_store_entry *en = NULL;
         size_t n = 0;
@@ -402,16 +487,26 @@ static void *slot_main(void *arg)
                                  1, 500, &en, &n, &le);
         }
         if (rc) {
-            need_setup = 1; /* a lost group (NOGROUP) is created again */
-            if (rc == ERR_INVALID && strstr(le.msg, "NOGROUP"))
+            /* a lost group (NOGROUP), or the stream deleted while this
+             * read blocked on it (UNBLOCKED: FLUSHDB, eviction, DEL):
+             * the group is created again and the worker keeps serving */
+            need_setup = 1;
+            if (rc == ERR_INVALID && (strstr(le.msg, "NOGROUP") ||
+                                      strstr(le.msg, "UNBLOCKED"))) {
+                wlog(w, "job stream or group lost (%s): creating it again",
+                     le.msg);
                 continue;
+            }
             if (!retry_after(&c, rc, &le))
                 break;
             continue;
         }
         conn_ok(&c);
         for (size_t i = 0; i < n; i++) {
-            set_inhand(w, a->slot, en[i].id);
+            /* left pending on a mismatch: another worker reclaims it */
+            if (secret_ok(&c))
+                break;
+            set_inhand(w, a->slot, &en[i]);
             process(&c, &en[i]);
             set_inhand(w, a->slot, NULL);
         }
@@ -431,6 +526,11 @@ static void heartbeat(worker *w, dse_store *st, int *down)
         return;
     }
     *down = 0;
+    if (w->o->farm.secret.len) { /* declare the secret to the farm */
+        char tag[DSE_FARM_TAG_HEX + 1];
+        dse_farm_secret_tag(&w->o->farm.secret, tag);
+        ops->set(st->self, w->k_secret, tag, 0, 1, NULL, NULL);
+    }
     ops->zadd(st->self, w->k_workers, (double)now, w->name, NULL);
     /* forget workers silent for 10 timeouts (bounded, no key scan) */
     ops->zrem_below(st->self, w->k_workers,
@@ -446,6 +546,14 @@ static void heartbeat(worker *w, dse_store *st, int *down)
             ids[n] = copy[n];
             n++;
         }
+    char jobs[1024] = "";
+    for (int s = 0; s < slots; s++) {
+        if (w->injob[s][0] && strlen(jobs) + 50 < sizeof jobs) {
+            if (jobs[0])
+                strcat(jobs, ",");
+            strcat(jobs, w->injob[s]);
+        }
+    }
     char busy[32], done[32], dead[32], recl[32], sl[32], pid[32], host[128];
     snprintf(busy, sizeof busy, "%ld", w->busy);
     snprintf(done, sizeof done, "%ld", w->done);
@@ -459,15 +567,61 @@ static void heartbeat(worker *w, dse_store *st, int *down)
     host[sizeof host - 1] = '\0';
     if (n)
         ops->xtouch(st->self, w->k_jobs, DSE_FARM_GROUP, w->name, ids, n, NULL);
-    const char *fields[] = {"host", "pid",  "slots",     "busy",
-                            "done", "dead", "reclaimed", "version"};
-    const char *values[] = {host, pid, sl, busy, done, dead, recl,
-                            dse_version_string()};
-    ops->hset(st->self, w->k_self, 8, fields, values, NULL);
+    char beat[32], started[32];
+    snprintf(beat, sizeof beat, "%lld", now);
+    if (!w->started_ms)
+        w->started_ms = now;
+    snprintf(started, sizeof started, "%lld", w->started_ms);
+    const char *fields[] = {"host",      "pid",     "slots",   "busy",
+                            "done",      "dead",    "reclaimed", "version",
+                            "heartbeat", "started", "job"};
+    const char *values[] = {host, pid,  sl,      busy,   done, dead,
+                            recl, dse_version_string(), beat, started, jobs};
+    ops->hset(st->self, w->k_self, 11, fields, values, NULL);
     ops->expire(st->self, w->k_self,
                 (long)(3000 * w->o->farm.worker_timeout_s), NULL);
     free(ids);
     free(copy);
+}
+
+/* Abort the jobs in hand whose coordinator withdrew them: one MGET of
+ * their coordinators' withdrawal marks (nothing when idle). */
+static void check_withdrawn(worker *w, dse_store *st)
+{
+    int slots = w->o->slots;
+    char (*marks)[DSE_FARM_PREFIX_MAX + 80] =
+        xcalloc((size_t)slots + 1, sizeof *marks);
+    char (*held)[DSE_STORE_ID_MAX] = xcalloc((size_t)slots + 1, sizeof *held);
+    const char **mp = xcalloc((size_t)slots + 1, sizeof *mp);
+    int *slot_of = xcalloc((size_t)slots + 1, sizeof *slot_of);
+    size_t nm = 0;
+    pthread_mutex_lock(&w->lock);
+    for (int s = 0; s < slots; s++)
+        if (w->inhand[s][0] && w->inreply[s][0] && !w->withdrawn[s]) {
+            dse_farm_withdrawn_key(&w->o->farm, w->inreply[s], marks[nm],
+                                   sizeof marks[nm]);
+            memcpy(held[nm], w->inhand[s], DSE_STORE_ID_MAX);
+            mp[nm] = marks[nm];
+            slot_of[nm++] = s;
+        }
+    pthread_mutex_unlock(&w->lock);
+    char **vals = xcalloc(nm + 1, sizeof *vals);
+    if (nm && st->ops->get_many(st->self, mp, nm, vals, NULL) == 0) {
+        pthread_mutex_lock(&w->lock);
+        for (size_t i = 0; i < nm; i++)
+            if (vals[i] && !strcmp(w->inhand[slot_of[i]], held[i])) {
+                w->withdrawn[slot_of[i]] = 1;
+                w->abort[slot_of[i]] = 1;
+            }
+        pthread_mutex_unlock(&w->lock);
+    }
+    for (size_t i = 0; i < nm; i++)
+        free(vals[i]);
+    free(vals);
+    free(marks);
+    free(held);
+    free(mp);
+    free(slot_of);
 }
 
 static void *heartbeat_main(void *arg)
@@ -476,12 +630,21 @@ static void *heartbeat_main(void *arg)
     dse_store st;
     dse_store_open(w->spec, &st);
     int down = 0;
+    double since_check = 0;
     while (!w->done_flag) {
         heartbeat(w, &st, &down);
         double wait = w->o->farm.heartbeat_s;
         while (wait > 0 && !w->done_flag) {
             dse__farm_sleep(0.05, NULL);
             wait -= 0.05;
+            since_check += 0.05;
+            if (w->hard_stop && *w->hard_stop)
+                for (int s = 0; s < w->o->slots; s++)
+                    w->abort[s] = 1;
+            if (since_check >= WITHDRAWN_CHECK_S && !down) {
+                since_check = 0;
+                check_withdrawn(w, &st);
+            }
         }
     }
     /* deregister */
@@ -523,11 +686,16 @@ int dse_worker_run(const dse_store_spec *spec, const dse_worker_opts *o,
     dse_farm_key(fo, "workers", w->k_workers, sizeof w->k_workers);
     dse_farm_key(fo, "stats", w->k_stats, sizeof w->k_stats);
     dse_farm_key(fo, "reply:", w->k_reply_prefix, sizeof w->k_reply_prefix);
+    dse_farm_key(fo, "secret", w->k_secret, sizeof w->k_secret);
     char self[200];
     snprintf(self, sizeof self, "worker:%s", w->name);
     dse_farm_key(fo, self, w->k_self, sizeof w->k_self);
     pthread_mutex_init(&w->lock, NULL);
     w->inhand = xcalloc((size_t)o->slots, sizeof *w->inhand);
+    w->inreply = xcalloc((size_t)o->slots, sizeof *w->inreply);
+    w->injob = xcalloc((size_t)o->slots, sizeof *w->injob);
+    w->abort = xcalloc((size_t)o->slots, sizeof *w->abort);
+    w->withdrawn = xcalloc((size_t)o->slots, sizeof *w->withdrawn);
     wlog(w, "worker %s: %d slot(s), prefix '%s'", w->name, o->slots,
          fo->prefix);
 
@@ -551,6 +719,10 @@ int dse_worker_run(const dse_store_spec *spec, const dse_worker_opts *o,
     free(th);
     free(args);
     free(w->inhand);
+    free(w->inreply);
+    free(w->injob);
+    free((void *)w->abort);
+    free(w->withdrawn);
     pthread_mutex_destroy(&w->lock);
     free(w);
     return rc;

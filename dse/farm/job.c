@@ -765,7 +765,8 @@ int dse_job_result_stopped(const dse_job_result *r)
 #define SIM_REALS(X)                                                         \
     X(latency) X(latency_ci95) X(network_latency) X(network_latency_ci95)    \
     X(source_wait) X(hops) X(message_flits) X(offered_flits)                 \
-    X(accepted_flits) X(offered_messages) X(accepted_messages) X(rate)
+    X(accepted_flits) X(offered_messages) X(accepted_messages) X(rate)      \
+    X(latency_p50) X(latency_p95) X(latency_p99) X(latency_max)
 #define SIM_INTS(X)                                                          \
     X(status) X(saturated) X(deadlock) X(messages) X(batches) X(ci_met)      \
     X(cycles) X(nodes) X(silent_nodes) X(replications)

@@ -61,6 +61,8 @@ static long long num(const char *v)
 static void fill(dse_study_info *s, size_t n, char **f, char **v,
                  long long now)
 {
+    s->uncertified = -1;
+    s->rest_s = -1;
     for (size_t i = 0; i < n; i++) {
         const char *k = f[i], *x = v[i];
         if (!strcmp(k, "id")) snprintf(s->id, sizeof s->id, "%s", x);
@@ -68,6 +70,7 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
         else if (!strcmp(k, "status")) snprintf(s->status, sizeof s->status, "%s", x);
         else if (!strcmp(k, "phase")) snprintf(s->phase, sizeof s->phase, "%s", x);
         else if (!strcmp(k, "report")) snprintf(s->report, sizeof s->report, "%s", x);
+        else if (!strcmp(k, "reply")) snprintf(s->reply, sizeof s->reply, "%s", x);
         else if (!strcmp(k, "reason")) snprintf(s->reason, sizeof s->reason, "%s", x);
         else if (!strcmp(k, "submitted")) s->submitted = num(x);
         else if (!strcmp(k, "started")) s->started = num(x);
@@ -79,6 +82,15 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
         else if (!strcmp(k, "failed_jobs")) s->failed_jobs = num(x);
         else if (!strcmp(k, "cancel")) s->cancel_requested = x[0] != '\0';
         else if (!strcmp(k, "report_stored")) s->report_stored = !strcmp(x, "yes");
+        else if (!strcmp(k, "pending")) s->pending = num(x);
+        else if (!strcmp(k, "jobs_running")) s->jobs_running = num(x);
+        else if (!strcmp(k, "round")) s->round = (int)num(x);
+        else if (!strcmp(k, "designs_simulated")) s->designs_simulated = num(x);
+        else if (!strcmp(k, "uncertified")) s->uncertified = x[0] ? num(x) : -1;
+        else if (!strcmp(k, "ended")) snprintf(s->ended, sizeof s->ended, "%s", x);
+        else if (!strcmp(k, "verdict")) snprintf(s->verdict, sizeof s->verdict, "%s", x);
+        else if (!strcmp(k, "phases")) snprintf(s->phases, sizeof s->phases, "%s", x);
+        else if (!strcmp(k, "rest_s")) s->rest_s = x[0] ? atof(x) : -1;
     }
     int running = !strcmp(s->status, "running");
     s->elapsed_s = -1;
@@ -93,16 +105,11 @@ static void fill(dse_study_info *s, size_t n, char **f, char **v,
         double in_phase = (double)(now - s->phase_started);
         s->eta_s = in_phase / (double)s->done * (double)(s->total - s->done);
     }
-}
-
-static void free_pairs(size_t n, char **f, char **v)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(f[i]);
-        free(v[i]);
-    }
-    free(f);
-    free(v);
+    s->eta_study_s = -1;
+    if (running && s->eta_s >= 0 && s->rest_s >= 0)
+        s->eta_study_s = s->eta_s + s->rest_s;
+    else if (!running && strcmp(s->status, "queued") != 0)
+        s->eta_study_s = 0;
 }
 
 int dse_study_get(dse_store *st, const dse_farm_opts *fo, const char *id,
@@ -120,14 +127,14 @@ int dse_study_get(dse_store *st, const dse_farm_opts *fo, const char *id,
     if (rc)
         return rc;
     if (n == 0) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_INVALID, "no study %s under prefix '%s'", id,
                        fo->prefix);
     }
     fill(out, n, f, v, now > 0 ? now : (long long)time(NULL));
     if (!out->id[0])
         snprintf(out->id, sizeof out->id, "%s", id);
-    free_pairs(n, f, v);
+    dse_store_pairs_free(n, f, v);
     return 0;
 }
 
@@ -190,6 +197,18 @@ json_t *dse_study_json(const dse_study_info *s)
     set_real(o, "progress", s->progress);
     set_real(o, "elapsed_s", s->elapsed_s);
     set_real(o, "eta_s", s->eta_s);
+    set_real(o, "eta_study_s", s->eta_study_s);
+    json_object_set_new(o, "pending", json_integer(s->pending));
+    json_object_set_new(o, "jobs_running", json_integer(s->jobs_running));
+    json_object_set_new(o, "round", json_integer(s->round));
+    json_object_set_new(o, "designs_simulated",
+                        json_integer(s->designs_simulated));
+    json_object_set_new(o, "uncertified", s->uncertified >= 0
+                                              ? json_integer(s->uncertified)
+                                              : json_null());
+    json_object_set_new(o, "ended", json_string(s->ended));
+    json_object_set_new(o, "verdict", json_string(s->verdict));
+    json_object_set_new(o, "phases", json_string(s->phases));
     json_object_set_new(o, "reason", json_string(s->reason));
     json_object_set_new(o, "report", json_string(s->report));
     json_object_set_new(o, "report_stored", json_boolean(s->report_stored));
@@ -237,6 +256,14 @@ int dse_study_cancel(dse_store *st, const dse_farm_opts *fo, const char *id,
     }
     if (was_running)
         *was_running = !strcmp(s.status, "running");
+    /* a running study's jobs leave the queue now, its running ones stop,
+     * and the daemon is woken; the daemon withdraws them again when it
+     * ends the study (the study may not have recorded its farm yet) */
+    if (!strcmp(s.status, "running") && s.reply[0]) {
+        err we;
+        if (dse_farm_withdraw_reply(st, fo, s.reply, NULL, &we) == ERR_REDIS)
+            return err_set(e, ERR_REDIS, "%s", we.msg);
+    }
     return 0;
 }
 
@@ -406,16 +433,28 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
     if ((rc = st->ops->hgetall(st->self, key, &n, &f, &v, e)))
         return rc;
     if (n == 0) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_INVALID,
                        "study %s's report is not stored in Redis%s%s", id,
                        s.reason[0] ? ": " : "", s.reason);
+    }
+    /* the bound the daemon keeps when it stores a report, applied again:
+     * what is in report:ID may have been planted */
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += strlen(v[i]);
+    if (total > (size_t)DSE_REPORT_STORE_MAX) {
+        dse_store_pairs_free(n, f, v);
+        return err_set(e, ERR_INVALID,
+                       "study %s's stored report has %zu bytes, over the "
+                       "%ld MiB a daemon stores: refused (not written)",
+                       id, total, DSE_REPORT_STORE_MAX >> 20);
     }
     /* temporary directory beside out_dir */
     char tmp[2 * PATH_MAX + 32];
     char parent[PATH_MAX];
     if (strlen(out_dir) >= PATH_MAX - 32) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_INVALID, "output directory name too long");
     }
     snprintf(parent, sizeof parent, "%s", out_dir);
@@ -425,7 +464,7 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
     char *slash = strrchr(parent, '/');
     const char *base = slash ? slash + 1 : parent;
     if (!base[0] || !strcmp(base, ".") || !strcmp(base, "..")) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_INVALID, "%s: give a new directory's name",
                        out_dir);
     }
@@ -437,7 +476,7 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
     else
         snprintf(tmp, sizeof tmp, ".%s.tmp-XXXXXX", base);
     if (!mkdtemp(tmp)) {
-        free_pairs(n, f, v);
+        dse_store_pairs_free(n, f, v);
         return err_set(e, ERR_IO, "cannot create a directory beside %s: %s",
                        out_dir, strerror(errno));
     }
@@ -456,7 +495,7 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
         else
             written++;
     }
-    free_pairs(n, f, v);
+    dse_store_pairs_free(n, f, v);
     if (rc == 0)
         chmod(tmp, 0755); /* mkdtemp made it 0700 */
     if (rc == 0 && rename(tmp, out_dir))

@@ -16,14 +16,17 @@
  *                     where study:ID holds the study's YAML
  *   report:ID         hash: file name -> content, the finished study's
  *                     report files (index.html, report.md, candidates.csv,
- *                     results.json), at most DSE_REPORT_STORE_MAX bytes
+ *                     results.json, curves.csv, curves.json), at most DSE_REPORT_STORE_MAX bytes
  *                     in all; absent when larger (study:ID's field
  *                     report_stored says why)
  *
  * ETA: the current phase's remaining jobs at the rate its finished jobs
  * came (elapsed in the phase / done x (total - done)); unknown (-1) before
- * the first job of the phase finishes.  It is the phase's ETA: scoring is
- * followed by the simulations, whose count is not known before.
+ * the first job of the phase finishes.  The whole study's ETA adds the
+ * daemon's estimate of the phases still to come (study:ID's rest_s: the
+ * rest of the simulation budget at the pace of the saturation searches
+ * and simulations so far, an upper bound since the decision rounds may
+ * stop early); unknown while scoring, before any simulation finished.
  */
 #ifndef DSE_STUDIES_H
 #define DSE_STUDIES_H
@@ -47,11 +50,29 @@ typedef struct dse_study_info {
     long long failed_jobs;
     int cancel_requested;
     char report[4096];        /* report directory on the daemon's machine */
+    char reply[168];          /* the running study's coordinator reply
+                                 stream (dse_farm_withdraw_reply) */
     char reason[1200];
     int report_stored;        /* report:ID holds its files */
+    long long pending, jobs_running; /* the current batch's jobs on the farm */
+    int round;                /* decision rounds started (saturation
+                                 batches); the run's count once done */
+    long long designs_simulated; /* designs sent to simulation so far */
+    long long uncertified;    /* once done: unsimulated designs that could
+                                 still have won (0 when certified); -1
+                                 not known */
+    char ended[32];           /* once done: certified, budget spent,
+                                 models only */
+    char verdict[1024];       /* once done: the report's verdict */
+    char phases[1024];        /* the batches finished so far, "score 86/86
+                                 in 3 s; saturate 4/4 in 10 s; ..." */
+    double rest_s;            /* the daemon's estimate of the time after the
+                                 current phase (-1 unknown) */
     /* computed (by dse_study_get / list, at time now) */
     double elapsed_s;         /* since started (to finished); -1 not started */
-    double eta_s;             /* -1 unknown */
+    double eta_s;             /* the current phase's; -1 unknown */
+    double eta_study_s;       /* the whole study's: eta_s + rest_s; -1
+                                 unknown, 0 once finished */
     double progress;          /* done / total of the phase, -1 unknown */
 } dse_study_info;
 

@@ -1,72 +1,61 @@
 /*
  * chart.c — see chart.h.
  *
- * PLplot's svg device writes a file, so each chart goes to a private
- * temporary file (mkstemp) that is read back and removed.  Each chart uses a
- * fresh PLplot stream (plmkstrm ... plend1) so no settings leak from one
- * chart to the next.  Rejected alternative: writing SVG by hand — the
- * project uses a plotting library for axes, ticks, labels and legends.
+ * Why SVG written here rather than by a plotting library: the charts must
+ * be interactive (a tooltip per point, series toggled from the legend,
+ * zoom) and also saved as standalone pictures, and the page must stay
+ * small.  PLplot's svg device (used before) writes anonymous paths and
+ * text with no per-point or per-series structure to hang a tooltip or a
+ * toggle on, and spelled every character of every label as an entity (a
+ * 743 KB page); a JavaScript library would draw on a canvas, leaving the
+ * standalone pictures to a second renderer.  Written here, one SVG serves
+ * the page, the files beside it and report.md, and the page's script is a
+ * few dozen lines (chart_page_script()).
  *
- * Ticks: PLplot labels a logarithmic axis at the decades only (a 40-700
- * range gets one label, "10^2") and scales a linear axis of small numbers
- * ("1 2 3 (x10^-3)").  So PLplot draws the frame and the tick marks, and
- * the labels and grid lines are placed here, at values chart_ticks()
- * chooses (1-2-5 per decade, denser when the range is narrow).
+ * Geometry: a viewBox of width_px x (height_px + legend rows) user units;
+ * the plot frame leaves room for the title above, the tick labels and
+ * axis titles left and below; the legend is a grid of entries under the
+ * plot (one to three columns, as the longest label allows).
  *
- * Invariant: every coordinate handed to PLplot is finite (log axes are
- * plotted as log10 of the value, so values <= 0 are dropped there).
+ * Ticks: chart_ticks() chooses round values (1-2-5 per decade on a log
+ * axis, so 40-700 reads 50, 100, 200, 500; plain decimals on a linear one).
+ *
+ * Point labels ("#1"): each is tried at spots around its point, nearest
+ * first, and takes the first that overlaps no label or marker already
+ * placed and stays inside the frame; one that had to move away gets a thin
+ * leader line back to its point.
  */
 #include "dse/report/chart.h"
 
 #include <math.h>
-#include <plplot/plplot.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "net/xalloc.h"
 
-/* Palette: 0 background, 1 axes/text, 2..9 series (colour-blind safe,
- * Okabe-Ito, then grey and yellow), 10 light grey (series colour 8),
- * 11 grid, 12 reference lines. */
-static const int palette[][3] = {
-    {255, 255, 255}, {40, 40, 40},   {0, 114, 178},  {213, 94, 0},
-    {0, 158, 115},   {204, 121, 167}, {230, 159, 0}, {86, 180, 233},
-    {120, 120, 120}, {240, 228, 66}, {190, 190, 190}, {225, 225, 225},
-    {110, 110, 110},
+/* Series colours: Okabe-Ito (colour-blind safe), then grey and a dark
+ * yellow; 8 is light grey, -1 the text colour. */
+static const char *const palette[] = {
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7",
+    "#E69F00", "#56B4E9", "#787878", "#B8A600",
 };
-#define NPALETTE ((int)(sizeof palette / sizeof palette[0]))
 #define NSERIES_COLORS 8
-#define COLOR_LIGHT 10
-#define COLOR_GRID 11
-#define COLOR_REF 12
-/* Markers are drawn as text glyphs with plstring(), so the legend (which
- * takes glyph strings) shows exactly what the plot shows.  The filled
- * shapes are Unicode (UTF-8); the svg device writes them as characters. */
-static const char *const glyphs[CHART_MARK_COUNT] = {
-    "o", "x", "+", "*", "\xe2\x97\x8f", "\xe2\x96\xa0", "\xe2\x97\x86",
-    "\xe2\x96\xb2",
-};
+#define TEXT_COLOR "#282828"
+#define LIGHT_COLOR "#BEBEBE"
+#define GRID_COLOR "#E4E4E4"
+#define REF_COLOR "#6E6E6E"
+#define FONT_PX 12.0
+#define CHAR_PX 6.6     /* mean advance of a 12 px sans-serif character */
 
-static int palette_index(int color)
+static const char *color_of(int color)
 {
     if (color == 8)
-        return COLOR_LIGHT;
+        return LIGHT_COLOR;
     if (color == -1)
-        return 1;
-    return 2 + ((color % NSERIES_COLORS) + NSERIES_COLORS) % NSERIES_COLORS;
-}
-
-static int series_color(const chart_series *se)
-{
-    return palette_index(se->color);
-}
-
-static const char *series_glyph(const chart_series *se)
-{
-    int m = se->marker;
-    return glyphs[m >= 0 && m < CHART_MARK_COUNT ? m : 0];
+        return TEXT_COLOR;
+    return palette[((color % NSERIES_COLORS) + NSERIES_COLORS) %
+                   NSERIES_COLORS];
 }
 
 /* 1: a point drawn at its place; 2: a point drawn at the top edge
@@ -83,76 +72,39 @@ static int usable(const chart *c, const chart_series *se, size_t i)
     return 1;
 }
 
+static int drawn(const chart *c, const chart_series *se)
+{
+    for (size_t i = 0; i < se->n; i++)
+        if (usable(c, se, i))
+            return 1;
+    return 0;
+}
+
 static double axis_value(double v, int log_scale)
 {
     return log_scale ? log10(v) : v;
 }
 
-/* PLplot reads '#' as the start of an escape sequence; "##" is a literal
- * '#'.  Returns a malloc'd copy with every '#' doubled. */
-static char *plplot_text(const char *s)
+/* Text with XML's special characters escaped. */
+static void put_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++)
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+}
+
+/* Characters (not bytes) of a UTF-8 string: its width on the page. */
+static double text_px(const char *s)
 {
     size_t n = 0;
-    for (const char *p = s ? s : ""; *p; p++)
-        n += *p == '#' ? 2 : 1;
-    char *out = xmalloc(n + 1), *q = out;
-    for (const char *p = s ? s : ""; *p; p++) {
-        *q++ = *p;
-        if (*p == '#')
-            *q++ = '#';
-    }
-    *q = '\0';
-    return out;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = xmalloc(cap);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-    }
-    fclose(f);
-    buf[len] = '\0';
-    return buf;
-}
-
-/* Copy svg with every id="X" and url(#X) renamed to PREFIX-X (caller
- * frees; svg is freed). */
-static char *prefix_ids(char *svg, const char *prefix)
-{
-    static const char *const marks[] = {"id=\"", "url(#"};
-    size_t extra = 0, plen = strlen(prefix) + 1;
-    for (int m = 0; m < 2; m++)
-        for (const char *p = strstr(svg, marks[m]); p; p = strstr(p + 1, marks[m]))
-            extra += plen;
-    char *out = xmalloc(strlen(svg) + extra + 1), *q = out;
-    for (const char *p = svg; *p;) {
-        int hit = -1;
-        for (int m = 0; m < 2 && hit < 0; m++)
-            if (strncmp(p, marks[m], strlen(marks[m])) == 0)
-                hit = m;
-        if (hit < 0) {
-            *q++ = *p++;
-            continue;
-        }
-        size_t ml = strlen(marks[hit]);
-        memcpy(q, p, ml);
-        q += ml;
-        p += ml;
-        q += sprintf(q, "%s-", prefix);
-    }
-    *q = '\0';
-    free(svg);
-    return out;
+    for (; s && *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return (double)n * CHAR_PX;
 }
 
 /* ---- ticks ---------------------------------------------------------------- */
@@ -218,107 +170,176 @@ static void format_tick(char *buf, size_t size, double v)
     snprintf(buf, size, "%.6g", v);
 }
 
-/* Grid lines and labels at the tick values of one axis; the frame and the
- * tick marks are PLplot's (plbox). */
-static void axis_labels(int x_axis, int log_scale, double lo, double hi,
-                        double *max_chars)
+static void format_value(char *buf, size_t size, double v)
 {
-    double t[64];
-    double a_lo = log_scale ? pow(10, lo) : lo, a_hi = log_scale ? pow(10, hi) : hi;
-    size_t n = chart_ticks(a_lo, a_hi, log_scale, t, 64);
-    for (size_t i = 0; i < n; i++) {
-        double pos = axis_value(t[i], log_scale);
-        double frac = (pos - lo) / (hi - lo);
-        if (frac < -1e-6 || frac > 1 + 1e-6)
-            continue;
-        char text[32];
-        format_tick(text, sizeof text, t[i]);
-        plcol0(1);
-        if (x_axis) {
-            plmtex("b", 1.4, frac, 0.5, text);
-        } else {
-            plmtex("lv", 0.7, frac, 1.0, text);
-            if ((double)strlen(text) > *max_chars)
-                *max_chars = (double)strlen(text);
+    if (fabs(v) >= 100)
+        snprintf(buf, size, "%.1f", v);
+    else
+        snprintf(buf, size, "%.4g", v);
+}
+
+/* One axis tick: its grid line across the frame, its mark and its label. */
+static void put_tick(FILE *f, const double grid[4], const double mark[4],
+                     double tx, double ty, const char *anchor, const char *t)
+{
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+               "stroke=\"%s\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+               "y2=\"%.1f\" stroke=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
+               "text-anchor=\"%s\" fill=\"%s\">%s</text>",
+            grid[0], grid[1], grid[2], grid[3], GRID_COLOR, mark[0], mark[1],
+            mark[2], mark[3], TEXT_COLOR, tx, ty, anchor, TEXT_COLOR, t);
+}
+
+/* The frame and the data-to-page mapping. */
+typedef struct frame {
+    double left, right, top, bottom;   /* page units */
+    double x0, x1, y0, y1;             /* axis units (log10 on log axes) */
+    int log_x, log_y;
+} frame;
+
+static double px_x(const frame *f, double v)
+{
+    return f->left + (axis_value(v, f->log_x) - f->x0) / (f->x1 - f->x0) *
+                         (f->right - f->left);
+}
+
+static double px_y(const frame *f, double v)
+{
+    return f->bottom - (axis_value(v, f->log_y) - f->y0) / (f->y1 - f->y0) *
+                           (f->bottom - f->top);
+}
+
+/* A marker of glyph m at (x, y): its own element, so that it carries the
+ * point's tooltip. */
+static void put_marker(FILE *f, int m, double x, double y, const char *col,
+                       const char *extra)
+{
+    const double r = 4;
+    switch (m) {
+    case CHART_MARK_CIRCLE:
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"#fff\" "
+                   "stroke=\"%s\" stroke-width=\"1.6\"%s",
+                x, y, r, col, extra);
+        break;
+    case CHART_MARK_CROSS:
+        fprintf(f, "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"%s\" "
+                   "stroke-width=\"2\" fill=\"none\"%s",
+                x - r, y - r, col, extra);
+        break;
+    case CHART_MARK_PLUS:
+        fprintf(f, "<path d=\"M%.1f %.1fh10m-5 -5v10\" stroke=\"%s\" "
+                   "stroke-width=\"2\" fill=\"none\"%s",
+                x - 5, y, col, extra);
+        break;
+    case CHART_MARK_STAR:
+        fprintf(f, "<path d=\"M%.1f %.1fv10m-4.3 -7.5l8.6 5m0 -5l-8.6 5\" "
+                   "stroke=\"%s\" stroke-width=\"1.8\" fill=\"none\"%s",
+                x, y - 5, col, extra);
+        break;
+    case CHART_MARK_SQUARE:
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" "
+                   "fill=\"%s\"%s",
+                x - r, y - r, col, extra);
+        break;
+    case CHART_MARK_DIAMOND:
+        fprintf(f, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\" fill=\"%s\"%s",
+                x, y - 5, col, extra);
+        break;
+    case CHART_MARK_TRIANGLE:
+        fprintf(f, "<path d=\"M%.1f %.1fl5 9h-10z\" fill=\"%s\"%s", x,
+                y - 5, col, extra);
+        break;
+    default: /* CHART_MARK_DOT */
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"%s",
+                x, y, r, col, extra);
+    }
+}
+
+/* Rectangles already taken by labels and markers (page units). */
+typedef struct boxes {
+    double *v;               /* x0, y0, x1, y1 per box */
+    size_t n, cap;
+} boxes;
+
+static void box_add(boxes *b, double x0, double y0, double x1, double y1)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        b->v = xrealloc(b->v, b->cap * 4 * sizeof *b->v);
+    }
+    double *q = &b->v[4 * b->n++];
+    q[0] = x0;
+    q[1] = y0;
+    q[2] = x1;
+    q[3] = y1;
+}
+
+static int box_clear(const boxes *b, double x0, double y0, double x1,
+                     double y1)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        const double *q = &b->v[4 * i];
+        if (x0 < q[2] && q[0] < x1 && y0 < q[3] && q[1] < y1)
+            return 0;
+    }
+    return 1;
+}
+
+/* Where a point label goes: (lx, ly) the text's left baseline; returns 1
+ * when it is away from its point (draw a leader line). */
+static int place_label(boxes *taken, const frame *fr, double x, double y,
+                       double w, double *lx, double *ly)
+{
+    const double h = 12;
+    for (int ring = 0; ring < 8; ring++) {
+        double d = 7 + ring * 11;
+        const double dirs[8][2] = {{1, -1}, {1, 1},  {-1, -1}, {-1, 1},
+                                   {1, 0},  {-1, 0}, {0, -1},  {0, 1}};
+        for (int k = 0; k < 8; k++) {
+            double cx = x + dirs[k][0] * d, cy = y + dirs[k][1] * d;
+            double x0 = dirs[k][0] < 0 ? cx - w : dirs[k][0] > 0 ? cx
+                                                                 : cx - w / 2;
+            double y0 = dirs[k][1] < 0 ? cy - h : dirs[k][1] > 0 ? cy
+                                                                 : cy - h / 2;
+            if (x0 < fr->left || x0 + w > fr->right || y0 < fr->top ||
+                y0 + h > fr->bottom)
+                continue;
+            if (!box_clear(taken, x0 - 1, y0 - 1, x0 + w + 1, y0 + h + 1))
+                continue;
+            box_add(taken, x0, y0, x0 + w, y0 + h);
+            *lx = x0;
+            *ly = y0 + h - 2;
+            return ring > 0;
         }
     }
+    /* nowhere free: beside the point, overlapping */
+    *lx = x + 7;
+    *ly = y - 4;
+    return 0;
 }
 
-static void axis_grid(int x_axis, int log_scale, double lo, double hi,
-                      double olo, double ohi)
+/* The legend entry sample of a series or key: a short line and/or its
+ * marker. */
+static void put_sample(FILE *f, double x, double y, int line, int dashed,
+                       int marker, const char *col, double width)
 {
-    double t[64];
-    double a_lo = log_scale ? pow(10, lo) : lo, a_hi = log_scale ? pow(10, hi) : hi;
-    size_t n = chart_ticks(a_lo, a_hi, log_scale, t, 64);
-    plcol0(COLOR_GRID);
-    plwidth(1.0);
-    for (size_t i = 0; i < n; i++) {
-        double pos = axis_value(t[i], log_scale);
-        if (x_axis)
-            pljoin(pos, olo, pos, ohi);
-        else
-            pljoin(olo, pos, ohi, pos);
-    }
+    if (line)
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                   "stroke=\"%s\" stroke-width=\"%.1f\"%s/>",
+                x, y, x + 24, y, col, width,
+                dashed ? " stroke-dasharray=\"6 4\"" : "");
+    if (marker >= 0)
+        put_marker(f, marker, x + 12, y, col, "/>");
 }
 
-/* Labels beside points, kept from overprinting each other: a label that
- * would overlap one already placed moves down a line until it does not
- * (clustered finalists get a readable column of labels). */
-typedef struct label_spots {
-    double *x, *y, *w;       /* left edge, baseline centre, width: plot units */
-    size_t n;
-} label_spots;
-
-static void place_label(label_spots *ls, double x, double *y, double chars,
-                        double xspan, double yspan, int height_px)
-{
-    /* a label line is ~11 px high and ~6.5 px per character on a 0.7
-     * scale; the plot area is ~78% of the page in each direction */
-    double line = yspan * 12.0 / (0.78 * height_px);
-    double width = xspan * chars * 6.5 / (0.6 * 1000);
-    for (int tries = 0; tries < 50; tries++) {
-        int clash = 0;
-        for (size_t i = 0; i < ls->n && !clash; i++)
-            clash = fabs(ls->y[i] - *y) < line * 0.95 && x < ls->x[i] + ls->w[i] &&
-                    ls->x[i] < x + width;
-        if (!clash)
-            break;
-        *y -= line;
-    }
-    ls->x = xrealloc(ls->x, (ls->n + 1) * sizeof *ls->x);
-    ls->y = xrealloc(ls->y, (ls->n + 1) * sizeof *ls->y);
-    ls->w = xrealloc(ls->w, (ls->n + 1) * sizeof *ls->w);
-    ls->x[ls->n] = x;
-    ls->y[ls->n] = *y;
-    ls->w[ls->n] = width;
-    ls->n++;
-}
-
-/* Where a point drawn at the top edge goes: below the ones already there
- * at (about) the same x, so several designs saturating at one rate show as
- * a column of markers instead of one. */
-static double stack_top(label_spots *tops, double x, double top, double xspan,
-                        double yspan)
-{
-    size_t below = 0;
-    for (size_t i = 0; i < tops->n; i++)
-        below += fabs(tops->x[i] - x) < xspan * 0.008;
-    tops->x = xrealloc(tops->x, (tops->n + 1) * sizeof *tops->x);
-    tops->y = xrealloc(tops->y, (tops->n + 1) * sizeof *tops->y);
-    tops->w = xrealloc(tops->w, (tops->n + 1) * sizeof *tops->w);
-    tops->x[tops->n] = x;
-    tops->y[tops->n] = tops->w[tops->n] = 0;
-    tops->n++;
-    return top - (double)below * yspan * 0.045;
-}
-
-/* Linear axes: PLplot's tick marks at the step of our labels. */
-static double tick_step(double lo, double hi)
-{
-    double t[64];
-    size_t n = linear_ticks(lo, hi, t, 64);
-    return n >= 2 ? t[1] - t[0] : 0;
-}
+typedef struct legend_entry {
+    const char *label;
+    int group;               /* data-group, 0: not a toggle */
+    int line, dashed, marker;
+    const char *color;
+    double width;
+    int faint;
+} legend_entry;
 
 char *chart_svg(const chart *c, err *e)
 {
@@ -363,281 +384,398 @@ char *chart_svg(const chart *c, err *e)
         ypad = fabs(ymin) * 0.1 + 0.5;
     /* a linear axis of non-negative data starts at 0 when that costs
      * little room: the eye reads distances from zero */
-    double x0 = xmin - xpad, x1 = xmax + xpad, y0 = ymin - ypad, y1 = ymax + ypad;
-    if (!c->log_x && xmin >= 0 && x0 < 0)
-        x0 = 0;
-    if (!c->log_y && ymin >= 0 && y0 < 0)
-        y0 = 0;
+    frame fr = {.x0 = xmin - xpad, .x1 = xmax + xpad, .y0 = ymin - ypad,
+                .y1 = ymax + ypad, .log_x = c->log_x, .log_y = c->log_y};
+    if (!c->log_x && xmin >= 0 && fr.x0 < 0)
+        fr.x0 = 0;
+    if (!c->log_y && ymin >= 0 && fr.y0 < 0)
+        fr.y0 = 0;
 
-    /* legend_outside: the legend goes under the plot, in two columns when
-     * its labels fit side by side, else in one */
-    int height = c->height_px ? c->height_px : 450;
-    size_t nentries = c->nkeys + (c->nvlines > 0 && c->vline_label && *c->vline_label);
-    double longest = 0;
+    /* y tick labels decide the left margin */
+    double yt[64], xt[64];
+    size_t nyt = chart_ticks(c->log_y ? pow(10, fr.y0) : fr.y0,
+                             c->log_y ? pow(10, fr.y1) : fr.y1, c->log_y, yt,
+                             64);
+    size_t nxt = chart_ticks(c->log_x ? pow(10, fr.x0) : fr.x0,
+                             c->log_x ? pow(10, fr.x1) : fr.x1, c->log_x, xt,
+                             64);
+    double ylab = 0;
+    for (size_t i = 0; i < nyt; i++) {
+        char t[32];
+        format_tick(t, sizeof t, yt[i]);
+        ylab = fmax(ylab, text_px(t));
+    }
+    double W = c->width_px ? c->width_px : 720;
+    double H = c->height_px ? c->height_px : 450;
+    fr.left = 30 + ylab + 8;
+    fr.right = W - 16;
+    fr.top = 34;
+    fr.bottom = H - 46;
+
+    /* the legend: every series drawn, by its label or its group's first
+     * labelled series (then once), the keys, the reference lines */
+    size_t cap = c->nseries + c->nkeys + 2;
+    legend_entry *le = xcalloc(cap, sizeof *le);
+    int *gid = xcalloc(c->nseries + 1, sizeof *gid);
+    size_t nle = 0;
     for (size_t s = 0; s < c->nseries; s++) {
         const chart_series *se = &c->series[s];
-        int any = 0;
-        for (size_t i = 0; i < se->n && !any; i++)
-            any = usable(c, se, i) != 0;
-        nentries += se->label && *se->label && any;
-        if (se->label && any)
-            longest = fmax(longest, (double)strlen(se->label));
-    }
-    for (size_t k = 0; k < c->nkeys; k++)
-        longest = fmax(longest, (double)strlen(c->keys[k].label));
-    /* two columns when the labels fit side by side (about 52 characters
-     * each at the legend's text size on the default 1000 px width) */
-    int two_columns = c->legend_outside && nentries > 1 &&
-                      longest <= 52.0 * (c->width_px ? c->width_px : 720) / 1000;
-    /* the page grows by the legend's rows (~20 px each) so the plot keeps
-     * its size */
-    double legend_px =
-        c->legend_outside
-            ? (double)(two_columns ? (nentries + 1) / 2 : nentries) * 20 + 16
-            : 0;
-    double total = height + legend_px;
-    char path[] = "/tmp/dse-chart-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        err_set(e, ERR_IO, "cannot create a temporary file for a chart");
-        return NULL;
-    }
-    close(fd);
-
-    PLINT old_stream, stream;
-    plgstrm(&old_stream);
-    plmkstrm(&stream);
-    plsdev("svg");
-    plsfnam(path);
-    plspage(0, 0, c->width_px ? c->width_px : 720, (PLINT)total, 0, 0);
-    plscmap0n(NPALETTE);
-    for (int i = 0; i < NPALETTE; i++)
-        plscol0(i, palette[i][0], palette[i][1], palette[i][2]);
-    plinit();
-    pladv(0);
-    /* PLplot sizes text by the page's height: keep the text of a page
-     * grown for its legend as on one without */
-    PLFLT def_mm, cur_mm;
-    plgchr(&def_mm, &cur_mm);
-    plschr(def_mm * height / total, 0.9);
-    plvpor(0.11, 0.97, (0.13 * height + legend_px) / total, 1 - 0.09 * height / total);
-    plwind(x0, x1, y0, y1);
-
-    /* grid and reference lines first, under the data */
-    axis_grid(1, c->log_x, x0, x1, y0, y1);
-    axis_grid(0, c->log_y, y0, y1, x0, x1);
-    plcol0(COLOR_REF);
-    pllsty(2);
-    for (size_t v = 0; v < c->nvlines; v++)
-        if (isfinite(c->vlines[v]) && (!c->log_x || c->vlines[v] > 0)) {
-            double x = axis_value(c->vlines[v], c->log_x);
-            pljoin(x, y0, x, y1);
-        }
-    pllsty(1);
-    plcol0(1);
-    plwidth(1.0);
-    plbox(c->log_x ? "bcstl" : "bcst", c->log_x ? 0 : tick_step(x0, x1), 0,
-          c->log_y ? "bcstl" : "bcst", c->log_y ? 0 : tick_step(y0, y1), 0);
-    double ychars = 1;
-    axis_labels(1, c->log_x, x0, x1, &ychars);
-    axis_labels(0, c->log_y, y0, y1, &ychars);
-    char *xl = plplot_text(c->xlabel), *yl = plplot_text(c->ylabel);
-    char *tl = plplot_text(c->title);
-    plcol0(1);
-    plmtex("b", 3.0, 0.5, 0.5, xl);
-    plmtex("l", 2.4 + 0.7 * ychars, 0.5, 0.5, yl);
-    plschr(0, 1.05);
-    plmtex("t", 1.2, 0.5, 0.5, tl);
-    plschr(0, 0.9);
-    free(xl);
-    free(yl);
-    free(tl);
-
-    double top = y1 - (y1 - y0) * 0.02; /* where off-the-top points go */
-    size_t nleg = c->nseries + c->nkeys + 1;
-    PLINT *opts = xcalloc(nleg, sizeof *opts);
-    PLINT *colors = xcalloc(nleg, sizeof *colors);
-    PLINT *styles = xcalloc(nleg, sizeof *styles);
-    PLFLT *widths = xcalloc(nleg, sizeof *widths);
-    PLFLT *scales = xcalloc(nleg, sizeof *scales);
-    PLINT *numbers = xcalloc(nleg, sizeof *numbers);
-    const char **texts = xcalloc(nleg, sizeof *texts);
-    const char **symbols = xcalloc(nleg, sizeof *symbols);
-    PLINT nl = 0;
-    label_spots placed = {0}, tops = {0};
-    for (size_t s = 0; s < c->nseries; s++) {
-        const chart_series *se = &c->series[s];
-        PLFLT *x = xmalloc((se->n + 1) * sizeof *x);
-        PLFLT *y = xmalloc((se->n + 1) * sizeof *y);
-        PLFLT *lo = xmalloc((se->n + 1) * sizeof *lo);
-        PLFLT *hi = xmalloc((se->n + 1) * sizeof *hi);
-        PLFLT *bx = xmalloc((se->n + 1) * sizeof *bx);
-        size_t *src = xmalloc((se->n + 1) * sizeof *src);
-        PLINT m = 0, mb = 0;
-        for (size_t i = 0; i < se->n; i++) {
-            int u = usable(c, se, i);
-            if (!u)
-                continue;
-            x[m] = axis_value(se->x[i], c->log_x);
-            y[m] = u == 2 ? stack_top(&tops, x[m], top, x1 - x0, y1 - y0)
-                          : axis_value(se->y[i], c->log_y);
-            src[m] = i;
-            if (u == 1 && se->y_lo && se->y_hi && isfinite(se->y_lo[i]) &&
-                isfinite(se->y_hi[i]) && (!c->log_y || se->y_lo[i] > 0)) {
-                bx[mb] = x[m];
-                lo[mb] = fmax(axis_value(se->y_lo[i], c->log_y), y0);
-                hi[mb] = fmin(axis_value(se->y_hi[i], c->log_y), y1);
-                mb++;
-            }
-            m++;
-        }
-        int color = series_color(se);
-        plcol0(color);
-        pllsty(se->dashed ? 2 : 1);
-        plwidth(se->style == CHART_POINTS ? 1.0 : 2.0);
-        if (m > 1 && se->style == CHART_STEP) {
-            PLFLT *sx = xmalloc((size_t)(2 * m) * sizeof *sx);
-            PLFLT *sy = xmalloc((size_t)(2 * m) * sizeof *sy);
-            PLINT k = 0;
-            for (PLINT i = 0; i < m; i++) {
-                if (i > 0) { /* horizontal to the next x, then vertical */
-                    sx[k] = x[i];
-                    sy[k++] = y[i - 1];
-                }
-                sx[k] = x[i];
-                sy[k++] = y[i];
-            }
-            plline(k, sx, sy);
-            free(sx);
-            free(sy);
-        } else if (m > 1 && se->style != CHART_POINTS) {
-            plline(m, x, y);
-        }
-        pllsty(1);
-        if (m > 0 && (se->style == CHART_POINTS || se->style == CHART_LINE_POINTS))
-            plstring(m, x, y, series_glyph(se));
-        if (mb > 0) {
-            plwidth(1.0);
-            plerry(mb, bx, lo, hi);
-        }
-        if (se->point_labels) {
-            plschr(0, 0.8);
-            double dx = (x1 - x0) * 0.012;
-            for (PLINT i = 0; i < m; i++) {
-                const char *pl = se->point_labels[src[i]];
-                if (!pl || !*pl)
-                    continue;
-                char *t = plplot_text(pl);
-                double ly = y[i];
-                place_label(&placed, x[i] + dx, &ly, (double)strlen(pl),
-                            x1 - x0, y1 - y0, c->height_px ? c->height_px : 450);
-                plptex(x[i] + dx, ly, 1, 0, 0, t);
-                free(t);
-            }
-            plschr(0, 0.9);
-        }
-        if (se->label && *se->label && m > 0) {
-            opts[nl] = (se->style != CHART_POINTS ? PL_LEGEND_LINE : 0) |
-                       (se->style == CHART_POINTS ||
-                                se->style == CHART_LINE_POINTS || se->legend_marker
-                            ? PL_LEGEND_SYMBOL
-                            : 0);
-            colors[nl] = color;
-            styles[nl] = se->dashed ? 2 : 1;
-            widths[nl] = 2.0;
-            scales[nl] = 0.8;
-            numbers[nl] = 1;
-            texts[nl] = plplot_text(se->label);
-            symbols[nl] = series_glyph(se);
-            nl++;
-        }
-        free(x);
-        free(y);
-        free(lo);
-        free(hi);
-        free(bx);
-        free(src);
+        gid[s] = se->group > 0 ? se->group : (int)(1000 + s);
+        if (!drawn(c, se))
+            continue;
+        int listed = 0;
+        for (size_t q = 0; q < nle; q++)
+            listed |= le[q].group == gid[s];
+        if (listed)
+            continue;
+        /* the entry: this series' label, else a later series' of its
+         * group, else the series has none to show */
+        const chart_series *lab = se;
+        for (size_t t = s; t < c->nseries && !(lab->label && *lab->label);
+             t++)
+            if (c->series[t].group > 0 && c->series[t].group == se->group)
+                lab = &c->series[t];
+        if (!(lab->label && *lab->label))
+            continue;
+        legend_entry *x = &le[nle++];
+        x->label = lab->label;
+        x->group = gid[s];
+        x->line = lab->style != CHART_POINTS;
+        x->dashed = lab->dashed;
+        x->marker = lab->style == CHART_POINTS ||
+                            lab->style == CHART_LINE_POINTS ||
+                            lab->legend_marker
+                        ? lab->marker
+                        : -1;
+        x->color = color_of(lab->color);
+        x->width = 2;
+        x->faint = lab->faint;
     }
     for (size_t k = 0; k < c->nkeys; k++) {
-        const chart_key *key = &c->keys[k];
-        opts[nl] = (key->line ? PL_LEGEND_LINE : 0) |
-                   (key->marker >= 0 ? PL_LEGEND_SYMBOL : 0);
-        if (!opts[nl])
-            opts[nl] = PL_LEGEND_NONE;
-        colors[nl] = palette_index(key->color);
-        styles[nl] = key->line == 2 ? 2 : 1;
-        widths[nl] = 2.0;
-        scales[nl] = 0.8;
-        numbers[nl] = 1;
-        texts[nl] = plplot_text(key->label);
-        symbols[nl] = key->marker >= 0 && key->marker < CHART_MARK_COUNT
-                          ? glyphs[key->marker]
-                          : "";
-        nl++;
+        legend_entry *x = &le[nle++];
+        x->label = c->keys[k].label;
+        x->line = c->keys[k].line != 0;
+        x->dashed = c->keys[k].line == 2;
+        x->marker = c->keys[k].marker;
+        x->color = color_of(c->keys[k].color);
+        x->width = 2;
     }
     if (c->nvlines > 0 && c->vline_label && *c->vline_label) {
-        opts[nl] = PL_LEGEND_LINE;
-        colors[nl] = COLOR_REF;
-        styles[nl] = 2;
-        widths[nl] = 1.0;
-        scales[nl] = 1.0;
-        numbers[nl] = 1;
-        texts[nl] = plplot_text(c->vline_label);
-        symbols[nl] = "";
-        nl++;
+        legend_entry *x = &le[nle++];
+        x->label = c->vline_label;
+        x->line = x->dashed = 1;
+        x->marker = -1;
+        x->color = REF_COLOR;
+        x->width = 1;
     }
-    if (nl > 0) {
-        PLFLT lw, lh;
-        plcol0(1);
-        plwidth(1.0);
-        /* outside: in the page's top-right corner, which the viewport
-         * leaves free */
-        PLINT pos = c->legend_outside
-                        ? PL_POSITION_BOTTOM | PL_POSITION_LEFT |
-                              PL_POSITION_INSIDE | PL_POSITION_SUBPAGE
-                        : PL_POSITION_TOP | PL_POSITION_LEFT | PL_POSITION_INSIDE;
-        PLINT ncol = two_columns ? 2 : 1;
-        PLINT nrow = (nl + ncol - 1) / ncol;
-        pllegend(&lw, &lh, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX |
-                               (ncol > 1 ? PL_LEGEND_ROW_MAJOR : 0), pos,
-                 c->legend_outside ? 0.01 : 0.02, 0.02, 0.035, 0, 1, 1, nrow,
-                 ncol, nl, opts, 0.6,
-                 c->legend_outside ? 0.7 : 0.8, 2.0, 0.0, colors, (const char *const *)texts, NULL, NULL, NULL,
-                 NULL, colors, styles, widths, colors, scales, numbers,
-                 (const char *const *)symbols);
-    }
-    plend1();
-    plsstrm(old_stream);
-    free(placed.x);
-    free(placed.y);
-    free(placed.w);
-    free(tops.x);
-    free(tops.y);
-    free(tops.w);
-    free(opts);
-    free(colors);
-    free(styles);
-    free(widths);
-    free(scales);
-    free(numbers);
-    for (PLINT s = 0; s < nl; s++)
-        free((char *)texts[s]);
-    free(texts);
-    free(symbols);
+    double longest = 0;
+    for (size_t q = 0; q < nle; q++)
+        longest = fmax(longest, text_px(le[q].label));
+    double colw = longest + 44;
+    int ncol = (int)((W - 24) / colw);
+    ncol = ncol < 1 ? 1 : ncol > 3 ? 3 : ncol;
+    if ((size_t)ncol > nle)
+        ncol = nle > 0 ? (int)nle : 1;
+    size_t nrow = (nle + (size_t)ncol - 1) / (size_t)ncol;
+    double total = H + (nrow ? (double)nrow * 20 + 8 : 0);
 
-    char *svg = slurp(path);
-    unlink(path);
-    if (!svg) {
-        err_set(e, ERR_IO, "cannot read back the chart PLplot wrote");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        free(le);
+        free(gid);
+        err_set(e, ERR_IO, "cannot open a memory stream for a chart");
         return NULL;
     }
-    /* drop the XML prolog and DOCTYPE: the string is inlined in HTML */
-    char *start = strstr(svg, "<svg");
-    if (!start) {
-        free(svg);
-        err_set(e, ERR_IO, "PLplot produced no SVG");
-        return NULL;
+    const char *pre = c->id_prefix ? c->id_prefix : "chart";
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dse-chart\" "
+               "id=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+               "height=\"%.0f\" font-family=\"DejaVu Sans, Arial, "
+               "sans-serif\" font-size=\"%.0f\" data-frame=\"%.1f %.1f %.1f "
+               "%.1f\">\n",
+            pre, W, total, W, total, FONT_PX, fr.left, fr.top, fr.right,
+            fr.bottom);
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
+    fputs("<title>", f);
+    put_text(f, c->title);
+    fputs("</title>\n", f);
+
+    /* grid, reference lines, frame, ticks and their labels */
+    fputs("<g class=\"dse-axes\">", f);
+    for (size_t i = 0; i < nxt; i++) {
+        double x = px_x(&fr, xt[i]);
+        if (x < fr.left - 0.5 || x > fr.right + 0.5)
+            continue;
+        char t[32];
+        format_tick(t, sizeof t, xt[i]);
+        const double grid[4] = {x, fr.top, x, fr.bottom};
+        const double mark[4] = {x, fr.bottom, x, fr.bottom + 5};
+        put_tick(f, grid, mark, x, fr.bottom + 18, "middle", t);
     }
-    memmove(svg, start, strlen(start) + 1);
-    return prefix_ids(svg, c->id_prefix ? c->id_prefix : "chart");
+    for (size_t i = 0; i < nyt; i++) {
+        double y = px_y(&fr, yt[i]);
+        if (y < fr.top - 0.5 || y > fr.bottom + 0.5)
+            continue;
+        char t[32];
+        format_tick(t, sizeof t, yt[i]);
+        const double grid[4] = {fr.left, y, fr.right, y};
+        const double mark[4] = {fr.left - 5, y, fr.left, y};
+        put_tick(f, grid, mark, fr.left - 8, y + 4, "end", t);
+    }
+    for (size_t v = 0; v < c->nvlines; v++)
+        if (isfinite(c->vlines[v]) && (!c->log_x || c->vlines[v] > 0)) {
+            double x = px_x(&fr, c->vlines[v]);
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                       "stroke=\"%s\" stroke-dasharray=\"6 4\"/>",
+                    x, fr.top, x, fr.bottom, REF_COLOR);
+        }
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+               "fill=\"none\" stroke=\"%s\"/>",
+            fr.left, fr.top, fr.right - fr.left, fr.bottom - fr.top,
+            TEXT_COLOR);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+               "fill=\"%s\">",
+            (fr.left + fr.right) / 2, fr.bottom + 36, TEXT_COLOR);
+    put_text(f, c->xlabel);
+    fprintf(f, "</text><text transform=\"translate(%.1f %.1f) rotate(-90)\" "
+               "text-anchor=\"middle\" fill=\"%s\">",
+            14.0, (fr.top + fr.bottom) / 2, TEXT_COLOR);
+    put_text(f, c->ylabel);
+    fprintf(f, "</text><text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" "
+               "font-size=\"14\" font-weight=\"bold\" fill=\"%s\">",
+            W / 2, TEXT_COLOR);
+    put_text(f, c->title);
+    fputs("</text></g>\n", f);
+
+    /* the data, clipped to the frame (zoom keeps it inside) */
+    fprintf(f, "<clipPath id=\"%s-clip\"><rect x=\"%.1f\" y=\"%.1f\" "
+               "width=\"%.1f\" height=\"%.1f\"/></clipPath>\n",
+            pre, fr.left - 6, fr.top - 6, fr.right - fr.left + 12,
+            fr.bottom - fr.top + 12);
+    fprintf(f, "<g class=\"dse-data\" clip-path=\"url(#%s-clip)\">\n", pre);
+    boxes taken = {0}, tops = {0};
+    for (size_t s = 0; s < c->nseries; s++) {
+        const chart_series *se = &c->series[s];
+        const char *col = color_of(se->color);
+        if (!drawn(c, se))
+            continue;
+        double *px = xmalloc((se->n + 1) * sizeof *px);
+        double *py = xmalloc((se->n + 1) * sizeof *py);
+        int *u = xmalloc((se->n + 1) * sizeof *u);
+        for (size_t i = 0; i < se->n; i++) {
+            u[i] = usable(c, se, i);
+            if (!u[i])
+                continue;
+            px[i] = px_x(&fr, se->x[i]);
+            if (u[i] == 2) { /* at the top edge, below others at that x */
+                size_t below = 0;
+                for (size_t q = 0; q < tops.n; q++)
+                    below += fabs(tops.v[4 * q] - px[i]) < 5;
+                py[i] = fr.top + 7 + 11 * (double)below;
+                box_add(&tops, px[i], py[i], px[i], py[i]);
+            } else {
+                py[i] = px_y(&fr, se->y[i]);
+            }
+        }
+        fprintf(f, "<g class=\"dse-series\" data-group=\"%d\"%s>", gid[s],
+                se->faint ? " opacity=\"0.3\"" : "");
+        if (se->style != CHART_POINTS) {
+            fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                       "stroke-linejoin=\"round\"%s d=\"",
+                    col, se->dashed ? " stroke-dasharray=\"6 4\"" : "");
+            int first = 1;
+            double lastx = 0, lasty = 0;
+            for (size_t i = 0; i < se->n; i++) {
+                if (u[i] != 1)
+                    continue;
+                if (!first && se->style == CHART_STEP)
+                    fprintf(f, "L%.1f %.1f", px[i], lasty);
+                fprintf(f, "%s%.1f %.1f", first ? "M" : "L", px[i], py[i]);
+                first = 0;
+                lastx = px[i];
+                lasty = py[i];
+            }
+            (void)lastx;
+            fputs("\"/>", f);
+        }
+        for (size_t i = 0; se->y_lo && se->y_hi && i < se->n; i++) {
+            if (u[i] != 1 || !isfinite(se->y_lo[i]) || !isfinite(se->y_hi[i]) ||
+                (c->log_y && se->y_lo[i] <= 0))
+                continue;
+            double a = fmin(px_y(&fr, se->y_lo[i]), fr.bottom);
+            double b = fmax(px_y(&fr, se->y_hi[i]), fr.top);
+            fprintf(f, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fh6M%.1f %.1fh6\" "
+                       "stroke=\"%s\" fill=\"none\"/>",
+                    px[i], a, b, px[i] - 3, a, px[i] - 3, b, col);
+        }
+        int marks = se->style == CHART_POINTS || se->style == CHART_LINE_POINTS;
+        for (size_t i = 0; i < se->n; i++) {
+            if (!u[i])
+                continue;
+            char tip[600];
+            if (se->point_tips && se->point_tips[i]) {
+                snprintf(tip, sizeof tip, "%s", se->point_tips[i]);
+            } else {
+                char a[32], b[32];
+                format_value(a, sizeof a, se->x[i]);
+                format_value(b, sizeof b, se->y[i]);
+                snprintf(tip, sizeof tip, "%s: %s, %s",
+                         se->label ? se->label : "", a,
+                         u[i] == 2 ? "saturated" : b);
+            }
+            /* markers of point series; line series get an invisible hover
+             * target on each vertex */
+            int m = u[i] == 2 ? CHART_MARK_TRIANGLE : se->marker;
+            fputs("<g class=\"dse-pt\" data-tip=\"", f);
+            put_text(f, tip);
+            fputs("\">", f);
+            if (marks || u[i] == 2) {
+                put_marker(f, m, px[i], py[i], col, ">");
+                fputs("<title>", f);
+                put_text(f, tip);
+                fputs("</title></", f);
+                fputs(m == CHART_MARK_SQUARE   ? "rect"
+                      : m == CHART_MARK_CIRCLE || m == CHART_MARK_DOT
+                          ? "circle"
+                          : "path",
+                      f);
+                fputs(">", f);
+                box_add(&taken, px[i] - 5, py[i] - 5, px[i] + 5, py[i] + 5);
+            } else {
+                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+                           "fill=\"%s\" fill-opacity=\"0\"><title>",
+                        px[i], py[i], col);
+                put_text(f, tip);
+                fputs("</title></circle>", f);
+            }
+            fputs("</g>", f);
+        }
+        fputs("</g>\n", f);
+        free(px);
+        free(py);
+        free(u);
+    }
+    /* point labels last, clear of every marker */
+    for (size_t s = 0; s < c->nseries; s++) {
+        const chart_series *se = &c->series[s];
+        if (!se->point_labels)
+            continue;
+        fprintf(f, "<g class=\"dse-series\" data-group=\"%d\">", gid[s]);
+        for (size_t i = 0; i < se->n; i++) {
+            const char *pl = se->point_labels[i];
+            int ui = usable(c, se, i);
+            if (!pl || !*pl || !ui)
+                continue;
+            double x = px_x(&fr, se->x[i]);
+            double y = ui == 2 ? fr.top + 7 : px_y(&fr, se->y[i]);
+            double lx, ly, w = text_px(pl) * 0.92;
+            int away = place_label(&taken, &fr, x, y, w, &lx, &ly);
+            if (away)
+                fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                           "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"0.7\"/>",
+                        x, y, lx < x ? lx + w : lx, ly - 4, REF_COLOR);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+                       "fill=\"%s\">",
+                    lx, ly, TEXT_COLOR);
+            put_text(f, pl);
+            fputs("</text>", f);
+        }
+        fputs("</g>\n", f);
+    }
+    fputs("</g>\n", f);
+
+    /* the legend, a grid under the plot */
+    fputs("<g class=\"dse-legend-box\">", f);
+    for (size_t q = 0; q < nle; q++) {
+        double x = 12 + (double)(q % (size_t)ncol) * ((W - 24) / ncol);
+        double y = H + 4 + (double)(q / (size_t)ncol) * 20 + 10;
+        if (le[q].group)
+            fprintf(f, "<g class=\"dse-legend\" data-group=\"%d\"%s>",
+                    le[q].group, le[q].faint ? " opacity=\"0.45\"" : "");
+        else
+            fputs("<g class=\"dse-key\">", f);
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"18\" "
+                   "fill=\"#fff\" fill-opacity=\"0\"/>",
+                x - 2, y - 10, (W - 24) / ncol - 4);
+        put_sample(f, x, y, le[q].line, le[q].dashed, le[q].marker,
+                   le[q].color, le[q].width);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", x + 32, y + 4,
+                TEXT_COLOR);
+        put_text(f, le[q].label);
+        fputs("</text></g>", f);
+    }
+    fputs("</g>\n</svg>\n", f);
+    fclose(f);
+    free(taken.v);
+    free(tops.v);
+    free(le);
+    free(gid);
+    return buf;
+}
+
+const char *chart_page_style(void)
+{
+    return ".dse-chart{max-width:100%;min-width:540px;height:auto;"
+           "display:block}\n"
+           "figure{overflow-x:auto}\n"
+           ".dse-chart .dse-legend{cursor:pointer}\n"
+           ".dse-chart .dse-off{opacity:0.12}\n"
+           ".dse-chart .dse-series.dse-off{display:none}\n"
+           ".dse-chart .dse-pt{cursor:crosshair}\n"
+           "#dse-tip{position:fixed;pointer-events:none;background:#fffff4;"
+           "border:1px solid #888;padding:4px 6px;font:12px sans-serif;"
+           "max-width:min(420px,90vw);white-space:pre-line;display:none;"
+           "z-index:10;box-shadow:1px 1px 3px #aaa}\n";
+}
+
+/* Hover: the tooltip of the point under the pointer (mouseover of its
+ * element, so a real pointer event path drives it).  Legend: a click on an
+ * entry hides or shows its series.  Zoom: drag a rectangle over the plot
+ * (the SVG's viewBox narrows to it); double-click restores the view. */
+const char *chart_page_script(void)
+{
+    return "(function(){\n"
+           "var tip=document.createElement('div');tip.id='dse-tip';"
+           "document.body.appendChild(tip);\n"
+           "document.addEventListener('mouseover',function(e){"
+           "var p=e.target.closest&&e.target.closest('.dse-pt');"
+           "if(!p){tip.style.display='none';return;}"
+           "tip.textContent=p.getAttribute('data-tip');"
+           "tip.style.display='block';"
+           "var x=Math.min(e.clientX+12,innerWidth-tip.offsetWidth-4);"
+           "tip.style.left=Math.max(0,x)+'px';"
+           "tip.style.top=(e.clientY+14)+'px';});\n"
+           "document.addEventListener('click',function(e){"
+           "var l=e.target.closest&&e.target.closest('.dse-legend');"
+           "if(!l)return;var s=l.closest('svg'),g=l.getAttribute('data-group');"
+           "var off=!l.classList.contains('dse-off');"
+           "s.querySelectorAll('[data-group=\"'+g+'\"]').forEach(function(n){"
+           "n.classList.toggle('dse-off',off);});});\n"
+           "function pt(s,e){var r=s.getBoundingClientRect(),"
+           "v=s.viewBox.baseVal;return{x:v.x+(e.clientX-r.left)*v.width/"
+           "r.width,y:v.y+(e.clientY-r.top)*v.height/r.height};}\n"
+           "document.querySelectorAll('svg.dse-chart').forEach(function(s){"
+           "var v0=s.getAttribute('viewBox'),a=null,box=null;"
+           "s.addEventListener('mousedown',function(e){"
+           "if(e.target.closest('.dse-legend'))return;a=pt(s,e);"
+           "box=document.createElementNS('http://www.w3.org/2000/svg','rect');"
+           "box.setAttribute('fill','rgba(0,114,178,0.12)');"
+           "box.setAttribute('stroke','#0072B2');s.appendChild(box);"
+           "e.preventDefault();});\n"
+           "s.addEventListener('mousemove',function(e){if(!a)return;"
+           "var b=pt(s,e);box.setAttribute('x',Math.min(a.x,b.x));"
+           "box.setAttribute('y',Math.min(a.y,b.y));"
+           "box.setAttribute('width',Math.abs(b.x-a.x));"
+           "box.setAttribute('height',Math.abs(b.y-a.y));});\n"
+           "s.addEventListener('mouseup',function(e){if(!a)return;"
+           "var b=pt(s,e);box.remove();"
+           "if(Math.abs(b.x-a.x)>8&&Math.abs(b.y-a.y)>8)"
+           "s.setAttribute('viewBox',[Math.min(a.x,b.x),Math.min(a.y,b.y),"
+           "Math.abs(b.x-a.x),Math.abs(b.y-a.y)].join(' '));a=null;});\n"
+           "s.addEventListener('mouseleave',function(){if(a){box.remove();"
+           "a=null;}});\n"
+           "s.addEventListener('dblclick',function(){"
+           "s.setAttribute('viewBox',v0);});});\n"
+           "})();\n";
 }

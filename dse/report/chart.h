@@ -1,6 +1,15 @@
 /*
- * chart.h — SVG charts for the reports, drawn by PLplot (its "svg"
- * device), returned as a string ready to inline in HTML.
+ * chart.h — SVG charts for the reports, written directly as SVG text and
+ * returned as a string ready to inline in HTML or save as a file.
+ *
+ * Interactive when inlined with chart_page_script(): every point is an element
+ * carrying its tooltip (data-tip, also a <title> for viewers without the
+ * script), every series and its legend entry share a data-group so that a
+ * click on the entry hides or shows the series, and a dragged rectangle
+ * zooms (double-click resets).  The same SVG saved on its own is a static
+ * picture with native tooltips.  Sizes are a viewBox: the chart scales to
+ * its container's width, down to 540 px (on a phone the figure then
+ * scrolls sideways in its own box, the page does not).
  *
  * Axes: every axis carries several labelled ticks whatever its range.  A
  * logarithmic axis is labelled at 1-2-5 (or denser) values of each decade,
@@ -8,8 +17,7 @@
  * "10^2"; a linear axis is labelled with plain numbers (0.001, 0.002, not
  * "1, 2 (x10^-3)").
  *
- * PLplot keeps per-stream state inside the library, so charts must be made
- * from one thread at a time; reports are written by the main thread only.
+ * No global state: charts may be made from any thread.
  */
 #ifndef DSE_CHART_H
 #define DSE_CHART_H
@@ -49,7 +57,19 @@ typedef struct chart_series {
                                    non-finite coordinates are skipped */
     const double *y_lo, *y_hi;  /* error bars (both or neither), may be NULL */
     const char *const *point_labels; /* text beside each point, may be NULL
-                                        (or hold NULL entries) */
+                                        (or hold NULL entries); placed
+                                        clear of the other labels and
+                                        markers, with a leader line when
+                                        moved away from its point */
+    const char *const *point_tips;   /* hover text of each point (its design
+                                        and figures), may be NULL: then the
+                                        series label and the coordinates */
+    int group;                  /* series with the same group > 0 share the
+                                   first one's legend entry (a design's
+                                   model line and simulated points); 0: a
+                                   group of its own */
+    int faint;                  /* drawn pale (context, e.g. designs the
+                                   models screened but nobody simulated) */
     size_t n;
     chart_style style;
     int color;                  /* palette index 0..7; 8: light grey;
@@ -81,8 +101,8 @@ typedef struct chart {
     const char *vline_label;    /* legend text for them ("target rates") */
     const chart_key *keys;      /* extra legend entries, may be NULL */
     size_t nkeys;
-    int legend_outside;         /* legend under the plot, in two columns,
-                                   not over the data */
+    int legend_outside;         /* kept for callers: the legend is always
+                                   under the plot, never over the data */
     int width_px, height_px;    /* 0: 720 x 450 */
     const char *id_prefix;      /* prepended to the SVG's element ids so
                                    several charts can share one HTML page;
@@ -91,8 +111,14 @@ typedef struct chart {
 
 /* Draw c; returns a malloc'd "<svg ...>...</svg>" string (caller frees) or
  * NULL with ERR_IO / ERR_INVALID in e.  Points with non-finite coordinates
- * (saturated rates) are skipped, except y = +INFINITY (see chart_series). */
+ * (saturated rates) are skipped, except y = +INFINITY (see chart_series).
+ * Every series drawn has a legend entry: its own label, or its group's. */
 char *chart_svg(const chart *c, err *e);
+
+/* The page script and style that make inlined charts interactive (hover
+ * tooltips, legend toggles, zoom): static text, include once per page. */
+const char *chart_page_script(void);
+const char *chart_page_style(void);
 
 /* Tick values for an axis over [lo, hi] (data units; both > 0 when log):
  * 3 to about 10 round values, written to v[0..max) in increasing order.

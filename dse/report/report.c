@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dse/report/report_charts.h"
 #include "dse/report/report_curves.h"
 #include "net/topology.h"
 #include "net/xalloc.h"
@@ -464,6 +465,14 @@ int dse_report_write(const dse_run *r, const char *dir, err *e)
         rc = main_file ? writers[f](r, out, e) : companions[q].fn(r, out, e);
         if (fclose(out) != 0 && rc == 0)
             rc = err_set(e, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    /* every chart as a standalone SVG beside index.html (report.md shows
+     * them as images) */
+    if (rc == 0 && (s->formats[CFG_FORMAT_HTML] || s->formats[CFG_FORMAT_MD])) {
+        report_charts charts;
+        report_charts_build(r, &charts);
+        rc = report_charts_write(&charts, tmp, e);
+        report_charts_fini(&charts);
     }
     if (rc) {
         remove_tree(tmp);

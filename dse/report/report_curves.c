@@ -103,6 +103,30 @@ static void model_points(const dse_run *r, const dse_candidate *c,
     }
 }
 
+/* The design's simulated points, target rates and load curve, by rate
+ * (a handful: insertion sort keeps each point's target flag with it). */
+static void sim_points(const dse_run *r, const dse_candidate *c,
+                       report_curve *cv)
+{
+    size_t nr = c->sim ? r->study->rates.n : 0, m = 0;
+    cv->sim = xcalloc(nr + c->ncurve + 1, sizeof *cv->sim);
+    cv->sim_target = xcalloc(nr + c->ncurve + 1, 1);
+    for (size_t k = 0; k < nr + c->ncurve; k++) {
+        const dse_sim_point *p = k < nr ? &c->sim[k] : &c->curve[k - nr];
+        if (p->seeds == 0)
+            continue; /* not simulated */
+        size_t at = m++;
+        while (at > 0 && cv->sim[at - 1].rate > p->rate) {
+            cv->sim[at] = cv->sim[at - 1];
+            cv->sim_target[at] = cv->sim_target[at - 1];
+            at--;
+        }
+        cv->sim[at] = *p;
+        cv->sim_target[at] = k < nr;
+    }
+    cv->nsim = m;
+}
+
 static size_t add_curve(const dse_run *r, report_curves *cs, size_t cand)
 {
     for (size_t i = 0; i < cs->n; i++)
@@ -114,6 +138,7 @@ static size_t add_curve(const dse_run *r, report_curves *cs, size_t cand)
     cv->cand = cand;
     dse_design_label(&r->cand[cand].design, cv->label, sizeof cv->label);
     model_points(r, &r->cand[cand], cv);
+    sim_points(r, &r->cand[cand], cv);
     return cs->n++;
 }
 
@@ -137,6 +162,8 @@ void report_curves_fini(report_curves *cs)
     for (size_t i = 0; i < cs->n; i++) {
         free(cs->v[i].model_rate);
         free(cs->v[i].model_latency);
+        free(cs->v[i].sim);
+        free(cs->v[i].sim_target);
     }
     free(cs->v);
     memset(cs, 0, sizeof *cs);
@@ -160,7 +187,8 @@ int dse_report_curves_csv(const dse_run *r, FILE *out, err *e)
     report_curves cs;
     report_curves_build(r, &cs);
     fputs("id,label,design,topology,best_of_topology,finalist,series,rate,"
-          "latency,ci95_half_width,accepted_rate,saturated,ci_too_wide\n",
+          "latency,ci95_half_width,accepted_rate,saturated,ci_too_wide,"
+          "p50,p95,p99,max_latency,target_rate,seeds\n",
           out);
     for (size_t i = 0; i < cs.n; i++) {
         const report_curve *cv = &cs.v[i];
@@ -174,20 +202,23 @@ int dse_report_curves_csv(const dse_run *r, FILE *out, err *e)
             dse_csv_num(out, cv->model_latency[q]);
             fputs(",", out);
             dse_csv_num(out, cv->model_rate[q]);
-            fputs(",0,0\n", out);
+            fputs(",0,0,,,,,0,0\n", out);
         }
-        for (size_t ri = 0; c->sim && ri < r->study->rates.n; ri++) {
-            const dse_sim_point *p = &c->sim[ri];
-            if (p->seeds == 0)
-                continue; /* not simulated */
+        for (size_t k = 0; k < cv->nsim; k++) {
+            const dse_sim_point *p = &cv->sim[k];
             csv_row_head(out, r, cv, text);
             fputs(",sim", out);
             dse_csv_num(out, p->rate);
             dse_csv_num(out, p->latency);
             dse_csv_num(out, p->half_width);
             dse_csv_num(out, p->accepted);
-            fprintf(out, ",%d,%d\n", p->saturated ? 1 : 0,
+            fprintf(out, ",%d,%d", p->saturated ? 1 : 0,
                     report_ci_too_wide(r, p));
+            dse_csv_num(out, p->p50);
+            dse_csv_num(out, p->p95);
+            dse_csv_num(out, p->p99);
+            dse_csv_num(out, p->max_latency);
+            fprintf(out, ",%d,%d\n", cv->sim_target[k], p->seeds);
         }
     }
     report_curves_fini(&cs);
@@ -217,17 +248,20 @@ int dse_report_curves_json(const dse_run *r, FILE *out, err *e)
                 mpts, json_pack("{s:o, s:o, s:o}", "rate", num(cv->model_rate[q]),
                                  "latency", num(cv->model_latency[q]),
                                  "accepted_rate", num(cv->model_rate[q])));
-        for (size_t ri = 0; c->sim && ri < r->study->rates.n; ri++) {
-            const dse_sim_point *p = &c->sim[ri];
-            if (p->seeds == 0)
-                continue;
+        for (size_t k = 0; k < cv->nsim; k++) {
+            const dse_sim_point *p = &cv->sim[k];
             json_array_append_new(
-                sim, json_pack("{s:o, s:o, s:o, s:o, s:b, s:b}", "rate",
-                               num(p->rate), "latency", num(p->latency),
-                               "ci95_half_width", num(p->half_width),
-                               "accepted_rate", num(p->accepted), "saturated",
-                               p->saturated, "ci_too_wide",
-                               report_ci_too_wide(r, p)));
+                sim, json_pack("{s:o, s:o, s:o, s:o, s:b, s:b, s:o, s:o, s:o, "
+                               "s:o, s:b, s:i}",
+                               "rate", num(p->rate), "latency",
+                               num(p->latency), "ci95_half_width",
+                               num(p->half_width), "accepted_rate",
+                               num(p->accepted), "saturated", p->saturated,
+                               "ci_too_wide", report_ci_too_wide(r, p), "p50",
+                               num(p->p50), "p95", num(p->p95), "p99",
+                               num(p->p99), "max_latency",
+                               num(p->max_latency), "target_rate",
+                               (int)cv->sim_target[k], "seeds", p->seeds));
         }
         json_array_append_new(
             curves,

@@ -7,8 +7,10 @@
  * architect's comparison) and every finalist (the simulated ones).  Each
  * curve has the model's points (a rate grid from 0 up to just below the
  * design's model saturation rate; accepted = offered, the model having a
- * steady state there) and, for finalists, one simulated point per target
- * rate (latency with its 95% CI half-width, accepted rate, saturated flag).
+ * steady state there) and, for simulated designs, the simulated points:
+ * each target rate simulated (latency with its 95% CI half-width,
+ * percentiles, accepted rate, saturated flag) and the load curve's extra
+ * rates from light load to past saturation.
  */
 #ifndef DSE_REPORT_CURVES_H
 #define DSE_REPORT_CURVES_H
@@ -25,6 +27,12 @@ typedef struct report_curve {
     double *model_rate;      /* [nmodel], the first is 0 (zero-load) */
     double *model_latency;   /* [nmodel] */
     int best_of_topology;    /* the best design of its topology */
+    /* Simulated points in rising rate order: the target rates simulated
+     * (sim_target 1, replications merged) and the load curve's other
+     * points (sim_target 0, one replication; dse_candidate.curve). */
+    size_t nsim;
+    dse_sim_point *sim;      /* copies */
+    unsigned char *sim_target;
 } report_curve;
 
 typedef struct report_curves {

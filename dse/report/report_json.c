@@ -1,6 +1,6 @@
 /*
- * report_json.c — results.json, schema "dse-results" version 1
- * (docs/results-schema.md).  Numbers that are undefined (saturated
+ * report_json.c — results.json, schema "dse-results", version
+ * DSE_RESULTS_VERSION of report.h (docs/results-schema.md).  Numbers that are undefined (saturated
  * latency, unsimulated points) are written as null, never as NaN.
  * Timings are optional so a local and a farm run can be compared byte for
  * byte after leaving them out.
@@ -137,10 +137,30 @@ static json_t *finalist_json(const dse_run *r, size_t i)
         json_object_set_new(last, "rank", p->rank > 0 ? json_integer(p->rank)
                                                       : json_null());
         json_object_set_new(last, "tied_best", json_boolean(p->tied_best));
+        json_object_set_new(last, "p50", num(p->p50));
+        json_object_set_new(last, "p95", num(p->p95));
+        json_object_set_new(last, "p99", num(p->p99));
+        json_object_set_new(last, "max_latency", num(p->max_latency));
     }
-    return json_pack("{s:I, s:i, s:o, s:i, s:o, s:b}", "id", (json_int_t)i,
-                     "order", c->finalist, "simulation", pts, "sim_rank",
-                     c->sim_rank, "max_abs_error_pct", num(c->max_abs_error_pct),
+    json_t *curve = json_array();
+    for (size_t k = 0; k < c->ncurve; k++) {
+        const dse_sim_point *p = &c->curve[k];
+        json_array_append_new(
+            curve,
+            json_pack("{s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, "
+                      "s:b, s:i}",
+                      "rate", p->rate, "latency", num(p->latency), "p50",
+                      num(p->p50), "p95", num(p->p95), "p99", num(p->p99),
+                      "max_latency", num(p->max_latency), "accepted_rate",
+                      num(p->accepted), "model_latency",
+                      num(p->model_latency), "ci95_half_width",
+                      num(p->half_width), "messages", (json_int_t)p->messages,
+                      "saturated", p->saturated, "seeds", p->seeds));
+    }
+    return json_pack("{s:I, s:i, s:o, s:o, s:i, s:o, s:b}", "id",
+                     (json_int_t)i, "order", c->finalist, "simulation", pts,
+                     "curve", curve, "sim_rank", c->sim_rank,
+                     "max_abs_error_pct", num(c->max_abs_error_pct),
                      "disagrees", c->disagrees);
 }
 

@@ -1,11 +1,13 @@
 /*
  * report_md.c — report.md: the report's content for a terminal or a
- * repository (the same tables as index.html, without the charts).
+ * repository: the same tables as index.html, and its charts as images (the
+ * SVG files saved beside it, report_charts.h).
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "dse/dse.h"
+#include "dse/report/report_charts.h"
 #include "dse/report/report_table.h"
 
 static void section(FILE *out, const char *title, void (*build)(const dse_run *, rtable *),
@@ -51,6 +53,18 @@ int dse_report_md(const dse_run *r, FILE *out, err *e)
     fprintf(out, "Latencies in cycles, from message generation to the last "
                  "flit consumed. %s\n\n",
             report_finalists_note());
+    fputs("## Charts\n\n", out);
+    report_charts charts;
+    report_charts_build(r, &charts);
+    for (size_t i = 0; i < charts.n; i++) {
+        const report_chart *c = &charts.v[i];
+        fprintf(out, "### %s\n\n%s\n\n", c->heading, c->question);
+        if (c->svg)
+            fprintf(out, "![%s](%s)\n\n", c->heading, c->file);
+        else
+            fprintf(out, "%s\n\n", c->note);
+    }
+    report_charts_fini(&charts);
     section(out, "Each simulated design at each target rate",
             report_table_finalist_points, r);
     section(out, "Best design of each topology by target rate",

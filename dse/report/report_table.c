@@ -116,7 +116,9 @@ void report_table_settings(const dse_run *r, rtable *t)
     cons_budget_limit(&s->budget, &limit, NULL);
     rtable_cell(t, "budget");
     if (s->budget.has_reference) {
-        net_design_format(&s->budget.reference, buf, sizeof buf);
+        /* the reference's shape and width: its router delay and ejection
+         * count are not the study's and do not enter the budget */
+        dse_design_label(&s->budget.reference, buf, sizeof buf);
         rtable_cell(t, "%s: %g %s, equal to %s",
                     cons_technology_name(s->budget.technology), limit,
                     s->budget.technology == CONS_VLSI ? "bisection wires"
@@ -192,7 +194,7 @@ void report_table_finalists(const dse_run *r, rtable *t)
     rtable_cell(t, "bisection wires");
     rtable_cell(t, "max pins");
     if (decided) {
-        rtable_cell(t, "saturation rate (simulated, 95%% interval)");
+        rtable_cell(t, "saturation rate, simulated (search bracket)");
         rtable_cell(t, "optimistic bound");
     }
     rtable_cell(t, "saturation rate (model)");
@@ -214,7 +216,7 @@ void report_table_finalists(const dse_run *r, rtable *t)
                 sim_n++;
             }
         }
-        rtable_cell(t, "%d", c->finalist);
+        rtable_cell(t, decided ? "S%d" : "%d", c->finalist);
         rtable_cell(t, "%s", label);
         rtable_cell(t, "%s", c->model ? c->model->name : "-");
         if (decided)
@@ -310,11 +312,12 @@ const char *report_ranking_text(void)
 void report_table_finalist_points(const dse_run *r, rtable *t)
 {
     const cfg_study *s = r->study;
-    rtable_init(t, 9);
-    rtable_cell(t, "#");
+    rtable_init(t, 10);
+    rtable_cell(t, "design");
     rtable_cell(t, "rate");
     rtable_cell(t, "model latency");
     rtable_cell(t, "simulated latency (95%% CI)");
+    rtable_cell(t, "p50 / p95 / p99 / max (sim)");
     rtable_cell(t, "rank at this rate");
     rtable_cell(t, "error");
     rtable_cell(t, "network latency (sim)");
@@ -325,7 +328,7 @@ void report_table_finalist_points(const dse_run *r, rtable *t)
         for (size_t ri = 0; ri < s->rates.n; ri++) {
             const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
             char buf[64];
-            rtable_cell(t, "%d", c->finalist);
+            rtable_cell(t, "S%d", c->finalist);
             rtable_cell(t, "%g", s->rates.v[ri]);
             fmt_num(buf, sizeof buf, c->latency[ri], "%.2f");
             rtable_cell(t, "%s", buf);
@@ -339,6 +342,11 @@ void report_table_finalist_points(const dse_run *r, rtable *t)
                 rtable_cell(t, "%.2f ± %.2f%s", p->latency, p->half_width,
                             report_ci_too_wide(r, p) ? " (CI WIDE)" : "");
             }
+            if (p && isfinite(p->p99))
+                rtable_cell(t, "%.0f / %.0f / %.0f / %.0f", p->p50, p->p95,
+                            p->p99, p->max_latency);
+            else
+                rtable_cell(t, "-");
             if (p && p->rank > 0)
                 rtable_cell(t, "%d%s", p->rank, p->tied_best ? " (best or tied)" : "");
             else

@@ -127,8 +127,8 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
     }
     char satbuf[160] = "not measured";
     if (isfinite(rec->sim_saturation))
-        snprintf(satbuf, sizeof satbuf, "%.5f messages/node/cycle (95%% "
-                 "interval %.5f-%.5f)", rec->sim_saturation,
+        snprintf(satbuf, sizeof satbuf, "%.5f messages/node/cycle (the "
+                 "saturation search's bracket %.5f-%.5f)", rec->sim_saturation,
                  rec->sim_saturation_lo, rec->sim_saturation_hi);
     char next[400] = "";
     if (r->runner_up != SIZE_MAX) {
@@ -272,8 +272,8 @@ void report_table_decision(const dse_run *r, rtable *t)
             if (p->saturated || !isfinite(p->latency))
                 rtable_cell(t, "saturates (%.5f)", r->cand[who[k]].sim_saturation);
             else
-                rtable_cell(t, "%.1f ± %.1f (#%d)", p->latency, p->half_width,
-                            p->rank);
+                rtable_cell(t, "%.1f ± %.1f (rank %d)", p->latency,
+                            p->half_width, p->rank);
         }
     }
 }

@@ -276,6 +276,7 @@ static void aggregate_design(const cfg_study *s, dse_candidate *c,
         pt->latency = pt->half_width = pt->error_pct = NAN;
         pt->network_latency = pt->source_wait = pt->accepted = NAN;
         pt->mean_hops = NAN;
+        pt->p50 = pt->p95 = pt->p99 = pt->max_latency = NAN;
         if (!run[ri]) {
             /* above the simulated saturation interval: saturates there */
             pt->saturated = pt->skipped = isfinite(c->sim_saturation);
@@ -300,6 +301,10 @@ static void aggregate_design(const cfg_study *s, dse_candidate *c,
         pt->network_latency = merged.network_latency;
         pt->source_wait = merged.source_wait;
         pt->mean_hops = merged.hops;
+        pt->p50 = merged.latency_p50;
+        pt->p95 = merged.latency_p95;
+        pt->p99 = merged.latency_p99;
+        pt->max_latency = merged.latency_max;
         if (isfinite(pt->model_latency)) {
             pt->error_pct =
                 100.0 * (pt->model_latency - pt->latency) / pt->latency;
@@ -309,6 +314,65 @@ static void aggregate_design(const cfg_study *s, dse_candidate *c,
     }
     c->max_abs_error_pct = max_err;
     c->disagrees = isfinite(max_err) && max_err > dse_study_tolerance_pct(s);
+}
+
+/* The extra rates of c's load curve (DSE_CURVE_FRACTIONS of its simulated
+ * saturation rate, at most 1, leaving out those within 5% of a target rate,
+ * which are simulated anyway); returns how many, 0 when c has no simulated
+ * saturation rate. */
+static size_t curve_rates(const cfg_study *s, const dse_candidate *c,
+                          double *out)
+{
+    static const double frac[DSE_CURVE_POINTS] = DSE_CURVE_FRACTIONS;
+    size_t m = 0;
+    if (!(c->sim_saturation > 0))
+        return 0;
+    for (size_t k = 0; k < DSE_CURVE_POINTS; k++) {
+        /* at most one message per node per cycle: a job's bound */
+        double rate = fmin(frac[k] * c->sim_saturation, 1.0);
+        int near = m > 0 && out[m - 1] == rate;
+        for (size_t ri = 0; ri < s->rates.n; ri++)
+            if (fabs(rate - s->rates.v[ri]) <= 0.05 * s->rates.v[ri])
+                near = 1;
+        if (!near)
+            out[m++] = rate;
+    }
+    return m;
+}
+
+/* One load-curve point from a single run (saturated: no latency, but the
+ * accepted rate the network delivered). */
+static void curve_point(const cfg_study *s, const dse_candidate *c,
+                        double rate, int code, const sim_result *res,
+                        dse_sim_point *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->rate = rate;
+    pt->latency = pt->half_width = pt->error_pct = NAN;
+    pt->network_latency = pt->source_wait = pt->accepted = NAN;
+    pt->mean_hops = pt->model_latency = NAN;
+    pt->p50 = pt->p95 = pt->p99 = pt->max_latency = NAN;
+    if (code != 0)
+        return;
+    pt->seeds = 1;
+    pt->messages = res->messages;
+    pt->accepted = res->accepted_messages;
+    pt->saturated = res->status != SIM_OK;
+    model_result mr;
+    if (c->model && rate < c->saturation_rate &&
+        c->model->eval(&c->design, &s->workload, rate, &s->model, &mr) == 0)
+        pt->model_latency = mr.latency;
+    if (pt->saturated)
+        return;
+    pt->latency = res->latency;
+    pt->half_width = res->latency_ci95;
+    pt->network_latency = res->network_latency;
+    pt->source_wait = res->source_wait;
+    pt->mean_hops = res->hops;
+    pt->p50 = res->latency_p50;
+    pt->p95 = res->latency_p95;
+    pt->p99 = res->latency_p99;
+    pt->max_latency = res->latency_max;
 }
 
 typedef struct oracle_ctx {
@@ -377,6 +441,17 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
                 njobs += seeds;
         }
     }
+    /* 3. the load curves' extra points, in the same batch */
+    size_t ntarget = njobs;
+    size_t *ncurve = xcalloc(n + 1, sizeof *ncurve);
+    double *crate = xcalloc(n * DSE_CURVE_POINTS + 1, sizeof *crate);
+    for (size_t q = 0; q < n && !o->no_curves; q++) {
+        const dse_candidate *c = &r->cand[idx[q]];
+        if (sim_supports(&c->design, &s->workload, NULL) != 0)
+            continue;
+        ncurve[q] = curve_rates(s, c, &crate[q * DSE_CURVE_POINTS]);
+        njobs += ncurve[q];
+    }
     sim_params *jobs = xcalloc(njobs + 1, sizeof *jobs);
     sim_result *results = xcalloc(n * per + 1, sizeof *results);
     int *codes = xcalloc(n * per + 1, sizeof *codes);
@@ -392,6 +467,17 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
                                &jobs[j]);
                 slot[j++] = q * per + ri * seeds + k;
             }
+    for (size_t q = 0; q < n; q++)
+        for (size_t k = 0; k < ncurve[q]; k++) {
+            /* one replication of the study's measured messages, without
+             * the CI rule: a point of a curve, not a ranked figure */
+            sim_job_params(s, &r->cand[idx[q]].design, 0, 0, o->stop,
+                           &jobs[j]);
+            jobs[j].rate = crate[q * DSE_CURVE_POINTS + k];
+            jobs[j].stop = SIM_STOP_MESSAGES;
+            jobs[j].messages = s->sim.measured_messages;
+            slot[j++] = SIZE_MAX;
+        }
     sim_result *res = xcalloc(njobs + 1, sizeof *res);
     int *rcodes = xcalloc(njobs + 1, sizeof *rcodes);
     if (o->progress)
@@ -408,20 +494,29 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
     if (rc == 0 && o->stop && *o->stop)
         rc = ERR_INTERRUPTED;
     if (rc == 0) {
-        for (size_t k = 0; k < njobs; k++) {
+        for (size_t k = 0; k < ntarget; k++) {
             results[slot[k]] = res[k];
             codes[slot[k]] = rcodes[k];
         }
+        size_t k = ntarget;
         for (size_t q = 0; q < n; q++) {
             dse_candidate *c = &r->cand[idx[q]];
             c->sim = xcalloc(nr, sizeof *c->sim);
             aggregate_design(s, c, &results[q * per], &codes[q * per],
                              &run[q * nr]);
+            free(c->curve);
+            c->curve = xcalloc(ncurve[q] + 1, sizeof *c->curve);
+            c->ncurve = ncurve[q];
+            for (size_t m = 0; m < ncurve[q]; m++, k++)
+                curve_point(s, c, jobs[k].rate, rcodes[k], &res[k],
+                            &c->curve[m]);
         }
     } else if (rc == ERR_INTERRUPTED) {
         err_set(e, rc, "interrupted while simulating");
     }
     free(run);
+    free(ncurve);
+    free(crate);
     free(jobs);
     free(results);
     free(codes);
@@ -464,6 +559,7 @@ static void compact_scored(dse_run *r, const unsigned char *scored)
         } else {
             free(r->cand[i].latency);
             free(r->cand[i].sim);
+            free(r->cand[i].curve);
         }
     }
     r->ncand = m;
@@ -602,6 +698,7 @@ void dse_run_fini(dse_run *r)
     for (size_t i = 0; i < r->ncand; i++) {
         free(r->cand[i].latency);
         free(r->cand[i].sim);
+        free(r->cand[i].curve);
     }
     free(r->cand);
     free(r->finalists);

@@ -33,7 +33,11 @@ typedef struct dse_sim_point {
     double latency;          /* mean over seeds (cycles); NAN if saturated */
     double half_width;       /* 95% CI half-width (cycles) */
     double network_latency, source_wait;
-    double accepted;         /* accepted messages/node/cycle */
+    double accepted;         /* accepted messages/node/cycle (also when
+                                saturated: what the network delivered) */
+    double p50, p95, p99, max_latency; /* latency percentiles and maximum
+                                (cycles; percentiles averaged over seeds,
+                                within 1/128; sim.h); NAN if saturated */
     double mean_hops;
     long messages;           /* measured, all seeds */
     int saturated;           /* any seed saturated */
@@ -66,6 +70,12 @@ typedef struct dse_candidate {
     double crowding;
     int finalist;            /* 1-based order among finalists, 0 = not one */
     dse_sim_point *sim;      /* [nrates] for finalists, else NULL */
+    dse_sim_point *curve;    /* [ncurve] the simulated load curve's other
+                                points (one replication each, rising
+                                rates, light load to past saturation:
+                                DSE_CURVE_FRACTIONS of sim_saturation);
+                                NULL when not simulated */
+    size_t ncurve;
     int sim_rank;            /* Pareto rank among finalists on simulated
                                 latency, -1 when not simulated */
     double max_abs_error_pct;/* over rates where both are finite; NAN if none */
@@ -89,6 +99,13 @@ typedef struct dse_candidate {
                                 beat even this design's optimistic bound;
                                 -1: none (simulated, or never ruled out) */
 } dse_candidate;
+
+/* The offered rates, as fractions of a simulated design's simulated
+ * saturation rate, at which it is simulated once more (one replication)
+ * besides the target rates, so that its load curve runs from light load to
+ * past saturation; not ranked on (the decision uses the target rates). */
+#define DSE_CURVE_FRACTIONS {0.2, 0.5, 0.8, 0.95, 1.15, 1.5}
+#define DSE_CURVE_POINTS 6
 
 /* A place where the models and the simulator order two designs
  * differently at one target rate (neither order a tie on the simulated
@@ -137,7 +154,8 @@ struct sim_params;
 struct sim_result;
 struct sim_saturation_result;
 
-/* Where the optimizer's two batches of independent jobs run.  NULL in
+/* Where the optimizer's three batches of independent jobs (scoring,
+ * simulations at the target rates, saturation searches) run.  NULL in
  * dse_optimize_opts means the local thread pool; the Redis farm
  * (dse/farm*.c) supplies its own.  Both calls must give results that
  * depend only on the jobs (never on scheduling), so local and farm runs of
@@ -171,6 +189,8 @@ typedef struct dse_optimize_opts {
     int skip_sim;            /* rank on models only (--no-sim) */
     int simulate_all;        /* check mode: simulate every feasible design
                                 (--simulate-all; bench/decide.c) */
+    int no_curves;           /* skip the load curves' extra simulations
+                                (bench/decide.c: the decision only) */
     volatile sig_atomic_t *stop;  /* set by SIGINT; may be NULL */
     dse_progress *progress;  /* may be NULL */
     const dse_executor *executor; /* NULL: local thread pool */

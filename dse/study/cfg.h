@@ -100,6 +100,13 @@ typedef enum { CFG_FORMAT_LIST(CFG_ENUM_) CFG_FORMAT_COUNT } cfg_format;
 
 const char *cfg_search_name(cfg_search s);
 const char *cfg_format_name(cfg_format f);
+
+/* The closest of names[0..count) to word when it is close enough to be a
+ * typo of it (optimal string alignment distance: 1 edit for words up to 4
+ * letters, 2 up to 8, else 3), or NULL.  The "did you mean" of unknown
+ * YAML keys, subcommands and options. */
+const char *cfg_suggest(const char *word, const char *const *names,
+                        size_t count);
 const char *cfg_format_file(cfg_format f);  /* "index.html", ... */
 
 /* ---- value lists -------------------------------------------------------- */

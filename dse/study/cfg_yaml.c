@@ -131,6 +131,12 @@ const char *cfg__suggest(const char *word, const char *const *names,
     return best;
 }
 
+const char *cfg_suggest(const char *word, const char *const *names,
+                        size_t count)
+{
+    return cfg__suggest(word, names, count);
+}
+
 const char *cfg__text(const yaml_node_t *node)
 {
     return (const char *)node->data.scalar.value;

@@ -303,7 +303,8 @@ static int m_get_many(void *self, const char *const *keys, size_t n,
         return rc;
     for (size_t i = 0; i < n; i++) {
         mkey *k = find(m->db, keys[i]);
-        if (k && k->type == T_STRING)
+        if (k && k->type == T_STRING &&
+            strlen(k->str) <= (size_t)DSE_STORE_VALUE_MAX)
             values[i] = xstrdup(k->str);
     }
     leave(m, 0);
@@ -430,6 +431,17 @@ static int m_hgetall(void *self, const char *key, size_t *n, char ***fields,
     mkey *k = get_typed(m->db, key, T_HASH, &bad);
     if (bad)
         return wrongtype(m, e);
+    size_t total = 0;
+    for (size_t i = 0; k && i < k->n; i++)
+        total += strlen(k->a[i]) + strlen(k->b[i]);
+    if (k && (k->n > DSE_STORE_HASH_FIELDS ||
+              total > (size_t)DSE_STORE_HASH_MAX)) {
+        leave(m, 0);
+        return err_set(e, ERR_INVALID,
+                       "redis hash %.160s is too large to read (%zu fields, "
+                       "%zu bytes): refused",
+                       key, k->n, total);
+    }
     if (k && k->n) {
         *fields = xcalloc(k->n, sizeof **fields);
         *values = xcalloc(k->n, sizeof **values);
@@ -925,31 +937,51 @@ static int m_xread(void *self, const char *stream, const char *after_id,
     return 0;
 }
 
-static int m_xrange(void *self, const char *stream, const char *start,
-                    size_t count, dse_store_entry **out, size_t *n, err *e)
+/* Up to count entries from id (sms, sseq) on, oldest first, or the last
+ * count entries newest first (reverse). */
+static int m_range(mstore *m, const char *stream, unsigned long long sms,
+                   unsigned long long sseq, int reverse, size_t count,
+                   dse_store_entry **out, size_t *n, err *e)
 {
-    mstore *m = self;
     *out = NULL;
     *n = 0;
-    unsigned long long sms = 0, sseq = 0;
-    if (strcmp(start, "-") != 0 && id_parse(start, &sms, &sseq))
-        return err_set(e, ERR_INVALID, "ERR Invalid stream ID");
     int rc = enter(m, e), bad;
     if (rc)
         return rc;
     mkey *k = get_typed(m->db, stream, T_STREAM, &bad);
     if (bad)
         return wrongtype(m, e);
-    dse_store_entry *v = xcalloc((k ? k->nent : 0) + 1, sizeof *v);
+    size_t nent = k ? k->nent : 0;
+    dse_store_entry *v = xcalloc(nent + 1, sizeof *v);
     size_t got = 0;
-    for (size_t i = 0; k && i < k->nent && got < count; i++)
-        if (id_cmp(k->ent[i].ms, k->ent[i].seq, sms, sseq) >= 0)
+    for (size_t q = 0; q < nent && got < count; q++) {
+        size_t i = reverse ? nent - 1 - q : q;
+        if (reverse || id_cmp(k->ent[i].ms, k->ent[i].seq, sms, sseq) >= 0)
             entry_copy(&k->ent[i], &v[got++], 0);
+    }
     *out = v;
     *n = got;
     leave(m, 0);
     return 0;
 }
+
+static int m_xrange(void *self, const char *stream, const char *start,
+                    size_t count, dse_store_entry **out, size_t *n, err *e)
+{
+    unsigned long long sms = 0, sseq = 0;
+    *out = NULL;
+    *n = 0;
+    if (strcmp(start, "-") != 0 && id_parse(start, &sms, &sseq))
+        return err_set(e, ERR_INVALID, "ERR Invalid stream ID");
+    return m_range(self, stream, sms, sseq, 0, count, out, n, e);
+}
+
+static int m_xrevrange(void *self, const char *stream, size_t count,
+                       dse_store_entry **out, size_t *n, err *e)
+{
+    return m_range(self, stream, 0, 0, 1, count, out, n, e);
+}
+
 
 static int m_xlen(void *self, const char *stream, long long *n, err *e)
 {
@@ -1220,6 +1252,7 @@ static const dse_store_ops mem_ops = {
     .zrem = m_zrem,
     .zrange_from = m_zrange_from,
     .zrem_below = m_zrem_below,
+    .xrevrange = m_xrevrange,
 };
 
 void dse_mem_store_open(void *db, dse_store *out)
