@@ -936,6 +936,76 @@ static void test_cli(void **state)
     json_decref(root);
 }
 
+/* The physical block (router delay, links, area; constraints/phys.h, whose
+ * values tests/test_phys.c checks by hand) through the command. */
+static void test_cli_physical(void **state)
+{
+    (void)state;
+    static char out[65536];
+    assert_int_equal(run_dse("cost --help", out, sizeof out), 0);
+    assert_non_null(strstr(out, "--router chien|peh_dally"));
+    assert_non_null(strstr(out, "--fo4-per-tile"));
+    assert_int_equal(run_dse("cost --router fixed 'topology=torus'", out,
+                             sizeof out), 2);
+    assert_int_equal(run_dse("cost --clock-fo4 abc 'topology=torus'", out,
+                             sizeof out), 2);
+    assert_int_equal(run_dse("cost --fo4-per-tile 2000 'topology=torus'", out,
+                             sizeof out), 2);
+    assert_int_equal(run_dse("cost --offchip-cycles 0 'topology=torus'", out,
+                             sizeof out), 2);
+
+    /* the values of test_chien and test_wires, through the command:
+     * 10-cube D_r = 2 (Chien); its dimension 8 spans 16 tiles of the
+     * 32 x 32 grid, 16 x 3 FO4 = 48 FO4 at 20: 3 cycles. */
+    assert_int_equal(run_dse("cost --json 'topology=hypercube n=10 vcs=1'",
+                             out, sizeof out), 0);
+    json_error_t jerr;
+    json_t *root = json_loads(out, 0, &jerr);
+    if (!root)
+        fail_msg("dse cost --json: %s\n%s", jerr.text, out);
+    json_t *ph = json_object_get(json_array_get(json_object_get(root,
+                                                                "designs"), 0),
+                                 "physical");
+    json_t *router = json_object_get(ph, "router");
+    assert_string_equal(json_string_value(json_object_get(router, "model")),
+                        "chien");
+    assert_int_equal(json_integer_value(json_object_get(router,
+                                                        "delay_cycles")), 2);
+    json_t *l8 = json_array_get(json_object_get(ph, "links"), 8);
+    assert_int_equal(json_integer_value(json_object_get(l8, "length_tiles")),
+                     16);
+    assert_int_equal(json_integer_value(json_object_get(l8, "cycles")), 3);
+    json_decref(root);
+
+    /* Peh-Dally, speculative, 8x8 torus V = 2 w = 16: 2 stages (test
+     * above); off-chip links take the given latency. */
+    assert_int_equal(run_dse("cost --json --router peh_dally --speculative "
+                             "--offchip-cycles 4 "
+                             "'topology=torus n=2 k=8 vcs=2 width=16'",
+                             out, sizeof out), 0);
+    root = json_loads(out, 0, &jerr);
+    assert_non_null(root);
+    ph = json_object_get(json_array_get(json_object_get(root, "designs"), 0),
+                         "physical");
+    router = json_object_get(ph, "router");
+    assert_int_equal(json_integer_value(json_object_get(router,
+                                                        "delay_cycles")), 2);
+    json_t *l0 = json_array_get(json_object_get(ph, "links"), 0);
+    assert_int_equal(json_integer_value(json_object_get(l0, "cycles")), 4);
+    json_t *area = json_object_get(ph, "area");
+    assert_true(json_number_value(json_object_get(area, "crossbar_tracks2")) ==
+                6400);
+    json_decref(root);
+
+    /* text output names every part */
+    assert_int_equal(run_dse("cost --router peh_dally "
+                             "'topology=torus n=2 k=8 vcs=2 width=16'",
+                             out, sizeof out), 0);
+    assert_non_null(strstr(out, "peh_dally: 3 stages at 20 FO4"));
+    assert_non_null(strstr(out, "links on a 8x8 tile grid"));
+    assert_non_null(strstr(out, "crossbar 6400 tracks^2"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -951,6 +1021,7 @@ int main(void)
         cmocka_unit_test(test_technology_names),
         cmocka_unit_test(test_monotonic),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_cli_physical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,10 @@
  * parsed with net_design_parse on top of net_design_init's defaults.  The
  * budget is absolute (--bisection-wires for VLSI, --pins for multi-chip) or
  * the cost of a reference design (--equal-to, under --technology).  All
- * arithmetic is in constraints/ (cons.h); this file only parses, checks and
- * prints: an aligned table by default, JSON with --json.
+ * arithmetic is in constraints/ (cons.h, phys.h); this file only parses,
+ * checks and prints: an aligned table by default, JSON with --json.  Each
+ * design's physical costs (router delay, link delays, area) follow the
+ * table, printed by cost_phys.c.
  *
  * Exit status (commands.h): 0 when every design was costed, including
  * designs the budget makes infeasible (that is an answer, shown as
@@ -27,6 +29,7 @@
 
 #include "dse/cli/cli.h"
 #include "dse/cli/commands.h"
+#include "dse/cli/cost_phys.h"
 #include "constraints/cons.h"
 #include "net/net.h"
 #include "net/topology.h"
@@ -43,6 +46,7 @@ typedef struct cost_opts {
     cons_rounding rounding;
     int message_bits;
     int json;
+    cost_phys_opts phys;
 } cost_opts;
 
 /* One design's results. */
@@ -55,6 +59,7 @@ typedef struct cost_row {
     int max_width;
     int flits_at_max;
     char why[ERR_MSG_MAX];  /* reason when the budget is infeasible */
+    cost_phys phys;     /* router delay, link delays, area */
 } cost_row;
 
 static void usage(FILE *out)
@@ -76,6 +81,16 @@ static void usage(FILE *out)
         "  buffer bits  channel inputs x V x buffer depth x width\n"
         "  flits        message length ceil(message bits / width)\n"
         "\n"
+        "Physical costs, per design (docs/router-cost.md):\n"
+        "  router       ports P, VCs V, routing freedom F, width w, and its\n"
+        "               delay: Chien 1998 (setup and flit time in ns, D_r in\n"
+        "               flit cycles) or Peh and Dally 2001 (per-module\n"
+        "               delays in FO4, pipeline stages at the clock)\n"
+        "  links        per channel class: length on a 2-D grid of tiles\n"
+        "               and delay in cycles (or the off-chip latency)\n"
+        "  area         buffer bits, crossbar tracks^2, allocator arbiter\n"
+        "               bits per router and in total; wire-tiles\n"
+        "\n"
         "options:\n"
         "  --technology vlsi|multichip  the budget's cost measure: bisection\n"
         "                        wires (vlsi, default) or pins per chip\n"
@@ -88,6 +103,15 @@ static void usage(FILE *out)
         "                        the default rounds down, never exceeding the\n"
         "                        budget\n"
         "  --message-bits N      message size for the flits columns (128)\n"
+        "  --router chien|peh_dally  router delay model (chien)\n"
+        "  --clock-fo4 X         clock period in FO4 for Peh-Dally stages\n"
+        "                        and link cycles, in [5, 1000] (20)\n"
+        "  --speculative         Peh-Dally: VC and switch allocation in\n"
+        "                        parallel (needs V > 1)\n"
+        "  --fo4-per-tile X      delay of a repeated wire across one tile,\n"
+        "                        in (0, 1000] FO4 (3)\n"
+        "  --offchip-cycles N    links are off-chip with this latency, in\n"
+        "                        [1, 1000] cycles (default: on-chip)\n"
         "  --json                print JSON instead of a table\n"
         "  -h, --help            this help\n"
         "\n"
@@ -130,7 +154,8 @@ static int parse_design(const char *what, const char *text, net_design *d)
 static int parse_options(int argc, char **argv, cost_opts *o, int *argi)
 {
     enum { OPT_TECH = 256, OPT_WIRES, OPT_PINS, OPT_EQUAL, OPT_CEIL,
-           OPT_BITS, OPT_JSON };
+           OPT_BITS, OPT_JSON, OPT_ROUTER, OPT_CLOCK, OPT_SPEC, OPT_TILE,
+           OPT_OFFCHIP };
     static const struct option longopts[] = {
         {"technology", required_argument, NULL, OPT_TECH},
         {"bisection-wires", required_argument, NULL, OPT_WIRES},
@@ -139,6 +164,11 @@ static int parse_options(int argc, char **argv, cost_opts *o, int *argi)
         {"ceil", no_argument, NULL, OPT_CEIL},
         {"message-bits", required_argument, NULL, OPT_BITS},
         {"json", no_argument, NULL, OPT_JSON},
+        {"router", required_argument, NULL, OPT_ROUTER},
+        {"clock-fo4", required_argument, NULL, OPT_CLOCK},
+        {"speculative", no_argument, NULL, OPT_SPEC},
+        {"fo4-per-tile", required_argument, NULL, OPT_TILE},
+        {"offchip-cycles", required_argument, NULL, OPT_OFFCHIP},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -146,6 +176,7 @@ static int parse_options(int argc, char **argv, cost_opts *o, int *argi)
     o->technology = CONS_VLSI;
     o->rounding = CONS_ROUND_FLOOR;
     o->message_bits = 128;
+    cost_phys_defaults(&o->phys);
     *argi = -1;
     opterr = 0;
     optind = 0;  /* glibc: full re-initialisation, should we run twice */
@@ -192,6 +223,42 @@ static int parse_options(int argc, char **argv, cost_opts *o, int *argi)
         case OPT_JSON:
             o->json = 1;
             break;
+        case OPT_ROUTER:
+            if (cost_router_parse(optarg, &o->phys.model))
+                return bad("--router: expected chien or peh_dally, got "
+                           "\"%s\"", optarg);
+            break;
+        case OPT_CLOCK:
+            if ((rc = parse_number("--clock-fo4", optarg, &o->phys.clock_fo4)))
+                return rc;
+            if (o->phys.clock_fo4 < PHYS_MIN_CLOCK_FO4 ||
+                o->phys.clock_fo4 > PHYS_MAX_CLOCK_FO4)
+                return bad("--clock-fo4: expected a number in [%g, %g], got "
+                           "\"%s\"", PHYS_MIN_CLOCK_FO4, PHYS_MAX_CLOCK_FO4,
+                           optarg);
+            break;
+        case OPT_SPEC:
+            o->phys.speculative = 1;
+            break;
+        case OPT_TILE:
+            if ((rc = parse_number("--fo4-per-tile", optarg,
+                                   &o->phys.fo4_per_tile)))
+                return rc;
+            if (o->phys.fo4_per_tile <= 0 ||
+                o->phys.fo4_per_tile > PHYS_MAX_FO4_PER_TILE)
+                return bad("--fo4-per-tile: expected a number in (0, %g], "
+                           "got \"%s\"", PHYS_MAX_FO4_PER_TILE, optarg);
+            break;
+        case OPT_OFFCHIP: {
+            double v;
+            if ((rc = parse_number("--offchip-cycles", optarg, &v)))
+                return rc;
+            if (v < 1 || v > PHYS_MAX_OFFCHIP_CYCLES || v != floor(v))
+                return bad("--offchip-cycles: expected an integer in [1, %d], "
+                           "got \"%s\"", PHYS_MAX_OFFCHIP_CYCLES, optarg);
+            o->phys.offchip_cycles = (int)v;
+            break;
+        }
         case ':':
             return bad("option %s needs a value", argv[optind - 1]);
         default:
@@ -349,6 +416,10 @@ static void print_table(const cost_opts *o, const cons_budget *b,
         net_design_format(&rows[r].d, text, sizeof text);
         printf("#%d: %s\n", r + 1, text);
     }
+    printf("\n");
+    cost_phys_print_header(&o->phys);
+    for (int r = 0; r < nrows; r++)
+        cost_phys_print(r + 1, &o->phys, &rows[r].phys);
     int notes = 0;
     for (int r = 0; r < nrows; r++)
         if (have_budget(o) && !rows[r].fitted) {
@@ -371,6 +442,7 @@ static void print_json(const cost_opts *o, const cons_budget *b, double limit,
 {
     json_t *root = json_object();
     json_object_set_new(root, "message_bits", json_integer(o->message_bits));
+    json_object_set_new(root, "physical", cost_phys_opts_json(&o->phys));
     if (have_budget(o)) {
         json_t *jb = json_object();
         json_object_set_new(jb, "technology",
@@ -406,6 +478,7 @@ static void print_json(const cost_opts *o, const cons_budget *b, double limit,
         json_object_set_new(j, "total_wires", json_num(x->cost.total_wires));
         json_object_set_new(j, "buffer_bits", json_num(x->cost.buffer_bits));
         json_object_set_new(j, "flits", json_integer(x->flits));
+        json_object_set_new(j, "physical", cost_phys_json(&o->phys, &x->phys));
         if (have_budget(o)) {
             json_object_set_new(j, "max_width",
                                 x->fitted ? json_integer(x->max_width) : json_null());
@@ -456,6 +529,11 @@ int dse_cmd_cost(int argc, char **argv)
             goto out;
         }
         x->flits = flits_at(&x->d, x->d.width, o.message_bits);
+        err_clear(&e);
+        if (cost_phys_of(&x->d, &o.phys, &x->phys, &e)) {
+            rc = bad("design '%s': %s", argv[argi + r], e.msg);
+            goto out;
+        }
         if (!have_budget(&o))
             continue;
         err_clear(&e);
