@@ -378,11 +378,16 @@ int main(int argc, char **argv)
         snprintf(cpath, sizeof cpath, "%s.curve%zu", tmp, k);
         FILE *cf = fopen(cpath, "w");
         if (cf) {
-            fprintf(cf, "\n### %s\n\n`%s` `%s`\n\n![%s](booksim2-%s.svg)\n\n"
-                        "| offered (flits/node/cycle) | fraction of BookSim2 "
-                        "saturation | BookSim2 latency | dse latency |\n"
-                        "|---|---|---|---|\n",
-                    nw->title, nw->design, nw->workload, nw->name, nw->name);
+            fprintf(cf, "\n### %s\n\n`%s` `%s`\n\n", nw->title,
+                    nw->design, nw->workload);
+            /* the chart exists only when BookSim2 gave a curve */
+            if (ref.n > 0)
+                fprintf(cf, "![%s](booksim2-%s.svg)\n\n", nw->name, nw->name);
+            else
+                fputs("No BookSim2 curve for this network yet.\n\n", cf);
+            fputs("| offered (flits/node/cycle) | fraction of BookSim2 "
+                  "saturation | BookSim2 latency | dse latency |\n"
+                  "|---|---|---|---|\n", cf);
             for (int i = 0; i < ref.n; i++) {
                 char b[32], d[32];
                 fmt_num(b, sizeof b, ref.lat[i], "%.1f");
