@@ -56,34 +56,16 @@ static int teardown(void **state)
 
 /* Result files under dir (recursively, one level of fan-out); with
  * remove_every > 0, delete every remove_every-th one. */
+static void remove_nth(const char *path, size_t n, void *ctx)
+{
+    int every = *(const int *)ctx;
+    if (every > 0 && n % (size_t)every == 0)
+        assert_int_equal(unlink(path), 0);
+}
+
 static size_t count_files(const char *dir, int remove_every)
 {
-    size_t n = 0;
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *x;
-    while ((x = readdir(d))) {
-        if (x->d_name[0] == '.')
-            continue;
-        char sub[600];
-        snprintf(sub, sizeof sub, "%s/%s", dir, x->d_name);
-        DIR *d2 = opendir(sub);
-        assert_non_null(d2);
-        struct dirent *y;
-        while ((y = readdir(d2))) {
-            if (y->d_name[0] == '.')
-                continue;
-            n++;
-            if (remove_every > 0 && n % (size_t)remove_every == 0) {
-                char p[1200];
-                snprintf(p, sizeof p, "%s/%s", sub, y->d_name);
-                assert_int_equal(unlink(p), 0);
-            }
-        }
-        closedir(d2);
-    }
-    closedir(d);
-    return n;
+    return test_each_cache_file(dir, remove_nth, &remove_every);
 }
 
 /* One cached run: results.json text; hits and stored counts. */

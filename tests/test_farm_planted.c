@@ -25,34 +25,19 @@
 #include "dse/search/exec_local.h"
 #include "test_farm_util.h"
 
+/* Replace a result file with a FIFO of the same name. */
+static void to_fifo(const char *path, size_t n, void *ctx)
+{
+    (void)n;
+    (void)ctx;
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+}
+
 /* Replace every result file under dir with a FIFO of the same name. */
 static size_t fifo_everything(const char *dir)
 {
-    size_t n = 0;
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *x;
-    while ((x = readdir(d))) {
-        if (x->d_name[0] == '.')
-            continue;
-        char sub[600];
-        snprintf(sub, sizeof sub, "%s/%s", dir, x->d_name);
-        DIR *d2 = opendir(sub);
-        assert_non_null(d2);
-        struct dirent *y;
-        while ((y = readdir(d2))) {
-            if (y->d_name[0] == '.')
-                continue;
-            char p[1200];
-            snprintf(p, sizeof p, "%s/%s", sub, y->d_name);
-            assert_int_equal(unlink(p), 0);
-            assert_int_equal(mkfifo(p, 0644), 0);
-            n++;
-        }
-        closedir(d2);
-    }
-    closedir(d);
-    return n;
+    return test_each_cache_file(dir, to_fifo, NULL);
 }
 
 static char *cached_json(const cfg_study *s, const char *dir, size_t *hits)

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -366,6 +367,39 @@ static inline int test_wait_study(dse_store *st, const char *id,
     }
     fprintf(stderr, "study %s: %s '%s', wanted '%s'\n", id, name, buf, want);
     return 0;
+}
+
+/* Call fn(path, n, ctx) on every file of a result cache (dir/XX/FILE, dot
+ * files skipped; n counts from 1); the number of files visited. */
+static inline size_t test_each_cache_file(const char *dir,
+                                          void (*fn)(const char *, size_t, void *),
+                                          void *ctx)
+{
+    size_t n = 0;
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *x;
+    while ((x = readdir(d))) {
+        if (x->d_name[0] == '.')
+            continue;
+        char sub[600];
+        snprintf(sub, sizeof sub, "%s/%s", dir, x->d_name);
+        DIR *d2 = opendir(sub);
+        assert_non_null(d2);
+        struct dirent *y;
+        while ((y = readdir(d2))) {
+            if (y->d_name[0] == '.')
+                continue;
+            char p[1200];
+            snprintf(p, sizeof p, "%s/%s", sub, y->d_name);
+            n++;
+            if (fn)
+                fn(p, n, ctx);
+        }
+        closedir(d2);
+    }
+    closedir(d);
+    return n;
 }
 
 #endif
