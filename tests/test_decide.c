@@ -312,10 +312,10 @@ static void test_round1_skips_shapes_ruled_out(void **state)
     world_fini(&w);
 }
 
-/* A simulated saturation rate above the channel-load bound (a short probe
- * that missed an overload on a few channels) is capped at the bound, its
- * interval too; one below it is left alone. */
-static void test_sim_saturation_capped_at_bound(void **state)
+/* A simulated saturation rate above the channel-load bound is a bug in
+ * one of them: flagged and kept as measured, never capped; one below it
+ * is not flagged. */
+static void test_sim_saturation_above_bound_flagged(void **state)
 {
     (void)state;
     world w;
@@ -330,16 +330,16 @@ static void test_sim_saturation_capped_at_bound(void **state)
     c->sim_saturation = 1.3 * b;
     c->sim_saturation_lo = 1.2 * b;
     c->sim_saturation_hi = 1.4 * b;
-    assert_int_equal(dse_cap_sim_saturation(c), 1);
-    assert_true(c->sim_saturation == b && c->sim_saturation_lo == b &&
-                c->sim_saturation_hi == b);
+    assert_int_equal(dse_check_sim_saturation(c), 1);
+    assert_true(c->sim_above_bound);
+    assert_true(c->sim_saturation == 1.3 * b && c->sim_saturation_lo == 1.2 * b &&
+                c->sim_saturation_hi == 1.4 * b);
     dse_candidate *d = &w.r.cand[1];
     d->sim_saturation = 0.5 * b;
     d->sim_saturation_lo = 0.45 * b;
     d->sim_saturation_hi = 1.1 * b;
-    assert_int_equal(dse_cap_sim_saturation(d), 0);
-    assert_true(d->sim_saturation == 0.5 * b);
-    assert_true(d->sim_saturation_hi == b);   /* the interval is capped */
+    assert_int_equal(dse_check_sim_saturation(d), 0);
+    assert_true(d->sim_saturation_hi == 1.1 * b);
     world_fini(&w);
 }
 
@@ -381,7 +381,7 @@ int main(void)
         cmocka_unit_test(test_ties_by_ci),
         cmocka_unit_test(test_leader_siblings_first),
         cmocka_unit_test(test_round1_skips_shapes_ruled_out),
-        cmocka_unit_test(test_sim_saturation_capped_at_bound),
+        cmocka_unit_test(test_sim_saturation_above_bound_flagged),
         cmocka_unit_test(test_default_band_per_variant),
         cmocka_unit_test(test_bound_caps_optimism),
     };

@@ -106,6 +106,8 @@ static json_t *candidate_json(const dse_run *r, size_t i)
                                   num(c->sim_saturation), "lo",
                                   num(c->sim_saturation_lo), "hi",
                                   num(c->sim_saturation_hi)));
+    json_object_set_new(o, "sim_above_bound",
+                        json_boolean(c->sim_above_bound));
     json_object_set_new(o, "ruled_out_by",
                         c->dominated_by >= 0
                             ? json_integer((json_int_t)c->dominated_by)

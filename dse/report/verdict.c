@@ -219,6 +219,18 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
         dse_report_line_add(&lines, count, "%zu design(s) have a model without a measured "
             "error band; their optimistic bounds use the default band.",
             guessed);
+    size_t above = 0, first_above = SIZE_MAX;
+    for (size_t i = 0; i < r->ncand; i++)
+        if (r->cand[i].sim && r->cand[i].sim_above_bound && above++ == 0)
+            first_above = i;
+    if (above)
+        dse_report_line_add(&lines, count, "WARNING: %zu simulated design(s) "
+            "sustain a rate above their channel-load bound (%s: %.5f "
+            "against %.5f): a bug in the bound or in the simulator's "
+            "saturation search. The rates are kept as measured, not capped.",
+            above, label_of(r, first_above, label, sizeof label),
+            r->cand[first_above].sim_saturation,
+            r->cand[first_above].bound_rate);
     if (r->ndisagree)
         dse_report_line_add(&lines, count, "The models and the simulator order %zu pair(s) "
             "of simulated designs the other way round at some target rate "

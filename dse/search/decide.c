@@ -71,19 +71,11 @@ void dse_decide_bounds(const cfg_study *s, dse_candidate *c)
         c->sim_saturation = c->sim_saturation_lo = c->sim_saturation_hi = NAN;
 }
 
-int dse_cap_sim_saturation(dse_candidate *c)
+int dse_check_sim_saturation(dse_candidate *c)
 {
     double b = c->bound_rate;
-    if (!isfinite(b))
-        return 0;
-    int capped = c->sim_saturation > b;
-    if (capped)
-        c->sim_saturation = b;
-    if (c->sim_saturation_lo > b)
-        c->sim_saturation_lo = b;
-    if (c->sim_saturation_hi > b)
-        c->sim_saturation_hi = b;
-    return capped;
+    c->sim_above_bound = isfinite(b) && c->sim_saturation > b;
+    return c->sim_above_bound;
 }
 
 double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,

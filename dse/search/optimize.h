@@ -85,6 +85,8 @@ typedef struct dse_candidate {
     double sim_saturation;   /* simulated saturation rate, NAN if not
                                 simulated; ..._lo/_hi its interval */
     double sim_saturation_lo, sim_saturation_hi;
+    int sim_above_bound;     /* sim_saturation > bound_rate: the bound or
+                                the simulator is wrong; reported loudly */
     long dominated_by;       /* index of the simulated design whose figures
                                 beat even this design's optimistic bound;
                                 -1: none (simulated, or never ruled out) */
