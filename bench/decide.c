@@ -22,9 +22,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "dse/common/bands.h"
 #include "dse/common/progress.h"
 #include "dse/report/report.h"
 #include "dse/search/optimize.h"
+#include "dse/validate/validate.h"
 
 static double cpu_s(void)
 {
@@ -57,6 +59,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_decide STUDY.yaml [-j THREADS]\n");
         return 2;
     }
+    dse_bands_set_coverage(dse_validate_covers);
     int threads = argc >= 4 && strcmp(argv[2], "-j") == 0 ? atoi(argv[3]) : 0;
     cfg_study s;
     err e;

@@ -640,6 +640,7 @@ static const key_spec cand_spec[] = {
     {"rank", T_INT, 0},         {"finalist", T_INT, 0},
     {"saturated_at_target", T_BOOL, 0}, {"bound_rate", T_NUM_NULL, 0},
     {"optimistic_saturation", T_NUM_NULL, 0}, {"band_measured", T_BOOL, 0},
+    {"optimistic_bound", T_STR, 0}, {"sim_above_bound", T_BOOL, 0},
     {"sim_round", T_INT, 0},    {"sim_saturation", T_OBJ, 0},
     {"ruled_out_by", T_INT_NULL, 0}, {NULL, 0, 0}};
 static const key_spec decision_spec[] = {

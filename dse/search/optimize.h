@@ -79,7 +79,11 @@ typedef struct dse_candidate {
     double opt_saturation;   /* optimistic saturation rate: the model's
                                 widened by its band, at most the bound */
     int band_measured;       /* the model's band was measured (else the
-                                default band was used) */
+                                default band) */
+    int band_covers;         /* the band bounds this design: measured, and
+                                the design inside the regime of the model's
+                                validation set-ups; else the optimistic
+                                bound is the physical screen alone */
     int sim_round;           /* decision round it was simulated in, 0:
                                 not simulated */
     double sim_saturation;   /* simulated saturation rate, NAN if not
