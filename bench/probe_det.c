@@ -1,6 +1,6 @@
 /* bench/probe_det.c — measured VC occupancy, holds and header blocking of a
  * dimension-order torus, per (dimension, direction) and dateline class
- * (docs/validation/notes.md finding 23).
+ * (docs/models/corrected.md, CV17).
  *   bench_probe_det DESIGN WORKLOAD RATE WARM CYCLES
  * Samples every VC every cycle.  Per (dimension, direction): VC
  * acquisitions per channel and cycle and the mean hold (Little) of each

@@ -1,5 +1,5 @@
 /* bench/probe_duato.c — measured VC occupancy, holds and header blocking
- * of a Duato torus (docs/validation/notes.md finding 16).
+ * of a Duato torus (docs/models/corrected.md, CV7).
  *   bench_probe_duato DESIGN WORKLOAD RATE WARM CYCLES
  * Samples every network channel every cycle: busy-VC distribution (all,
  * adaptive, escape), VC acquisitions and holds (Little), headers blocked

@@ -11,7 +11,7 @@
  *    simulated router-cycles per second = 64 x cycles / wall seconds.
  *    Target: >= 20 million on one core in a Release build.
  *    The same protocol for simulator II's networks at their validation
- *    sizes (002 chapters 2 and 6): a 16x16 DCSH (Duato, V = 2) and a 32x32
+ *    sizes ([L99] chapters 2 and 6): a 16x16 DCSH (Duato, V = 2) and a 32x32
  *    one (dimension order, V = 1: message-level multiplexers), and 32x32
  *    express-cubes (kn = 4, m = 1 and 4, V = 2), 32-flit messages;
  *    router-cycles counts node routers (N x cycles), as dse sim does —

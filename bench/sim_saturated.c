@@ -1,6 +1,7 @@
 /*
  * bench/sim_saturated.c — simulator speed by regime: light load, half of
- * saturation and overload, on the cases of issue 14.
+ * saturation and overload, on the study-sized networks the simulator must
+ * keep fast (the cases below).
  *
  *   bench_sim_saturated [--quick] [--repeat N] [CASE ...]
  *   bench_sim_saturated --saturation CASE ...

@@ -11,9 +11,9 @@
  * rates stay valid while the models change: this evaluates the current
  * models (the study's variant) on each design and prints model / simulated
  * saturation rate per design and per model (range, and how many designs
- * lie within 0.8-1.25).  A simulated rate above the channel-load bound
- * is marked '*' (a bug in the bound or the search, as the decision flags
- * it).  docs/validation.md covers a few study
+ * lie within the validation targets, 0.8-1.25).  A simulated rate above
+ * the channel-load bound is marked '*' (a bug in the bound or the search,
+ * as the decision flags it).  docs/validation.md covers a few study
  * designs with full sweeps; this covers all of them, saturation only.  A
  * bench: it asserts nothing.
  */

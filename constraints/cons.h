@@ -2,7 +2,7 @@
  * cons.h — cost models of a network design and the inverse: the widest
  * channel a cost budget allows.
  *
- * Conventions (MODELS.md section 2; thesis 002 sections 1.1.5, 4.3, 6.4):
+ * Conventions (docs/models/cost.md; [L99] sections 1.1.5, 4.3, 6.4):
  * a channel is one direction of a link with `width` wires; bisection width
  * counts the wires crossing a cut that halves the nodes (VLSI technology,
  * planar layout); pin-out counts the wires of every network channel entering
@@ -70,6 +70,10 @@ typedef struct cons_counts {
 /* Counts of d (d->width is not used).  0, or ERR_INFEASIBLE (net_check's
  * reason in e). */
 int cons_counts_of(const net_design *d, cons_counts *out, err *e);
+
+/* Does topology t have chips besides the nodes' (the express-cube's
+ * interchanges), whose pins cons_cost.interchange_pins counts? */
+int cons_has_interchanges(net_topology t);
 
 /* Cost of one wire of channel width under a technology: bisection channels
  * (VLSI) or the pins per wire of the binding chip, max(node, interchange)

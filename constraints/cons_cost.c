@@ -10,7 +10,7 @@
  *   node pins        = channels of the busiest node x w   (multi-chip, 4.14/4.15/6.31)
  *   interchange pins = channels of one interchange x w    (express only, 6.31)
  *   total wires      = all network channels x w           (a wire count, not
- *                      a wire length: the seeds give no layout lengths)
+ *                      a wire length: the sources give no layout lengths)
  *   buffer bits      = buffered channel inputs x V x buffer depth x w:
  *                      the VC flit buffers at the receiving end of every
  *                      network channel (thesis 2.4.1(g), 4.2.1: one flit

@@ -4,14 +4,15 @@
  * chip, in the whole network, and at buffered channel inputs.  Everything
  * here is per unit of channel width; cons_cost.c multiplies by the width.
  *
- * Conventions (MODELS.md section 2; thesis 002 sections 1.1.5, 4.3, 6.4).
+ * Conventions (docs/models/cost.md; [L99] sections 1.1.5, 4.3, 6.4).
  * A channel is one direction of a link; a DCSH bus (one node's channel that
  * every other node of its cluster reads) is one channel.  Injection and
  * ejection channels are not counted anywhere.  Every topology here is a
  * product of one-dimensional structures (ring, line, pair, cluster bus,
  * ring with interchanges), so each count is a sum over dimensions of a
  * per-dimension count, and each topology is one row of a table of
- * per-dimension counting functions (STYLE.md section 3), not a switch.
+ * per-dimension counting functions, not a switch, so a new topology is
+ * one more row.
  * Below, N = product of the radices k_i, and N / k_i is the number of
  * one-dimensional structures (rings, lines, clusters) along dimension i.
  *
@@ -32,8 +33,8 @@
  *     largest radix), whose sides differ by N / k_i nodes, and report
  *     exact_halves = 0.  A true minimum bisection of such a network could
  *     use a staircase cut and cost a few channels more; we do not model it
- *     (no seed uses odd radices for cost).
- * For uniform even radices this is the bisection width of MODELS.md;
+ *     (no source uses odd radices for cost).
+ * For uniform even radices this is the bisection width of docs/models/cost.md;
  * tests/test_constraints.c checks on small networks that no balanced
  * partition at all crosses fewer channels.
  *
@@ -43,14 +44,14 @@
  *        directions: 4N/k.  Uniform k: 4 k^(n-1) = 4N/k, thesis (4.12).
  *   node: 2 neighbours, in + out: 4.  Sum 4n, thesis (4.15).
  *   channels: k links per ring x 2 directions: 2N; buffered inputs equal.
- * mesh (line of k nodes per dimension; derived, not in the seeds):
+ * mesh (line of k nodes per dimension; derived, not in the sources):
  *   cut: each of the N/k lines is cut once, 2 directions: 2N/k.
  *   node: the chips are all alike, so a chip has the pins of the busiest
  *        (interior) node: 4 if k >= 3, 2 if k = 2 (one neighbour).  Sum 4n
  *        for k >= 3, the torus's (4.15).
  *   channels: (k-1) links per line x 2 directions: 2N(k-1)/k.
  * hypercube (k = 2 in every dimension: ONE link per pair, not the two a
- *        2-node "ring" would have; derived, MODELS.md section 2):
+ *        2-node "ring" would have; derived, docs/models/cost.md):
  *   cut: N/2 links x 2 directions = N, whichever dimension is cut; equals
  *        the DCSH at k = 2.
  *   node: 1 neighbour, in + out: 2.  Sum 2n = 2 log2 N.
@@ -163,6 +164,11 @@ static const dim_ops topology_ops[NET_TOPOLOGY_COUNT] = {
     [NET_EXPRESS] = {express_cut, torus_node, express_links, express_links,
                      express_interchange},
 };
+
+int cons_has_interchanges(net_topology t)
+{
+    return (unsigned)t < NET_TOPOLOGY_COUNT && topology_ops[t].interchange;
+}
 
 int cons_counts_of(const net_design *d, cons_counts *out, err *e)
 {

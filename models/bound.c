@@ -15,7 +15,7 @@
  * (express-cube local channels by position in the group, the channels
  * down from an interchange and the bundles of m express channels; DCSH
  * buses and input multiplexers), the injection channel of a node (one per
- * node, MODELS.md section 3 item 7; broadcast copies have their own
+ * node, docs/models/semantics.md, item 7; broadcast copies have their own
  * per-port injection channels, sim/bcast.c) and the ejection channels
  * (design.ejection_channels per node, each one message at a time; 0 means
  * immediate consumption, no bound).
@@ -45,8 +45,8 @@
  *     with s & d = 0 and s != 0 enter node 0, over its n input channels,
  *     and as many leave it: (3^n - 2^n) / (n (N - 1)) per channel per
  *     unit rate, the busiest (hcube_pcube_rates.c's lam_ch(0); 5.67 on a
- *     10-cube against the class mean 0.50; docs/validation/notes.md
- *     finding 22).  Uniform traffic only.
+ *     10-cube against the class mean 0.50; docs/models/corrected.md, CV16).
+ *     Uniform traffic only.
  *   - Hotspot (fraction theta of each other node's messages to node h).
  *     The ejection channels of h carry (1 - theta) + theta (N - 1) per unit
  *     rate, whatever the routing.  Dimension order: exact per channel, the

@@ -8,7 +8,7 @@
  * reproduce the sources' own figures and stay reachable.  `dse validate`
  * compared them with the simulator and traced the larger gaps to the
  * models (docs/validation/notes.md); the corrections re-derive those terms
- * from the simulated semantics (MODELS.md section 3), with no constant
+ * from the simulated semantics (docs/models/semantics.md), with no constant
  * fitted to a simulation.  The contracts are in model_int.h.
  */
 #include <math.h>
@@ -54,7 +54,7 @@ int model_result_corrected(model_result *out, double rate, int vcs,
     return model_result_ok(out, latency, L, ws, slowdown, iterations);
 }
 
-/* ---- the worm's drain (docs/validation/notes.md finding 9) ------------- */
+/* ---- the worm's drain (docs/models/corrected.md, CV6) ------------- */
 
 double model_ps_stall(double rho, int vcs)
 {

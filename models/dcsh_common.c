@@ -1,5 +1,5 @@
 /*
- * dcsh_common.c — what the DCSH models share (thesis 002, chapters 2, 3
+ * dcsh_common.c — what the DCSH models share ([L99], chapters 2, 3
  * and 6.3.2): the distance distribution and ejection wait, the coverage
  * checks, and the chapter 2 adaptive model itself, which serves Duato (M3,
  * dcsh_duato.c), hop-based (M4, dcsh_hopbased.c) and, at k = 2, the
@@ -7,7 +7,8 @@
  * and in whether an input multiplexer exists, so one engine with two
  * switches keeps them from drifting apart.
  *
- * The adaptive model (MODELS.md M3 section 3, thesis eqs.2.1-2.18):
+ * The adaptive model (docs/models/hypercube-dcsh.md, "M3 as printed", part 3,
+ * thesis eqs.2.1-2.18):
  *
  *   p_j   = C(n,j)(k-1)^j/(N-1)                        (2.1-2.3)
  *   d_avg = n (k-1)/k N/(N-1)                          (2.4)
@@ -25,9 +26,9 @@
  *   W_qs  = (lam/V) L^2                                (2.13) [printed]
  *   Latency = (W_qs + M_avg L) V_avg                   (2.18)
  *
- * Resolutions (MODELS.md M3 section 4):
+ * Resolutions (docs/models/hypercube-dcsh.md, "M3 as printed", resolutions):
  *   - (2.10)/(2.16) write the last-state factor as m_c/(V/L - m_c); the
- *     paired (2.9)/(2.15), the chain's description and every other seed
+ *     paired (2.9)/(2.15), the chain's description and every other source
  *     use 1/L [fix].  We use B1's closed form P[v] = (1-rho) rho^v (v < V),
  *     P[V] = rho^V, rho = m_c L, which is the 1/L chain.
  *   - (2.7)/(2.8) print P_v for P_V (OCR lower-cases V) [fix].
@@ -40,7 +41,8 @@
  *     (B1's closed form needs no normalising sum at all).
  *   - The blocking wait is L itself (2.8): printed, kept.
  *   - Assumption (f)'s D_l is Dr [fix].
- *   - "Multiple ejection channels" (002 section 4.3, MODELS.md M6 item 6)
+ *   - "Multiple ejection channels" ([L99] section 4.3,
+ *   docs/models/kary-ncube.md, "M6 as printed", item 6)
  *     means immediate consumption: d->ejection_channels == 0 sets W_qd = 0.
  *     More than one but finitely many ejection channels has no equation in
  *     the thesis, so covers() rejects it.
@@ -49,10 +51,10 @@
  *     same equations (an approximation the simulator will measure).
  *
  * Corrected variant (MODEL_VARIANT_CORRECTED; model.h, corrected.c,
- * docs/validation/notes.md findings 1, 2 and 5).  Every change re-derives
- * a term from the simulated semantics (MODELS.md section 3); nothing is
+ * docs/models/corrected.md, CV1, CV2 and CV4).  Every change re-derives
+ * a term from the simulated semantics (docs/models/semantics.md); nothing is
  * fitted to the simulator:
- *   (a) Routing delay out of the multiplexing degree (finding 1).  The
+ *   (a) Routing delay out of the multiplexing degree (CV1).  The
  *       blocking chain P[v] = B1(m_c, L, V) keeps the full holding time L,
  *       since a header that is deciding holds its VC.  But while it decides
  *       it transmits nothing, so the degree of flit sharing is taken over
@@ -64,7 +66,7 @@
  *         L_tx  = sum_i p_i (i + Lm + sum_{h<=i} B_h) = L - idle
  *         V_avg = Vbar(B1(m_c, L_tx, V))
  *       and only L - idle is stretched (closing step).
- *   (d) Input multiplexer (finding 5): a round-robin flit-level
+ *   (d) Input multiplexer (CV4): a round-robin flit-level
  *       multiplexer is a processor-sharing server; its mean slowdown is
  *       1/(1 - rho), not Dally's degree (1 + rho)/(1 - rho) that the
  *       (k-1)V-state chain tends to.  With the chain's own rho:
@@ -80,18 +82,18 @@
  *       stretch is applied once, in the closing step; the ejection channel
  *       is one more holding time.  The stretched service saturated the
  *       DCSH set-ups at 0.44-0.59 of the simulated rate (0.58-1.03 now;
- *       docs/validation/notes.md, finding 7).  W_qd does not depend on
+ *       docs/models/corrected.md, CV3).  W_qd does not depend on
  *       the solution, so it is computed once, before the solve, and the
  *       fixed point keeps the one unknown L; W_qd enters (2.6) where the
  *       printed one does, so it feeds the blocking chain, but not L_tx
  *       (see (a)).  Saturated when lam Lm >= 1.
  *   (b) Closing step: model_result_corrected(), whose source wait is the
- *       P-K wait of the one injection channel (finding 2), not stretched:
+ *       P-K wait of the one injection channel (CV2), not stretched:
  *         Latency = W_s + (L - idle) V_avg M_avg + idle,
  *         W_s = lam E[L^2] / (2 (1 - lam Lm)).
  *       The thesis's guard (lam/V) L >= 1 stays a saturation condition.
- *   (f) The worm's holding time (docs/validation/notes.md finding 13; the
- *       torus family's model__torus_hold, finding 8).  (2.9) feeds the
+ *   (f) The worm's holding time (docs/models/corrected.md, CV5; the
+ *       torus family's model__torus_hold, CV5).  (2.9) feeds the
  *       chain, and (2.8) the blocked header's wait, the mean network
  *       latency L: every VC of a path held from the message's first hop to
  *       its end.  In the simulator a VC is held from the cycle its header
@@ -115,7 +117,7 @@
  *   (e) At rate 0: W_qd = W_s = 0, V_avg = M_avg = 1, so the latency is
  *       d_avg (1 + Dr) + Lm, the same zero load as the other variants.
  *   (g)-(i) The DCSH only (input_mux: dcsh-duato, dcsh-hopbased; not
- *       hcube-duato, see below; docs/validation/notes.md finding 19; the
+ *       hcube-duato, see below; docs/models/corrected.md, CV13; the
  *       same terms as dcsh_det_vc.c's (g)-(i)).  Measured in the simulator
  *       (bench_probe_duato), the latency is the wait for an injection VC,
  *       the hops, a little blocking, the wait for the ejection channel and
@@ -146,8 +148,8 @@
  *       adaptive VC is free, so it rarely shares a hypercube channel (on
  *       the 2-D DCSH the second hop has no choice and the first bus's
  *       competitors are the injection channel's).  With it the three
- *       V = 2 cubes went to MAPE 19-21% (finding 19).
- *   (g') hcube-duato (the hypercube, no multiplexer; finding 24): (h) and
+ *       V = 2 cubes went to MAPE 19-21% (CV13).
+ *   (g') hcube-duato (the hypercube, no multiplexer; CV18): (h) and
  *       (i) as above, and its own drain, cube_drain(): per stage the PS
  *       stall of the channel's flit load, scaled by the occupants of the
  *       channel Duato's header chose (weighted by free adaptive VCs while
@@ -158,7 +160,8 @@
  *       model_worm_stretch's 1 + stalls / s).  (a) and (d) are not
  *       applied.
  *
- * Solve (MODELS.md M3 "Solve"): one unknown L in the recommended and
+ * Solve (docs/models/hypercube-dcsh.md, "M3 as printed" "Solve"): one unknown
+ * L in the recommended and
  * printed variants, S in the corrected one (started at its zero-load
  * value, the same monotone climb); L is started
  * at the zero-load value L0 = sum p_i (i(1+Dr) + Lm) + W_qd (the printed
@@ -399,7 +402,7 @@ static model_status adaptive_delays(const adaptive_ctx *c, double S,
 }
 
 /* Corrected (g'), the hypercube: the drain s at VC holding time S
- * (docs/validation/notes.md finding 24).  A worm of i hops that holds the
+ * (docs/models/corrected.md, CV18).  A worm of i hops that holds the
  * ejection channel streams through the stages it still spans (one-flit
  * buffers: the hop with r dimensions left is spanned iff len > r - 1, the
  * injection channel iff len > i).  A hypercube router has no multiplexer
@@ -597,13 +600,13 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
                       {0}, {0}, 0, 1, 0, d};
     if (corrected && !input_mux && d->topology == NET_HYPERCUBE) {
         /* (g')-(i), the hypercube: its drain (from the hold, inside the
-         * solve), M/M/V channels, M/G/V source wait (finding 24) */
+         * solve), M/M/V channels, M/G/V source wait (CV18) */
         c.drained = 1;
         c.cube = 1;
     }
     if (corrected && input_mux) {
         /* (g)-(i), the DCSH only: the drain, its ejection wait, M/M/V
-         * buses, M/G/V source wait (finding 19) */
+         * buses, M/G/V source wait (CV13) */
         c.drained = 1;
         c.drain = adaptive_drain(&c, d, w);
         double s2 = c.drain, var = (s2 - 1) / s2;
@@ -713,11 +716,11 @@ double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)
     return p.d_avg * (1 + p.dr) + p.lm;
 }
 
-/* ---- the DCSH drain (corrected, dimension order; finding 19) -----------
+/* ---- the DCSH drain (corrected, dimension order; CV13) -----------
  *
  * Once the header holds the ejection channel the rest of the worm streams
  * through the stages it still spans, one-flit buffers apart, so a stall at
- * any stage holds every flit behind it and the stalls add (finding 9,
+ * any stage holds every flit behind it and the stalls add (CV6,
  * model_worm_stretch).  What a DCSH stage is, in the simulator
  * (sim/topo_dcsh.c, sim/engine.c phase 5): a flit that leaves an input VC
  * of router m needs, in the same cycle, the input multiplexer of that VC's
@@ -726,14 +729,14 @@ double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)
  * a hop is one transfer with two resources, not two stages: its
  * competitors are the worms on the output bus plus those that use the
  * multiplexer for another output, each counted once.  (The stall sum of
- * finding 13 counted the bus and the multiplexer as two stages, so every
+ * CV5 counted the bus and the multiplexer as two stages, so every
  * worm that turned from the multiplexer onto the same bus was charged
  * twice.)  With dimension order, per transfer:
  *   - injection channel: the source's worms, lam Lm (model_worm_stretch).
  *   - first bus, bus(s, d): fed by s's injection channel and by the
  *     multiplexers of s's lower dimensions.  The worms from the injection
  *     channel were already competitors there, and interleaving with the
- *     same worm costs once (finding 9): only the multiplexers' share is
+ *     same worm costs once (CV6): only the multiplexers' share is
  *     new, (1 - p_s)(1 - p_s^d) lam Lm.  P(first | crosses d) = p_s^d.
  *   - later bus, from mux(m, d') onto bus(m, d): the bus's load
  *     (1 - p_s) lam Lm plus the multiplexer's traffic for other outputs,
@@ -750,7 +753,7 @@ double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)
  * output bus has V VCs).  A stage counts only while a worm of the
  * workload's lengths still spans it (one-flit buffers: the last
  * len / b hops), and the competitors are stretched like ours, ready 1/s
- * of the cycles: s = 1 + stalls / s (model_worm_stretch, finding 9).
+ * of the cycles: s = 1 + stalls / s (model_worm_stretch, CV6).
  * Measured directly (the ejection channel's mean hold per message over
  * Lm, bench_probe_duato, 1 seed, 50000 cycles after 10000) against this:
  *   16 x 16, V = 2, Dr = 0, Lm = 32, 25/50/70% load: 1.13 1.29 1.38 /
@@ -759,7 +762,7 @@ double dcsh__adaptive_zero_load(const net_design *d, const net_workload *w)
  *       1.19 1.36 1.51
  *   4-ary 5 DCSH, V = 3, Lm = 43, 35/70%: 1.39 1.78 / 1.36 1.66
  *   2-ary 10 DCSH, V = 6, Lm = 128, 50/70%: 1.44 1.64 / 1.55 1.74
- * The stall sum of finding 13 (bus and multiplexer as separate stages,
+ * The stall sum of CV5 (bus and multiplexer as separate stages,
  * the first bus counted besides the injection channel) gave 1.37 and
  * 1.58 on the first network at 50% load. */
 double dcsh__drain_det(const net_design *d, const net_workload *w,

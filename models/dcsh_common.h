@@ -1,6 +1,6 @@
 /*
  * dcsh_common.h — private helpers shared by the DCSH family of models
- * (thesis 002, chapters 2, 3 and 6.3.2) and by hcube-duato, which is the
+ * ([L99], chapters 2, 3 and 6.3.2) and by hcube-duato, which is the
  * chapter 2 model at k = 2.  Private to models/.
  *
  *   dcsh__params_init()      the common quantities: p_j, d_avg, W_qd, ...
@@ -64,8 +64,8 @@ int dcsh__adaptive_eval(const net_design *d, const net_workload *w,
 /* Corrected variant, dimension-order DCSH (dcsh-det-vc): the drain
  * stretch s >= 1 of a worm at the ejection channel, the mean time from the
  * header's taking the ejection channel to the tail's consumption over the
- * mean length (dcsh_common.c, "the DCSH drain"; docs/validation/notes.md
- * finding 19).  INFINITY when a stage is overloaded. */
+ * mean length (dcsh_common.c, "the DCSH drain"; docs/models/corrected.md,
+ * CV13).  INFINITY when a stage is overloaded. */
 double dcsh__drain_det(const net_design *d, const net_workload *w,
                        const dcsh_params *p);
 

@@ -2,8 +2,9 @@
  * dcsh_det_novc.c — M8 `dcsh-det-novc`: deterministic (dimension-order)
  * wormhole routing in the DCSH with one lane per channel (no VCs).
  *
- * Source: 002_b244e369b49c40b8.txt, section 6.3.2, eqs.(6.24)-(6.28), with
- * (3.3)-(3.5) and (3.9) of section 3.2.2; MODELS.md M8.  One channel per
+ * Source: [L99], section 6.3.2, eqs.(6.24)-(6.28), with
+ * (3.3)-(3.5) and (3.9) of section 3.2.2; docs/models/hypercube-dcsh.md, "M8
+ * as printed".  One channel per
  * dimension, V = 1; the input multiplexer of a dimension arbitrates at
  * message level among its k-1 inputs, and contention is modelled per pair
  * of flows with the collision rule (6.7): a flow of rate beta whose
@@ -26,7 +27,7 @@
  *   W_qs   = lam L^2                                                  (6.27)
  *   Latency = W_qs + L          (one lane: no multiplexing factors)   (6.28)
  *
- * Resolutions (MODELS.md M8 section 4):
+ * Resolutions (docs/models/hypercube-dcsh.md, "M8 as printed", resolutions):
  *   1. (6.26) prints R_j^p and an inner upper limit j-3.  The flows that
  *      meet a message entering dimension j after i are the ones injected
  *      into j (R_L[j]) and the ones arriving from lower dimensions other
@@ -36,7 +37,7 @@
  *      1 + Dr as in M3 (unlike M5).  M8 and M5 are different
  *      approximations of the same network; the registry lists this model
  *      before dcsh-det-vc so that V = 1 designs, whose multiplexers
- *      arbitrate at message level as assumed here (MODELS.md section 3
+ *      arbitrate at message level as assumed here (docs/models/semantics.md,
  *      item 6), get this model, and V >= 2 designs get M5.
  *   Also: W_qd and W_qs are printed without 1/(1-rho) denominators and
  *   kept, with the saturation guards below; ejection_channels == 0 sets
@@ -44,7 +45,7 @@
  *   No [recommended] items: MODEL_VARIANT_PRINTED evaluates the same.
  *
  * Corrected variant (MODEL_VARIANT_CORRECTED; eval_corrected(), docs/
- * validation/notes.md findings 7 and 19; nothing fitted).  The collision
+ * docs/models/corrected.md, CV3 and CV13; nothing fitted).  The collision
  * rule (6.7) charges a whole holding time b T^2 per collision, with no
  * queue; measured in the simulator (bench_probe_duato on the 32 x 32
  * example at 50% / 80% load) the network latency is the hops, the wait
@@ -87,12 +88,12 @@
  *       and 40.7 / 50.5 / 62.6 / 71.4 (example, 25/50/70/80% load);
  *       Fig.6.6b 28.6 / 35.8 / 39.8 and 28.3 / 34.5 / 39.1 (50/70/80%).
  *   (h) Source wait: the one injection VC is a FIFO server held for the
- *       network latency (finding 0: V = 1 is M/G/1 on the VC holding
+ *       network latency (with V = 1 the VC is an M/G/1 server for its holding
  *       time).  Its random parts are the length and the waits, taken as
  *       exponential with their mean L - L0 (L0 the zero load):
  *         W_s = lam (L^2 + Var(len) + (L - L0)^2) / (2 (1 - lam L)).
  *       With the length's variance alone the example stays 10.3% off at
- *       <= 80% load (finding 19).
+ *       <= 80% load (CV13).
  *   Latency = W_s + L; no multiplexing factor (one lane).  At rate 0 every
  *   wait is 0: the same zero load.  The earlier corrected variant (the
  *   printed equations with the split W_qd and the FIFO source wait on L)
@@ -276,7 +277,7 @@ static void example(net_design *d, net_workload *w)
 
 const model model_dcsh_det_novc = {
     .name = "dcsh-det-novc",
-    .source = "002_b244e369b49c40b8.txt sec.6.3.2, eqs.(6.24)-(6.28)",
+    .source = "[M8] Loucif 1999, sec.6.3.2, eqs.(6.24)-(6.28)",
     .summary = "DCSH, wormhole, dimension-order routing with one lane "
                "(V = 1), uniform traffic",
     .covers = covers,

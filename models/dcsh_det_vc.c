@@ -2,8 +2,9 @@
  * dcsh_det_vc.c — M5 `dcsh-det-vc`: deterministic (dimension-order)
  * wormhole routing with V virtual channels in the DCSH.
  *
- * Source: 002_b244e369b49c40b8.txt, section 3.2.2, eqs.(3.3)-(3.13),
- * Fig.3.1; MODELS.md M5.  Dimensions are crossed in increasing order; any
+ * Source: [L99], section 3.2.2, eqs.(3.3)-(3.13),
+ * Fig.3.1; docs/models/hypercube-dcsh.md, "M5 as printed".  Dimensions are
+ * crossed in increasing order; any
  * of the V VCs of the required channel may be taken.  A message skips a
  * dimension independently with probability p_s = 1/k (uniform traffic).
  *
@@ -25,7 +26,7 @@
  *   W_qs    = (lam/V) L^2                                            (2.13)
  *   Latency = (W_qs + M_avg L) V_avg                                 (3.13)
  *
- * Resolutions (MODELS.md M5 section 4):
+ * Resolutions (docs/models/hypercube-dcsh.md, "M5 as printed", resolutions):
  *   1. wgt(i,j): printed p_s^(j-i-1) is not the probability of crossing
  *      dimension j after i (that would be (1-p_s) p_s^(j-i-1), the next
  *      dimension); since (3.8) sums over every later dimension without
@@ -49,7 +50,7 @@
  *
  * Corrected variant (MODEL_VARIANT_CORRECTED; the recommended weights and
  * item 2, re-derived from the simulator's semantics, docs/validation/
- * notes.md findings 7, 13 and 19; nothing fitted).  Measured with
+ * notes.md CV3, CV5 and CV13; nothing fitted).  Measured with
  * bench_probe_duato (the ejection channel's hold and wait per message, the
  * bus VCs' holds, the blocked headers): at 50% load on the 16 x 16 V = 2
  * example the simulated latency is the source's wait for an injection VC
@@ -76,7 +77,7 @@
  *         T[i] = sum_{j>i} (1-p_s) (Dr + Tc[j]) + W_qd + s Lm,
  *         L = (3.9), Latency = W_s + L.
  *   (h) Source wait: a message waits for one of its source's V injection
- *       VCs (MODELS.md section 3 item 7), each held until the tail has
+ *       VCs (docs/models/semantics.md, item 7), each held until the tail has
  *       left, i.e. for about the network latency L; the flit-level sharing
  *       of the injection channel is one of the drain's stages, not a wait.
  *       M/G/V with Erlang's C at a = lam L erlangs, the hold's random part
@@ -98,7 +99,7 @@
  *       0.58) = 0.10 and 0.10 x 75.8 / 1.42 = 5.3 against 3.7 blocked
  *       cycles per VC taken; B1's P[V] = 0.34 and a whole hold would give
  *       26.  With B1 the drain saturated Fig.3.4b at 0.75 of the simulated
- *       rate (finding 19).
+ *       rate (CV13).
  *   (a), (d) The earlier corrected variant's transmitting occupancy and
  *       processor-sharing M_avg are gone with V_avg and M_avg (g).
  *   (e) At rate 0: s = 1, W_qd = W_s = 0, the recommended zero load.
@@ -274,7 +275,7 @@ static void example(net_design *d, net_workload *w)
 
 const model model_dcsh_det_vc = {
     .name = "dcsh-det-vc",
-    .source = "002_b244e369b49c40b8.txt sec.3.2.2, eqs.(3.3)-(3.13)",
+    .source = "[M5] Loucif 1999, sec.3.2.2, eqs.(3.3)-(3.13)",
     .summary = "DCSH, wormhole, dimension-order routing with V >= 1 VCs "
                "(multiplexing factors), uniform traffic",
     .covers = covers,

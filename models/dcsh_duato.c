@@ -2,8 +2,9 @@
  * dcsh_duato.c — M3 `dcsh-duato`: Duato's fully adaptive wormhole routing
  * in the Distributed Crossbar Switch Hypermesh.
  *
- * Source: 002_b244e369b49c40b8.txt (Loucif, PhD thesis 1999), chapter 2,
- * sections 2.3-2.4, eqs.(2.1)-(2.18); MODELS.md M3.  Each node owns one
+ * Source: [L99] (Loucif, PhD thesis 1999), chapter 2,
+ * sections 2.3-2.4, eqs.(2.1)-(2.18); docs/models/hypercube-dcsh.md, "M3 as
+ * printed".  Each node owns one
  * unidirectional channel per dimension reaching the other k-1 nodes of its
  * cluster; V VCs per channel (V-1 adaptive, 1 escape in increasing
  * dimension order); a (k-1)V-input flit-level multiplexer per dimension at
@@ -11,7 +12,8 @@
  *
  * The equations and every typo resolution live with the engine in
  * dcsh_common.c (shared with M4 and hcube-duato).  This file only states
- * the domain and the validation set-up.  MODELS.md marks nothing in M3 as
+ * the domain and the validation set-up.  docs/models/hypercube-dcsh.md marks
+ * nothing in M3 as
  * [recommended], so MODEL_VARIANT_PRINTED evaluates the same equations.
  *
  * Domain: DCSH, wormhole, Duato routing, V >= 2 (net_check), one cluster
@@ -52,7 +54,7 @@ static void example(net_design *d, net_workload *w)
 
 const model model_dcsh_duato = {
     .name = "dcsh-duato",
-    .source = "002_b244e369b49c40b8.txt ch.2, eqs.(2.1)-(2.18)",
+    .source = "[M3] Loucif 1999, ch.2, eqs.(2.1)-(2.18)",
     .summary = "DCSH, wormhole, Duato adaptive routing (V >= 2), uniform "
                "traffic",
     .covers = covers,

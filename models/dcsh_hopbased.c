@@ -2,8 +2,9 @@
  * dcsh_hopbased.c — M4 `dcsh-hopbased`: hop-based (structured buffer pool,
  * Boppana-Chalasani) fully adaptive wormhole routing in the DCSH.
  *
- * Source: 002_b244e369b49c40b8.txt, section 3.2.1, eqs.(3.1)-(3.2), with
- * everything else from chapter 2 (M3); MODELS.md M4.  A message that still
+ * Source: [L99], section 3.2.1, eqs.(3.1)-(3.2), with
+ * everything else from chapter 2 (M3); docs/models/hypercube-dcsh.md, "M4 as
+ * printed".  A message that still
  * needs h hops may use only VC number h, of any of its h remaining
  * dimensions, so it is blocked when that one VC is busy on all h of them:
  *
@@ -52,7 +53,7 @@ static void example(net_design *d, net_workload *w)
 
 const model model_dcsh_hopbased = {
     .name = "dcsh-hopbased",
-    .source = "002_b244e369b49c40b8.txt sec.3.2.1, eqs.(3.1)-(3.2) + ch.2",
+    .source = "[M4] Loucif 1999, sec.3.2.1, eqs.(3.1)-(3.2) + ch.2",
     .summary = "DCSH, wormhole, hop-based adaptive routing (V >= n), "
                "uniform traffic",
     .covers = covers,

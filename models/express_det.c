@@ -4,35 +4,47 @@
  * every kn nodes of each ring, neighbouring interchanges joined by m
  * express channels per direction).
  *
- * Source: 002_b244e369b49c40b8.txt (Loucif's thesis), chapter 6, sections
+ * Source: [L99] (Loucif's thesis), chapter 6, sections
  * 6.2-6.3.1, eqs.(6.1)-(6.23), with (3.3)-(3.4), (2.11), (2.13);
- * MODELS.md M7, B1, B2, B6, B7.
+ * docs/models/kary-ncube.md, "M7 as printed", B1, B2, B6, B7.
  *
  * Equations (per dimension i, backward from i = n-1):
  *   h' = k/4;  kB = (kn+1)/2;  kE = floor(h'/kn - 1/(2kn) - 1/2)
- *   kF = 1 + fmod_pos(h' - kn/2 - 1/2, kn);  k_avg = kB + kE + kF     (6.1)-(6.4)
+ *   kF = 1 + fmod_pos(h' - kn/2 - 1/2, kn);  k_avg = kB + kE + kF
+ *   (6.1)-(6.4)
  *   p_s = 1/k;  m' = lam / 2^n;  Phi = (1-p_s) m';  G = 2^(n-1) Phi
- *   R_L[i] = (1-p_s) p_s^i m';  R_P[i] = sum_{j<i} (1-p_s)^2 p_s^(i-j-1) m'   (3.3)-(3.4)
- *   Rc = G k_avg;  pcl = 1/kn;  fl = Rc pcl;  fe = Rc (1-pcl)           (6.5)-(6.6)
+ *   R_L[i] = (1-p_s) p_s^i m';  R_P[i] = sum_{j<i} (1-p_s)^2 p_s^(i-j-1) m'
+ *   (3.3)-(3.4)
+ *   Rc = G k_avg;  pcl = 1/kn;  fl = Rc pcl;  fe = Rc (1-pcl)
+ *   (6.5)-(6.6)
  *   T[i] = p_s^(n-i-1) (W_qd + Lm) + sum_{j>i} (1-p_s) p_s^(j-i-1)
  *          [TB1[j] + (R_L[j] + sum_{l<j, l!=i} (1-p_s)^2 p_s^(j-l-1) m') TB1[j]^2]   (6.16)
  *   inner fixed point on x = T^B_{i,2}:
  *     ct1 = T[i] + (kE + kF - 1) Dr + (kF G + fl pcl) x^2               (6.12)
- *     ct2 = (kE - 1) fl (1-pcl) / m                                      (6.13)
- *     y   = T^E_{i,2} = (1 - sqrt(1 - 4 ct1 ct2)) / (2 ct2)              (6.11)
- *     TE1 = Dr + y + fe (1-pcl)/m y^2                                     (6.9)
- *     x   = smaller root of x = G (kB-1) x^2 + (kB-1) Dr + TE1            (6.15)
- *   TB1 = Dr + x + (fl + (2^(n-1) - 1) Phi) x^2                           (6.14)
- *   TF1 = T[i] + kF Dr + (kF G + fl pcl) x^2                              (6.8)
- *   S[i] = TB1 + R_P[i] TB1^2;   L = d_avg + sum_i (1-p_s) p_s^i S[i]     (6.17)-(6.18)
+ *     ct2 = (kE - 1) fl (1-pcl) / m
+ *     (6.13)
+ *     y   = T^E_{i,2} = (1 - sqrt(1 - 4 ct1 ct2)) / (2 ct2)
+ *     (6.11)
+ *     TE1 = Dr + y + fe (1-pcl)/m y^2
+ *     (6.9)
+ *     x   = smaller root of x = G (kB-1) x^2 + (kB-1) Dr + TE1
+ *     (6.15)
+ *   TB1 = Dr + x + (fl + (2^(n-1) - 1) Phi) x^2
+ *   (6.14)
+ *   TF1 = T[i] + kF Dr + (kF G + fl pcl) x^2
+ *   (6.8)
+ *   S[i] = TB1 + R_P[i] TB1^2;   L = d_avg + sum_i (1-p_s) p_s^i S[i]
+ *   (6.17)-(6.18)
  *   V_avg: B1/B2 channel by channel along a dimension (first stage rate
  *   G + fl, express (fl + fe)(1-pcl)/m, final G + fl), averaged over the
- *   n k_avg channels of a path                                           (6.19)-(6.22)
- *   Latency = ((lam/V) L^2 + L) V_avg                                    (6.23)
+ *   n k_avg channels of a path
+ *   (6.19)-(6.22)
+ *   Latency = ((lam/V) L^2 + L) V_avg
+ *   (6.23)
  * The roots are computed as 2c / (1 + sqrt(1 - 4ac)), algebraically the
  * "minus" root of (6.11)/(6.15) and stable (and defined) as a -> 0.
  *
- * Resolutions (MODELS.md M7 section 4):
+ * Resolutions (docs/models/kary-ncube.md, "M7 as printed", resolutions):
  *   1. (6.9) row j = kE prints T^F_{i,j}: it is T^F_{i,1} [fix].
  *   2. (6.16) prints R_i^L in the bracket: the competitor is the local
  *      injection into dimension j, R_j^L [fix].
@@ -49,23 +61,25 @@
  *   8. "D_i"/"D_t" in (6.7)-(6.16) and the figures are Dr [fix].
  *   9. h' for odd k: (k - 1/k)/4 [recommended, B5], k/4 [printed].
  *  10. The inner iteration starts at the zero-load value of T^B_{i,2},
- *      T[i] + (k_avg - 1) Dr (B7), not MODELS.md's T[i] + k_avg Dr, so it
+ *      T[i] + (k_avg - 1) Dr (B7), not the catalogue's T[i] + k_avg Dr
+ *      (docs/models/kary-ncube.md, "M7 as printed"), so it
  *      climbs to the least fixed point instead of approaching from above.
  *  11. W_qd = lam Lm^2 per ejection channel (2.11), 0 with
  *      ejection_channels == 0; W_qs printed (2.13); saturation when a
  *      square-root argument is negative, the inner loop fails, a chain has
  *      rate * T >= 1, a collision probability b * Tq_b of eq.(6.7) reaches
  *      1, lam Lm / c >= 1 or (lam/V) L >= 1.
- * Zero load: d_avg + (1 - p_s^n) Lm + (1 - p_s) d_avg Dr (MODELS.md A.3):
+ * Zero load: d_avg + (1 - p_s^n) Lm + (1 - p_s) d_avg Dr
+ * (docs/models/conventions.md, "Zero-load closed forms"):
  * the model's own hop count n k_avg, not the exact express-cube distance
  * of net_avg_distance (which differs: (6.3)-(6.4) are Dally's mean-distance
  * approximations).  Lengths: exponential in the thesis; only the mean is
  * used, so fixed lengths are evaluated with the same equations.
  *
  * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
- * "corrected variant", docs/validation/notes.md findings 0-2; the same
+ * "corrected variant", docs/models/corrected.md, CV1-CV3; the same
  * three terms as torus-det and M6, (a)-(c), and the cost of a collision,
- * (d), derived from the simulated semantics of MODELS.md section 3,
+ * (d), derived from the simulated semantics of docs/models/semantics.md,
  * nothing fitted):
  *   (a) Routing delay.  A header deciding for Dr cycles holds its VC but
  *       sends nothing.  The holding times T^B, T^E, T^F, T (and the
@@ -84,9 +98,10 @@
  *       route = L - L' (linear in Dr once the squares are fixed: at zero
  *       load exactly the (1 - p_s) d_avg Dr of A.3) is not stretched.
  *   (b) W_s = M/G/1 wait of the node's one injection channel,
- *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (finding 2).
+ *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (CV2).
  *   (c) Ejection: the one ejection channel takes one message at a time and
- *       holds it until the tail is consumed (MODELS.md section 3 item 10,
+ *       holds it until the tail is consumed (docs/models/semantics.md, item
+ *       10,
  *       what the thesis simulated): an M/G/1 queue at lam / c whose service
  *       is the message length, W_qd = lam E[L^2] / (2 (1 - lam Lm)) per
  *       channel (model_ejection_mg1; model_int.h says why the length and
@@ -96,8 +111,8 @@
  *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - route) V_avg + route (model_result_corrected);
  *   exact zero load (all waits 0, V_avg = 1).
- *   (d) The cost of a collision (docs/models.md "express-det: the cost of
- *       a collision"; issue 15).  Eq.(6.7) charges b Tq^2 for a competing
+ *   (d) The cost of a collision (docs/models/kary-ncube.md, "express-det:
+ *       the cost of a collision").  Eq.(6.7) charges b Tq^2 for a competing
  *       flow of rate b whose holding time has mean Tq: the channel is busy
  *       with probability b Tq and a header that finds it busy waits Tq.
  *       But a header arriving at a random moment waits the RESIDUAL of the
@@ -123,7 +138,7 @@
  *       term vanishes with b; with exponential waits and an exponential
  *       length of mean Tq it would be the source's b Tq^2.
  *       Why this and not the torus models' holding time (torus-det (d),
- *       model__torus_hold): there the seeds' "remaining latency" charged
+ *       model__torus_hold): there the sources' "remaining latency" charged
  *       every later hop, many more than a worm spans.  Here a dimension is
  *       about six hops (kB + kE + kF) and the worms are 16-100 flits, so
  *       the tail is still on the path when the header arrives in most
@@ -134,7 +149,7 @@
  *       charges a collision only against the flows that join the path at
  *       the channel (the convoy argument of torus-det (e) built in) with a
  *       one-server busy probability, which is what one VC per class gives.
- *   (e) The class's VCs (docs/validation/notes.md finding 21).  The
+ *   (e) The class's VCs (docs/models/corrected.md, CV15).  The
  *       simulator's header asks for its dateline class's mask (sim/
  *       route_express.c, sim__express_class: class 1 while the
  *       destination lies ahead without the wrap, class 0 before it) and
@@ -154,7 +169,7 @@
  *       the model could not tell V = 4 from V = 6 (saturation 0.00344 for
  *       every V on multichip_1024's express-cube, the simulator 0.0042,
  *       0.0077, 0.0105 for V = 2, 4, 6).
- *   (f) The worm's drain (finding 9's model_worm_stretch, on the express
+ *   (f) The worm's drain (CV6's model_worm_stretch, on the express
  *       path): the one ejection channel is held for the worm's drain
  *       s len, not for len.  The stages of contention of a crossed
  *       dimension are its kB local, kE express and kF local hops (the
@@ -178,7 +193,7 @@
  *       and collision of the recursion carries the drain (s = 1, no
  *       change, with one VC per class).  Without it the V >= 4
  *       express-cubes of vlsi_1024 (32-128-flit worms) saturated 1.2-1.4x
- *       later than simulated; with it 1.0-1.24x (finding 21).
+ *       later than simulated; with it 1.0-1.24x (CV15).
  */
 #include <math.h>
 #include <stdio.h>
@@ -629,8 +644,8 @@ static void ex_example(net_design *d, net_workload *w)
 
 const model model_express_det = {
     .name = "express-det",
-    .source = "002 (Loucif thesis) ch.6, secs.6.2-6.3.1, eqs.(6.1)-(6.23); "
-              "MODELS.md M7",
+    .source = "[M7] Loucif 1999, ch.6, secs.6.2-6.3.1, eqs.(6.1)-(6.23); "
+              "docs/models/kary-ncube.md",
     .summary = "express k-ary n-cube (equal radices, k >= 6 kn + 2, m >= 1 "
                "express channels), dimension-order wormhole (V >= 2), "
                "uniform traffic, any Dr",

@@ -2,19 +2,23 @@
  * hcube_duato.c — `hcube-duato`: Duato's fully adaptive wormhole routing in
  * the binary n-cube, as the chapter 2 DCSH model (M3) at k = 2.
  *
- * Source: 002_b244e369b49c40b8.txt, chapter 2, eqs.(2.1)-(2.18) (MODELS.md
- * M3), applied at cluster size k = 2.  Why the equations allow it:
- *   - A DCSH with k = 2 is the hypercube (thesis chapter 1; MODELS.md M3:
+ * Source: [L99], chapter 2, eqs.(2.1)-(2.18) (docs/models/hypercube-dcsh.md,
+ * "M3 as printed"), applied at cluster size k = 2.  Why the equations allow
+ * it:
+ *   - A DCSH with k = 2 is the hypercube (thesis chapter 1;
+ *   docs/models/hypercube-dcsh.md, "M3 as printed":
  *     "k = 2 gives the hypercube"): each node's one channel per dimension
  *     reaches the single other node of its 2-node cluster, i.e. it is one
  *     direction of a hypercube link.
  *   - (2.1)-(2.4) become the hypercube's P(i hops) = C(n,i)/(N-1) and
- *     d_avg = n N/(2(N-1)) (MODELS.md B5); (2.5) is the balanced channel
+ *     d_avg = n N/(2(N-1)) (docs/models/conventions.md, B5); (2.5) is the
+ *     balanced channel
  *     rate of fully adaptive routing with n output channels per node.
  *   - The blocking analysis (2.7)-(2.8) needs only "V-1 adaptive VCs on
  *     every profitable dimension, one escape VC on the lowest remaining
  *     dimension", which is Duato's routing with e-cube escape channels on
- *     the hypercube (deadlock-free with V >= 2, MODELS.md section 4).
+ *     the hypercube (deadlock-free with V >= 2, docs/models/semantics.md,
+ *     "Minimum virtual channels").
  *   - The one term that does not carry over is the input multiplexer
  *     (2.15)-(2.17).  At k = 2 it merges the (k-1)V = V VCs of a single
  *     physical channel, which already deliver at most one flit per cycle;
@@ -25,9 +29,9 @@
  *         Latency = (W_qs + L) V_avg.
  *     MODEL_VARIANT_PRINTED keeps the literal k = 2 evaluation,
  *     Latency = (W_qs + M_avg L) V_avg with M_avg = V_avg.
- * Corrected variant (since docs/validation/notes.md finding 24): the
+ * Corrected variant (since docs/models/corrected.md, CV18): the
  * engine's items (f), (g'), (h), (i) (dcsh_common.c header), which is
- * finding 19's DCSH correction carried to the hypercube where the
+ * CV13's DCSH correction carried to the hypercube where the
  * simulator's semantics support it:
  *   the worm's holding time S (f) with the drained length s len;
  *   the drain s (g', cube_drain): no multiplexer, so a stage's competitors
@@ -44,10 +48,10 @@
  *   the source waits for one of V injection VCs (h): M/G/V, hold L;
  *   Latency = W_s + L (no V_avg, no M_avg: the body's stretch is s).
  * Measured drains (ejection-channel hold / Lm, bench_probe_duato) 1.24-
- * 1.75 on the 8- and 10-cubes, derived within -1% to +8% (finding 24).
- * Before finding 24 the corrected variant was the engine's (a)-(f) with
+ * 1.75 on the 8- and 10-cubes, derived within -1% to +8% (CV18).
+ * Before CV18 the corrected variant was the engine's (a)-(f) with
  * M_avg = 1 as in [recommended] (a hypercube router has no input
- * multiplexer, so the processor-sharing M_avg of finding 5 has nothing
+ * multiplexer, so the processor-sharing M_avg of CV4 has nothing
  * to describe):
  *   the worm's holding time S (dcsh_common.c item (f)) in the chain and
  *   the blocked header's wait, in place of L,
@@ -55,7 +59,7 @@
  *   Dr and W_qd),
  *   W_qd = M/G/1 of the one ejection channel held for the message length
  *   (model_ejection_mg1, fixed before the solve: unstretched like every
- *   other holding time, docs/validation/notes.md finding 7),
+ *   other holding time, docs/models/corrected.md, CV3),
  *   Latency = W_s + (L - idle) V_avg + idle,
  *   W_s = lam E[L^2] / (2 (1 - lam Lm)).
  * That form saturated the 10-cube study designs (Lm = 128, Dr = 1,
@@ -63,7 +67,7 @@
  * simulated drain grows with V (1.34 / 1.69 / 1.75 at V = 2 / 4 / 6 at
  * 0.00187), and V_avg over S_tx did not.  Everything else (the saturation guards, the typo
  * resolutions) is the engine in dcsh_common.c.  This model is not
- * validated against simulation in any seed: the thesis validated the DCSH
+ * validated against simulation in any source: the thesis validated the DCSH
  * at k = 16 only; dse's own simulations are in docs/validation.md.
  *
  * Domain: hypercube, wormhole, Duato routing, V >= 2, uniform traffic, one
@@ -95,7 +99,7 @@ static double zero_load(const net_design *d, const net_workload *w,
     return dcsh__adaptive_zero_load(d, w);
 }
 
-/* No seed validates this model; the set-up mirrors the thesis's chapter 2
+/* No source validates this model; the set-up mirrors the thesis's chapter 2
  * one at the same size: N = 256 (8-cube), V = 2, Lm = 32, Dr = 0,
  * exponential lengths, one ejection channel. */
 static void example(net_design *d, net_workload *w)
@@ -105,7 +109,7 @@ static void example(net_design *d, net_workload *w)
 
 const model model_hcube_duato = {
     .name = "hcube-duato",
-    .source = "002_b244e369b49c40b8.txt ch.2, eqs.(2.1)-(2.18) at k = 2",
+    .source = "[M3] Loucif 1999, ch.2, eqs.(2.1)-(2.18) at k = 2",
     .summary = "hypercube, wormhole, Duato adaptive routing (V >= 2), "
                "uniform traffic",
     .covers = covers,

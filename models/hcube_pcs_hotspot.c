@@ -3,8 +3,9 @@
  * switching (PCS) with backtracking in the binary n-cube under hot-spot
  * traffic.
  *
- * Source: 003_f80a9451c5d43606.txt (Safaei, Khonsari, Fathy, Ould-Khaoua,
- * ICPP-W 2005), section 3, eqs.(1)-(26); MODELS.md M9.  The header reserves
+ * Source: [SKFO05] (Safaei, Khonsari, Fathy, Ould-Khaoua,
+ * ICPP-W 2005), section 3, eqs.(1)-(26); docs/models/hypercube-dcsh.md, "M9
+ * as printed".  The header reserves
  * one VC per hop along a fully adaptive minimal route; when every VC it
  * could use next is busy it releases the last one and backs up a node (no
  * waiting).  At the destination an acknowledgement returns over the path,
@@ -12,7 +13,8 @@
  * goes to the hot spot with probability theta, else uniformly elsewhere.
  * By symmetry the hot spot's position does not matter.
  *
- * Equations as implemented (MODELS.md M9 section 3):
+ * Equations as implemented (docs/models/hypercube-dcsh.md, "M9 as printed",
+ * part 3):
  *   P_r(i) = P_h(i) = C(n,i)/(N-1);  Dbar_r = n N/(2(N-1))        (6),(14)
  *   lam_r    = (1-theta) lam Dbar_r / n          every channel          (15)
  *   lam_h(j) = theta lam sum_{l>=j} C(n,l) / ((n-j+1) C(n,j-1))
@@ -36,7 +38,8 @@
  *   Vbar = sum_j P_h(j) Vbar(B1(lam_j, Tbar_j, V))                  (25)-(26)
  *   Latency = (Tbar + W) Vbar                                             (1)
  *
- * The reconstructed link (MODELS.md M9 item 4, Appendix B): the paper
+ * The reconstructed link (docs/models/hypercube-dcsh.md, "M9 as printed",
+ * item 4, Appendix B): the paper
  * defines p_{i,j,k} = PL_j^(i-k+1) (12) for a regular header at a channel
  * j hops from the hot spot but never says how j is distributed along a
  * regular path, nor which channel's PL the walk uses.  We average over
@@ -44,12 +47,13 @@
  * directed channels (fraction j C(n,j)/(n 2^n), summing to 1/2) and the
  * other half lead away from the hot spot and carry regular traffic only.
  * A header with r hops left is blocked when all r candidate channels are
- * busy; MODELS.md's form averages PL(l)^r over the levels l, i.e. it takes
+ * busy; The documented form averages PL(l)^r over the levels l, i.e. it takes
  * the r candidates to sit at one level together (as (12)-(13) do for one
  * j), rather than raising the level-averaged PL to the power r.
- * docs/models.md (hypercube and DCSH part) says how the simulator will test this.
+ * docs/models/hypercube-dcsh.md says how the simulator will test this.
  *
- * Other resolutions (MODELS.md M9 section 4):
+ * Other resolutions (docs/models/hypercube-dcsh.md, "M9 as printed",
+ * resolutions):
  *   1. (15)'s second form (1-theta) lam dbar/(4n) is meaningless (dbar in
  *      (11) is a set-up time): the first form [fix].
  *   2. (19)'s lambda_c is lam_r [fix].
@@ -332,7 +336,7 @@ static void example(net_design *d, net_workload *w)
 
 const model model_hcube_pcs_hotspot = {
     .name = "hcube-pcs-hotspot",
-    .source = "003_f80a9451c5d43606.txt sec.3, eqs.(1)-(26)",
+    .source = "[M9] Safaei et al. 2005, sec.3, eqs.(1)-(26)",
     .summary = "hypercube, pipelined circuit switching with backtracking, "
                "hot-spot (or uniform) traffic",
     .covers = covers,

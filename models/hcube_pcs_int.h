@@ -10,11 +10,11 @@
 
 /* lam_h(j) / (theta lam): hot-spot messages per cycle, per unit of
  * theta lam, on each channel that leads from a node j hops from the hot
- * spot to one j-1 hops from it, j = 1..n (003 eqs.16-17):
+ * spot to one j-1 hops from it, j = 1..n ([SKFO05] eqs.16-17):
  *   sum_{l=j..n} C(n,l) / ((n-j+1) C(n,j-1)). */
 double pcs__hot_rate_unit(int n, int j);
 
-/* Mean time d_0 for a header to reserve an i-hop path (003 eq.8): a walk
+/* Mean time d_0 for a header to reserve an i-hop path ([SKFO05] eq.8): a walk
  * on states s = 0..i (hops reserved) that advances with probability
  * 1 - q[s] and backs up one node with probability q[s] (s >= 1), each move
  * costing `step` cycles.  At the source (s = 0) a failed attempt costs

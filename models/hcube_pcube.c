@@ -2,18 +2,20 @@
  * hcube_pcube.c — M1 `hcube-pcube`: wormhole switching with P-cube
  * partially adaptive routing in the binary n-cube, uneven channel traffic.
  *
- * Source: 000_df45ddd866e25f2d.txt (Patooghy & Sarbazi-Azad), sections 2-3,
- * eqs.(1)-(25); MODELS.md M1.  P-cube (negative-first turn model) makes the
+ * Source: [PS06] (Patooghy & Sarbazi-Azad), sections 2-3,
+ * eqs.(1)-(25); docs/models/hypercube-dcsh.md, "M1 as printed".  P-cube
+ * (negative-first turn model) makes the
  * channel rates depend on the Hamming weight of the nodes a channel joins,
  * so the paper evaluates a service time per (source, destination) pair and
- * per channel.  We use MODELS.md 3a's exact symmetry reduction instead of
+ * per channel.  We use the exact symmetry reduction instead of
  * the N(N-1) pair sums: pairs matter only through their class
  * c = (n00, n01, n10, n11) and channels only through NEG(w)/POS(w)
  * (hcube_pcube_rates.c builds both and the users of every channel class),
  * which is O(n^3) classes and O(n^4) work per iteration.
  * tests/test_models_hcube.c re-derives the model pair by pair for n <= 6.
  *
- * Equations as implemented, unknowns S(c) (MODELS.md M1 3d-3g):
+ * Equations as implemented, unknowns S(c) (docs/models/hypercube-dcsh.md, "M1
+ * as printed" 3d-3g):
  *   channel class x, with rate_x (3b) and the users' service times:
  *     S_x    = sum_users omega S(c) / sum_users omega                 (21)
  *     rho_x  = rate_x S_x < 1;  Pbusy_x = rho_x^V (B1)          (19)-(20)
@@ -33,7 +35,7 @@
  *                                                             (10),(24),(6)
  *   Latency = (Sbar + Wbar) Vbar                                        (3)
  *
- * Resolutions (MODELS.md M1 section 4):
+ * Resolutions (docs/models/hypercube-dcsh.md, "M1 as printed", resolutions):
  *   1-2. Eqs.(1)-(2): corrected binomials, symmetric lam_ch(u) form [fix];
  *        see hcube_pcube_rates.c.
  *   3. Eq.(4) h_p = sum s_i d_i counts shared 1-bits, not hops; it is
@@ -61,10 +63,11 @@
  *
  * Extensions beyond the paper (both reduce to it at the paper's settings):
  *   - Router delay: the paper charges 1 cycle per hop (Dr = 0).  With
- *     d->router_delay = Dr each hop costs 1 + Dr, as in 002 eq.(2.6) and
- *     MODELS.md section 3 item 2; zero load becomes H (1 + Dr) + Lm.
+ *     d->router_delay = Dr each hop costs 1 + Dr, as in [L99] eq.(2.6) and
+ *     docs/models/semantics.md, item 2; zero load becomes H (1 + Dr) + Lm.
  *   - Ejection: d->ejection_channels == 0 (immediate consumption, the
- *     "multiple ejection channels" of MODELS.md M6 item 6) sets W_ej = 0;
+ *     "multiple ejection channels" of docs/models/kary-ncube.md, "M6 as
+ *     printed", item 6) sets W_ej = 0;
  *     1 is the paper's M/D/1; finitely many >= 2 is not covered.
  *   - Length: the paper assumes fixed-length messages (M/D/1 ejection,
  *     Draper-Ghosh variance).  Exponential workloads are accepted and use
@@ -78,10 +81,10 @@
  * n N / (2(N-1)) + Lm.
  *
  * Cost: at n = 10 (1024 nodes) one rate point takes well under a
- * millisecond; see docs/models.md (hypercube and DCSH part) for the measurement.
+ * millisecond; see docs/models/hypercube-dcsh.md for the measurement.
  *
  * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; eval_corrected;
- * docs/validation/notes.md finding 15).  The recommended model saturates at
+ * docs/models/corrected.md, CV9).  The recommended model saturates at
  * 0.46-0.70 of the simulated rate although it is within 8% below that: a
  * channel class is ONE M/G/1 server whose service is the pair's whole
  * network time S(c), saturated at rate_x S_x = 1, with the Dally chain's
@@ -98,7 +101,7 @@
  *       H hops as separate segments (a hypercube path changes dimension at
  *       every hop, so unlike a torus ring no competitor follows it along a
  *       dimension) with stall model_ps_stall(rate_x Lm, V) each, plus the
- *       injection channel's (finding 9's derivation, model_int.h).  The
+ *       injection channel's (CV6's derivation, model_int.h).  The
  *       body takes s(c) len cycles, not len x Vbar.
  *   C1'. ... but never less than 1 + the largest stage's stall: a worm is
  *       no faster than through its busiest stage alone, whose exact
@@ -109,15 +112,15 @@
  *       saturation (the vlsi_1024 10-cube: the model's saturation rate
  *       0.00138 -> 0.00126 against the simulated 0.00138, the channel-load
  *       bound of node 0's channels; its 80% point -18.7% -> -16.1%; the
- *       source's set-ups move by <= 0.014 in ratio; notes finding 22).
+ *       source's set-ups move by <= 0.014 in ratio; CV16).
  *       Weighted, as in model_worm_stretch, by P(the stage is spanned).
  *   C2. The VC's holding time (the torus family's "worm's holding time",
- *       finding 8): the VC a pair takes at hop position pos (0 = the
+ *       CV5): the VC a pair takes at hop position pos (0 = the
  *       injection VC) with r = H - pos hops after it is held
  *         H(c,pos) = 1 + sum_{t=1..r} P(len > b (t-1)) (1 + Dr + B_(pos+t))
  *                    + (s(c) - 1) Lm + P(len > b r) W_ej + E[(len - b r)+]
- *       (the 1: a VC is re-used one cycle after the tail leaves, finding
- *       0), not the whole network time: the blocking of the hops before it
+ *       (the 1: a VC is re-used one cycle after the tail leaves), not the
+ *       whole network time: the blocking of the hops before it
  *       and the hops the tail has already left are not in it.
  *   C3. A channel class is V servers (its VCs), not one: the worms holding
  *       them share the bandwidth (in C1), so each hold is private.  Offered
@@ -127,14 +130,14 @@
  *       blocked with P^m, as the source has it, and then waits for the
  *       first of the m V busy VCs: the M/G/c wait of a pool of m V servers
  *       at m a_x erlangs, E[H_x^2] / (2 E[H_x]) / (m (V - a_x)) (the
- *       residual of a hold, finding 12: E[H^2] from the fixed part f, the
+ *       residual of a hold, CV7: E[H^2] from the fixed part f, the
  *       exponential waits r (2 r^2) and the stretched length's variance).
  *         B_(x,m) = C(V, a_x)^m E[H_x^2] / (2 E[H_x] m (V - a_x))
  *       Unknowns: B_(x,m), 2n (n+1) of them (a hop's blocking depends only
  *       on its channel class and its candidates), iterated by model_solve
  *       from 0; E[H_x] and E[H_x^2] are means over the users of x weighted
  *       by omega.
- *   C4. The ejection channel is held for the worm's drain (finding 9): an
+ *   C4. The ejection channel is held for the worm's drain (CV6): an
  *       M/G/1 queue at lam whose service is s(c) len, mean over the pairs
  *       (mean s Lm, second moment E[s^2] E[len^2]); 0 with immediate
  *       ejection.
@@ -706,7 +709,7 @@ static void example(net_design *d, net_workload *w)
 
 const model model_hcube_pcube = {
     .name = "hcube-pcube",
-    .source = "000_df45ddd866e25f2d.txt secs.2-3, eqs.(1)-(25)",
+    .source = "[M1] Patooghy & Sarbazi-Azad 2006, secs.2-3, eqs.(1)-(25)",
     .summary = "hypercube, wormhole, P-cube partially adaptive routing, "
                "uneven channel rates, uniform traffic",
     .covers = covers,

@@ -1,6 +1,7 @@
 /*
  * hcube_pcube_int.h — the symmetry-reduced bookkeeping of the P-cube model
- * (MODELS.md M1 sections 3a-3c), shared by hcube_pcube.c, its tests and
+ * (docs/models/hypercube-dcsh.md, "M1 as printed" sections 3a-3c), shared by
+ * hcube_pcube.c, its tests and
  * benchmarks.  Private to models/ (tests include it to check the channel
  * rates against a brute-force path count).
  *
@@ -45,7 +46,8 @@ typedef struct pcube_layout {
 } pcube_layout;
 
 /* lam_ch(u)/lam: rate of either direction of a link joining weights u and
- * u+1, u = 0..n-1 (MODELS.md M1 3b, corrected eqs.1-2). */
+ * u+1, u = 0..n-1 (docs/models/hypercube-dcsh.md, "M1 as printed" 3b,
+ * corrected eqs.1-2). */
 double pcube__link_rate_unit(int n, int u);
 
 /* Channel class of NEG(w) / POS(w). */

@@ -3,7 +3,8 @@
  * n-cube under uniform traffic, and the symmetry-reduced pair/channel
  * classes the P-cube model (hcube_pcube.c) iterates over.
  *
- * Source: 000_df45ddd866e25f2d.txt eqs.(1)-(2) as corrected in MODELS.md M1
+ * Source: [PS06] eqs.(1)-(2) as corrected in docs/models/hypercube-dcsh.md,
+ * "M1 as printed"
  * sections 3a-3c.  P-cube routes first through the dimensions where the
  * current bit is 1 and the destination bit 0 (phase 1, "negative"), then
  * through those where it is 0 and 1 (phase 2), adaptively within a phase;
@@ -16,14 +17,16 @@
  *   lam_ch(u) = lam/(N-1) sum_{i=0..u} sum_{j=0..n-u-1}
  *               C(u,i) C(n-u-1,j) 2^(n-u-1-j) / ((i+j+1) C(i+j,i))
  *   rate(NEG(w)) = lam_ch(w-1),  rate(POS(w)) = lam_ch(w).
- * Resolutions (MODELS.md M1 items 1-2): the paper's eq.(1) prints C(n-1,i)
+ * Resolutions (docs/models/hypercube-dcsh.md, "M1 as printed", item 1-2): the
+ * paper's eq.(1) prints C(n-1,i)
  * for C(n-m-1,i) and eq.(2) C(n,i) for C(n-m,i) [fix]: the printed forms
  * break traffic conservation except at the extreme weights.  Which of (1)
  * and (2) is "positive" depends on whether m counts the zeros of the node
  * the channel leaves or enters; both readings give the numbers above once
  * the binomials are fixed, so we use the symmetric lam_ch(u) form.
  * Checked in tests/test_models_hcube.c against a brute-force count of every
- * P-cube path for n <= 6 and against MODELS.md's closed forms.
+ * P-cube path for n <= 6 and against the closed forms of
+ * docs/models/hypercube-dcsh.md, "M1 as printed".
  *
  * Users of each channel class (3c), i.e. the pair classes whose paths can
  * cross it, with their traffic weight omega = multiplicity x phi(i,j)

@@ -4,9 +4,9 @@
  * A model is a table entry (struct model), not a switch statement: the
  * registry (models/registry.c) lists every model, model_for() picks the one
  * that covers a (design, workload), and callers never name a model's
- * functions directly.  Each model lives in its own file, named after
- * MODELS.md (torus2d-duato -> models/torus2d_duato.c), and cites its source
- * section in its header comment.
+ * functions directly.  Each model lives in its own file, named after the
+ * model (torus2d-duato -> models/torus2d_duato.c), and cites its source
+ * (docs/sources.md) and section in its header comment.
  *
  * Shared machinery (model_int.h): the VC occupancy chain (B1), the
  * multiplexing degree (B2), M/G/1 and M/D/1 waits (B3), and the damped
@@ -24,18 +24,17 @@
 #include "net/net.h"
 
 /* Which reading of a model's source.
- *   recommended  MODELS.md's resolutions of the source's typos [recommended]
+ *   recommended  the source's equations with its typos resolved
+ *                ([fix] and [recommended] items of the model's "as
+ *                printed" entry under docs/models/)
  *   printed      the equations as printed, to reproduce the papers' own
  *                figures (`dse model --variant printed`)
- *   corrected    recommended, plus the corrections `dse validate` traced to
- *                the model side (docs/validation/notes.md, findings 1, 2 and
- *                5, and the ejection decision): routing delay kept out of
- *                the multiplexing degree, the injection and ejection
- *                channels as M/G/1 queues, processor sharing at the DCSH
- *                input multiplexers.  Each is a re-derivation, none a fitted
- *                constant; docs/models.md "Corrected variant" has the
- *                equations.  Models without such a correction treat it as
- *                recommended.  The default. */
+ *   corrected    recommended, plus the corrections in force for that model
+ *                (docs/models/corrected.md, "Corrections in force": one
+ *                entry per correction with the models it applies to).
+ *                Each is a re-derivation from the simulated semantics,
+ *                none a fitted constant.  A model without an entry there
+ *                evaluates corrected as recommended.  The default. */
 typedef enum {
     MODEL_VARIANT_RECOMMENDED = 0,
     MODEL_VARIANT_PRINTED = 1,
@@ -78,7 +77,8 @@ typedef struct model_result {
 
 typedef struct model {
     const char *name;        /* "torus-duato", "dcsh-det-vc", ... */
-    const char *source;      /* seed file and section of the equations */
+    const char *source;      /* source id (docs/sources.md) and section of
+                                the equations */
     const char *summary;     /* one line: what it covers, for --list */
     /* 0 if this model covers (design, workload); else -1 and a reason. */
     int (*covers)(const net_design *d, const net_workload *w, char *why,
@@ -88,7 +88,8 @@ typedef struct model {
      * latency).  The design and workload must be covered. */
     int (*eval)(const net_design *d, const net_workload *w, double rate,
                 const model_opts *opts, model_result *out);
-    /* The model's closed-form latency at rate -> 0 (MODELS.md A.3), so tests
+    /* The model's closed-form latency at rate -> 0
+     * (docs/models/conventions.md, "Zero-load closed forms"), so tests
      * can check eval() against it. */
     double (*zero_load)(const net_design *d, const net_workload *w,
                         const model_opts *opts);
@@ -112,7 +113,8 @@ const model *model_for(const net_design *d, const net_workload *w, char *why,
                        size_t why_size);
 
 /* Largest rate at which eval() still converges, found by bisection on the
- * first failure to 0.1% relative precision (MODELS.md B7), and never above
+ * first failure to 0.1% relative precision (docs/models/conventions.md, B7),
+ * and never above
  * the channel-load bound (model_bound_compute).  Returns 0 and sets *rate,
  * or a negative ERR_* (no positive rate converges). */
 int model_saturation_rate(const model *m, const net_design *d,

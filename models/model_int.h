@@ -1,6 +1,7 @@
 /*
- * model_int.h — machinery shared by the analytic models (MODELS.md
- * section 0).  Private to models/.
+ * model_int.h — machinery shared by the analytic models
+ * (docs/models/conventions.md, "Global symbols and units").  Private to
+ * models/.
  *
  *   B1  vc_chain_probs()   VC occupancy birth-death chain (Dally)
  *   B2  vc_multiplexing()  average multiplexing degree Vbar
@@ -76,18 +77,18 @@ int model_result_ok(model_result *out, double latency, double network_latency,
                     double source_wait, double vc_multiplexing,
                     int iterations);
 
-/* The thesis's closing step (002 eqs.(2.13)+(2.18), (3.13), (4.10),
+/* The thesis's closing step ([L99] eqs.(2.13)+(2.18), (3.13), (4.10),
  * (6.23), (6.27)-(6.28)): a node feeds V injection queues at lam/V each,
  * whose wait the thesis takes as W_qs = (lam/V) L^2 (no 1/(1-rho) term,
- * MODELS.md B3), and the latency is (W_qs + m_avg L) v_avg, where v_avg is
+ * docs/models/conventions.md, B3), and the latency is (W_qs + m_avg L) v_avg,
+ * where v_avg is
  * the VC multiplexing degree and m_avg the DCSH input-multiplexer degree
  * (1 elsewhere).  Saturated when (lam/V) L >= 1.  Fills out; returns 0 or
  * ERR_SATURATED. */
 int model_result_thesis(model_result *out, double rate, int vcs, double L,
                         double m_avg, double v_avg, int iterations);
 
-/* ---- corrected variant (models/corrected.c; docs/models.md "Corrected
- * variant") ------------------------------------------------------------ */
+/* ---- corrected variant (models/corrected.c; docs/models/corrected.md) - */
 
 /* E[L^2] of the message length in flits: Lm^2 for fixed lengths,
  * 2 Lm^2 - Lm for the geometric lengths on {1, 2, ...} the simulator draws
@@ -100,8 +101,9 @@ double model_length_m2(const net_design *d, const net_workload *w);
 model_status wait_mg1_pk(double lam, double lm, double lm2, double *w);
 
 /* The corrected ejection wait W_qd: the one ejection channel of a node
- * takes one message at a time (MODELS.md section 3 item 10, which is what
- * the thesis simulated: 002 section 7, "when a message header is blocked at
+ * takes one message at a time (docs/models/semantics.md, item 10, which is
+ * what
+ * the thesis simulated: [L99] section 7, "when a message header is blocked at
  * the destination, waiting for the ejection channel, the whole message is
  * spread out along its path"), so it is an M/G/1 queue, at lam / c per
  * channel for c ejection channels, whose service time is the message
@@ -117,7 +119,7 @@ model_status wait_mg1_pk(double lam, double lm, double lm2, double *w);
  * set-ups: the stretched service put the model's saturation rate further
  * from the simulator's on 22 of them (below 0.75 of it on 18, against 10)
  * and had the larger MAPE at <= 50% load on 16 of the 24 where the two
- * differ; docs/validation/notes.md, finding 7.
+ * differ; docs/models/corrected.md, CV3.
  *
  * The wait holds the worm's VCs (it enters the holding times, hence
  * blocking, where the printed W_qd does) but sends nothing: like Dr, it
@@ -125,10 +127,10 @@ model_status wait_mg1_pk(double lam, double lm, double lm2, double *w);
 model_status model_ejection_mg1(const net_design *d, double lam, double lm,
                                 double lm2, double *wqd);
 
-/* The worm's drain (corrected variant; docs/validation/notes.md finding
- * 9).  The ejection channel is held from the header's arrival until the
+/* The worm's drain (corrected variant; docs/models/corrected.md, CV6).  The
+ * ejection channel is held from the header's arrival until the
  * tail is consumed, so its service time is not the message length but the
- * time the rest of the worm takes to reach it (finding 8 measured it equal
+ * time the rest of the worm takes to reach it (CV5 measured it equal
  * to the worm's transmission time at immediate ejection).  With b-flit
  * buffers a worm of len flits spans, when its header arrives, the last
  * ceil(len / b) channels of its path and, when longer than b x hops, the
@@ -153,7 +155,7 @@ model_status model_ejection_mg1(const net_design *d, double lam, double lm,
  * the next as well, and interleaving with the same competitor costs once.
  * So a torus dimension is one segment (its hops only decide how far back
  * the worm reaches).  Measured against the simulator's ejection service
- * (finding 9: 10-cube V = 6, Lm = 128; 8-cube V = 2, Lm = 32) this is
+ * (CV6: 10-cube V = 6, Lm = 128; 8-cube V = 2, Lm = 32) this is
  * within 1-11%; the stalls without the 1/s (an upper bound) are 9-24%
  * high, the injection stage alone 6-28% low. */
 typedef struct model_worm_path {
@@ -180,13 +182,14 @@ model_status model_ejection_worm(const net_design *d, double lam, double lm,
 /* The corrected closing step, replacing model_result_thesis():
  *   latency = W_s + (L - idle) slowdown + idle
  * W_s = wait_mg1_pk(rate, lm, lm2): the node's messages share one
- * injection channel (MODELS.md section 3 item 7), not V full-speed servers
- * at rate/V each (finding 2); it is not stretched by the multiplexing
+ * injection channel (docs/models/semantics.md, item 7), not V full-speed
+ * servers
+ * at rate/V each (CV2); it is not stretched by the multiplexing
  * degree, since a waiting message transmits nothing.  idle is the part of
  * the network latency L during which the worm holds its VCs but sends
  * nothing: routing decisions (Dr x mean hops) and the wait for the
- * ejection channel (W_qd).  Channel sharing does not stretch it (finding
- * 1).  slowdown = v_avg x m_avg, both computed by the model from the
+ * ejection channel (W_qd).  Channel sharing does not stretch it (CV1).
+ * slowdown = v_avg x m_avg, both computed by the model from the
  * transmitting occupancy (holding time minus idle).  Saturated when rate lm >= 1 or
  * when the V injection VCs, each held for L, cannot carry the rate
  * ((rate/V) L >= 1, the thesis's own guard).  network_latency = L and

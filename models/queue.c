@@ -4,7 +4,8 @@
  *
  * Draper-Ghosh: the service-time variance of a wormhole channel is
  * approximated by (S - Lm)^2, since the minimum service time is the message
- * length Lm; with S = Lm the formula reduces to M/D/1 (MODELS.md A.3).
+ * length Lm; with S = Lm the formula reduces to M/D/1
+ * (docs/models/conventions.md, "Zero-load closed forms").
  */
 #include <math.h>
 

@@ -3,8 +3,9 @@
  * every model follows, plus model_saturation_rate().
  *
  * Design: the model supplies a map x -> f(x) over its unknowns and a start
- * at the zero-load point.  The maps are monotone non-decreasing (MODELS.md
- * B7), so iterating from zero load climbs to the least fixed point; a guard
+ * at the zero-load point.  The maps are monotone non-decreasing
+ * (docs/models/conventions.md, B7), so iterating from zero load climbs to the
+ * least fixed point; a guard
  * tripping on the way (utilisation >= 1, ...) means there is no steady state
  * at this rate.  Hitting the iteration cap while every unknown still grows
  * is divergence (saturation); hitting it while they oscillate is reported

@@ -2,8 +2,8 @@
  * torus2d_adaptive_meanflow.c — model M2, `torus2d-adaptive-meanflow`:
  * minimal fully adaptive wormhole routing in a k x k torus without virtual
  * channels, by mean-flow analysis (Quaglia et al., Parallel Computing 28
- * (2002); seed 001_fe5cc28af9c60162.txt sections 3-4, eqs.(1)-(46), Tables
- * 1-2; MODELS.md M2 and Appendix A).
+ * (2002); [QCC02] sections 3-4, eqs.(1)-(46), Tables
+ * 1-2; docs/models/meanflow.md, "M2 as printed" and Appendix A).
  *
  * WHAT IT COMPUTES
  *   The mean network latency (header injection to last flit at the
@@ -15,7 +15,8 @@
  *   the corrected one (below, "CORRECTED VARIANT") models the links with
  *   their V VCs and is still a network latency without a source queue.
  *
- * THE MODEL (MODELS.md M2 step numbers; equation numbers of seed 001)
+ * THE MODEL (docs/models/meanflow.md, "M2 as printed" step numbers; equation
+ * numbers of [QCC02])
  *   Streams (1)-(2): alpha = (k-1)/(k+1) adapts in both dimensions,
  *   beta = 1/(k+1) each for the row-only and the column-only streams.
  *   Unknowns x = (pX, pY, W_WE, W_NE, W_NS, W_WS): the busy probabilities of
@@ -34,7 +35,8 @@
  *   The factor 2 in rho and the missing 1/2 in W are the paper's: the
  *   mirror-image quadrant loads the same links.
  *
- * RESOLUTIONS (MODELS.md M2 item 4; [fix] always on, the rest switchable
+ * RESOLUTIONS (docs/models/meanflow.md, "M2 as printed", item 4; [fix] always
+ * on, the rest switchable
  * through model_meanflow_params, see torus2d_adaptive_meanflow.h)
  *   4.1 rate: the text says tau = 4 tau_E, i.e. r0 = lam/4.  Tables 1-2 are
  *       reproduced only with r0 = lam/2 (the model is linear in r0, so it
@@ -77,10 +79,12 @@
  *   pX pY = 0 the choice has no weight.
  *
  * EXTENSIONS (not in the paper; both reduce to it exactly)
- *   Router delay Dr: MODELS.md says the paper has none.  Rejecting designs
+ *   Router delay Dr: [QCC02] has none (docs/models/meanflow.md, "M2 as
+ *   printed").  Rejecting designs
  *   with router_delay > 0 would leave every realistic minimal_adaptive
- *   torus without a model, so we charge Dr like the simulator does (MODELS.md
- *   section 3 item 2: Dr per routing decision, one per hop): Dr at the
+ *   torus without a model, so we charge Dr like the simulator does
+ *   (docs/models/semantics.md, item 2: Dr per routing decision, one per hop):
+ *   Dr at the
  *   source router is added to the latency, and each intermediate router's
  *   Dr is added to the header's per-hop time in eqs.(33)-(42) ("+1" becomes
  *   "+1+Dr" except on the last link, whose "+1" is the crossing into the
@@ -91,11 +95,12 @@
  *   router delay); the simulator is the check.
  *   Length variance: fixed lengths Var_L = 0 (the tables' fit);
  *   exponential lengths are geometric on {1,2,...} with mean Lm in dse
- *   (MODELS.md section 3 item 8), so Var_L = Lm(Lm - 1).
+ *   (docs/models/semantics.md, item 8), so Var_L = Lm(Lm - 1).
  *
  * CORRECTED VARIANT (opts->variant == MODEL_VARIANT_CORRECTED, the default;
- * docs/models.md "M2: the corrected variant", docs/validation/notes.md
- * finding 20).  The recommended model describes a link as one server
+ * docs/models/meanflow.md, "M2: the corrected variant",
+ * docs/models/corrected.md, CV14).  The recommended model describes a link as
+ * one server
  * without VCs: a header finds the X link busy with probability pX = (flow x
  * holding time), and the link saturates when that reaches 1.  The network
  * dse simulates (sim/route_minadapt.c), like the paper's own simulator (4
@@ -106,12 +111,12 @@
  * adaptive Y VC, else its Y escape VC; blocked, it retries every cycle
  * and leaves on the first permitted VC that frees.  Each link carries up
  * to V worms at once, shared flit by flit.  So the recommended model
- * saturates at 0.27-0.77 of the simulated rate (finding 3): it has one VC
+ * saturates at 0.27-0.77 of the simulated rate (CV14): it has one VC
  * where the network has V.  The corrected variant re-derives the link
  * from those semantics with the Duato tori's pieces (torus2d_duato.c
- * corrected, findings 8, 9, 14, 16), which model the same VC split;
+ * corrected, CV5, CV6, CV8, CV7), which model the same VC split;
  * nothing is fitted:
- *   (a) Distance: the exact mean hops D = net_avg_distance() (finding 3:
+ *   (a) Distance: the exact mean hops D = net_avg_distance() (CV14:
  *       the alpha stream travels 2K k/(k-1), not 2K, hops), channel rate
  *       m_c = lam D / 4 (four output links per node, X and Y equally
  *       loaded: every minimal path crosses |dx| X and |dy| Y links
@@ -131,19 +136,19 @@
  *       the hops.  (M6's P_c = 2/(h+1) is for a header that picks X or Y
  *       at random.)  Ties (offset k/2, two minimal X links) are taken as
  *       one link.
- *   (c) First to free (finding 9): a blocked header with both dimensions
+ *   (c) First to free (CV6): a blocked header with both dimensions
  *       left waits for the first of m2 = 2(V - 2) + 1 busy candidate VCs,
  *       with one left of m1 = (V - 2) + 1; each term is divided by its m.
- *   (d) The worm's holding time (finding 8, model__torus_hold_any) as the
+ *   (d) The worm's holding time (CV5, model__torus_hold_any) as the
  *       unknown: S = 1 + C (1 + Dr + Pbar R(S)) + drain + out W_qd, where
  *       Pbar = f2 P_a P_d / m2 + (1 - f2) P_d / m1 and R(S) the rest of a
- *       hold in progress (finding 16, model__hold_residual);
+ *       hold in progress (CV7, model__hold_residual);
  *       L = D (1 + Dr) + Lm + W_qd + D Pbar R(S).
  *   (e) The worm's stretch s replaces the per-channel multiplexing degree:
  *       a worm of 12-16 flits in 1-flit buffers spans its whole path and
  *       its injection channel (V VCs shared flit by flit by the source's
- *       own worms, finding 0), so the stalls of those stages add (finding
- *       9, model_worm_stretch: s = 1 + stalls / s).  Finding 9 counts a
+ *       own worms), so the stalls of those stages add (CV6,
+ *       model_worm_stretch: s = 1 + stalls / s).  CV6 counts a
  *       torus dimension once, as if every competitor met in a ring shared
  *       the worm's whole segment.  On a ring both segments (ours and the
  *       competitor's, h hops each, starting at independent positions) only
@@ -156,15 +161,15 @@
  *       stall is multiplied by 2 - 1/h, h the ring's mean hops given it is
  *       crossed (1 for k = 2, 3; -> 2 for long segments).  A competitor
  *       counts once, because interleaving with it at the first shared link
- *       sets the pace on the following ones (finding 9).
+ *       sets the pace on the following ones (CV6).
  *       model_meanflow_stretch.
- *   (f) Ejection (MODELS.md section 3 item 10): W_qd, the M/G/1 wait at
+ *   (f) Ejection (docs/models/semantics.md, item 10): W_qd, the M/G/1 wait at
  *       lam / c per ejection channel with service s len (the worm's drain,
- *       finding 9, model_ejection_worm with (e)'s s); 0 with ejection=0
+ *       CV6, model_ejection_worm with (e)'s s); 0 with ejection=0
  *       (the paper's set-ups).
  *   (g) Closing: latency = (L - idle) s + idle, idle = D Dr + W_qd (a
  *       deciding header and a worm waiting for the ejection channel send
- *       nothing, finding 1).  No source queue: the model stays a network
+ *       nothing, CV1).  No source queue: the model stays a network
  *       latency (source_wait = 0, latency == network_latency), and
  *       dse validate keeps comparing it with the simulator's network
  *       latency.  The simulator's source wait is only the wait for a free
@@ -173,7 +178,7 @@
  *       V = 6 study design at 15-80% load, 0.7 and 7.0 cycles on the 4x4
  *       V = 4 set-up at 50% and 80% (its injection channel is its busiest).
  *       The thesis family's M/G/1 injection queue (model_result_corrected)
- *       would count that sharing a second time (finding 20).
+ *       would count that sharing a second time (CV14).
  *   vc_multiplexing reports s.  At rate -> 0: s = 1, no blocking, W_qd =
  *   0, so the latency is D (1 + Dr) + Lm, the simulator's zero-load
  *   latency (model.zero_load gives it for this variant).  V must be >= 3
@@ -193,15 +198,17 @@
  *   mode solution: the selector becomes a fraction, found so the two waits
  *   are equal (mf_solve_sel).  This is our extension [recommended, both
  *   variants]; it never runs where the binary iteration converges, so every
- *   value of MODELS.md A.2 is unchanged, and it makes feasibility monotone
+ *   value of docs/models/meanflow.md, "Reproduced model column" is unchanged,
+ *   and it makes feasibility monotone
  *   in lam and latency non-decreasing in lam (checked for k = 4..40 at
  *   5e-5 steps, both variants, Dr 0 and 1, Var_L 0 and 132).  The
  *   selector v of eq.(46) only enters the final latency, not the
  *   iteration.
  *   Statuses: a guard tripping (any rho_C >= 1, pX >= 1 or pY >= 1 on an
  *   iterate) or divergence is MODEL_SATURATED; hitting the cap while
- *   oscillating stays MODEL_NOCONVERGE as model_int.h defines it (MODELS.md
- *   M2 says to treat it as saturated: out->saturated is 1 either way, but
+ *   oscillating stays MODEL_NOCONVERGE as model_int.h defines it
+ *   (docs/models/meanflow.md, "M2 as printed" says to treat it as saturated:
+ *   out->saturated is 1 either way, but
  *   the status tells the two apart).  out->iterations counts every pass of
  *   every solve (both K ends, all sliding-mode solves).  Cost O(K^2) per
  *   pass (~0.35 us at K = 4, Release); 30-100 passes at moderate load, a
@@ -746,7 +753,7 @@ static int mf_covers(const net_design *d, const net_workload *w, char *why,
 {
     const char *reason = NULL;
     if (d->topology != NET_TORUS || d->n != 2)
-        reason = "needs a 2-D torus (seed 001 analyses the k x k torus only)";
+        reason = "needs a 2-D torus ([QCC02] analyses the k x k torus only)";
     else if (d->k[0] != d->k[1])
         reason = "needs a square k x k torus (one K = k/4 for both "
                  "dimensions)";
@@ -827,7 +834,7 @@ static model_status mfc_map(void *vctx, const double *x, double *fx)
     return MODEL_CONVERGED;
 }
 
-/* Corrected (e): the worm's stretch, finding 9's stages (the injection
+/* Corrected (e): the worm's stretch, CV6's stages (the injection
  * channel and one stage per dimension) with each dimension's stall counted
  * once per distinct competitor met along the worm's segment of the ring,
  * (2 - 1/h) stalls for a segment of h hops.  INFINITY when a stage is
@@ -917,7 +924,7 @@ static double mf_zero_load(const net_design *d, const net_workload *w,
                                     d->router_delay);
 }
 
-/* Seed 001 section 5: 8x8 torus, 12-flit messages (fixed length by fit),
+/* [QCC02] section 5: 8x8 torus, 12-flit messages (fixed length by fit),
  * uniform destinations; the validation simulator had 4 VCs per link; no
  * router delay.  Buffer depth and ejection are not stated: 1 flit, and
  * immediate consumption (the model has no ejection queue). */
@@ -941,8 +948,8 @@ static void mf_example(net_design *d, net_workload *w)
 
 const model model_torus2d_adaptive_meanflow = {
     .name = "torus2d-adaptive-meanflow",
-    .source = "seed 001_fe5cc28af9c60162.txt (Quaglia et al. 2002) sections "
-              "3-4, eqs.(1)-(46); MODELS.md M2",
+    .source = "[M2] Quaglia et al. 2002, secs.3-4, eqs.(1)-(46); "
+              "docs/models/meanflow.md",
     .summary = "2-D k x k torus, minimal fully adaptive wormhole, uniform "
                "traffic, network latency only: mean-flow without VCs "
                "(recommended); the links' V VCs (corrected)",

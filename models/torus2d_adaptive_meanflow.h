@@ -1,12 +1,14 @@
 /*
  * torus2d_adaptive_meanflow.h — the knobs of model M2
- * (`torus2d-adaptive-meanflow`, seed 001, MODELS.md M2) beyond the uniform
+ * (`torus2d-adaptive-meanflow`, [QCC02], docs/models/meanflow.md, "M2 as
+ * printed") beyond the uniform
  * model interface.
  *
  * The registered model (model_torus2d_adaptive_meanflow) maps
  * model_opts.variant onto one of two parameter sets; this header lets tests
- * and the `dse model` command reach the individual resolutions of MODELS.md
- * M2 item 4 one at a time (for instance the A.2 "literal" column, which is
+ * and the `dse model` command reach the individual resolutions of
+ * docs/models/meanflow.md, "M2 as printed", item 4 one at a time (for
+ * instance the A.2 "literal" column, which is
  * the recommended equations with only the rate factor changed).
  *
  * Thread safety: no state; every function may run on many threads at once.
@@ -28,7 +30,8 @@ typedef struct model_meanflow_params {
     int sigma_text;
     /* 1 -> eq.(39) as printed: W_NS paired with the X branch and s = 1
      * iff W_NE >= W_NS.  A typo (item 4.8), fixed in both variants; kept
-     * only so tests can check MODELS.md's figure for the printed pairing. */
+     * only so tests can check the documented figure for the printed pairing.
+     * */
     int eq39_printed;
 } model_meanflow_params;
 

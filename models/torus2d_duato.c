@@ -2,9 +2,10 @@
  * torus2d_duato.c — M6 `torus2d-duato`: Duato fully adaptive wormhole
  * routing in the bidirectional 2D torus (k x k).
  *
- * Source: 002_b244e369b49c40b8.txt (Loucif's thesis), chapter 4, section
+ * Source: [L99] (Loucif's thesis), chapter 4, section
  * 4.2.1, eqs.(4.1)-(4.10), with the VC chain (2.9), the waits (2.11) and
- * (2.13) of chapter 2; MODELS.md M6, B1, B2, B4, B5, B6, B7.
+ * (2.13) of chapter 2; docs/models/kary-ncube.md, "M6 as printed", B1, B2,
+ * B4, B5, B6, B7.
  *
  * Equations (one unknown, the mean network latency L):
  *   k_avg = k/4 (odd k: see 2), d_avg = 2 k_avg           (4.1)-(4.2)
@@ -15,17 +16,18 @@
  *   P_d   = P[V] + c_d P[V-1]/V                            (4.8)
  *   h = hops still to make:  h > k_avg: Pblk = P_a P_d;
  *     else P_c = 2/(h+1), Pblk = (1-P_c) P_a P_d + P_c P_d  (4.6), (4.9)
- *   L     = d_avg (1 + Dr) + Lm + sum_{h=1..d_avg} Pblk(h) L + W_qd  (4.4)-(4.5)
+ *   L     = d_avg (1 + Dr) + Lm + sum_{h=1..d_avg} Pblk(h) L + W_qd
+ *   (4.4)-(4.5)
  *   V_avg = Vbar(P); W_qs = (lam/V) L^2                    (2.13), (2.14)
  *   Latency = (W_qs + L) V_avg                             (4.10)
  *
- * Resolutions (MODELS.md M6 section 4):
+ * Resolutions (docs/models/kary-ncube.md, "M6 as printed", resolutions):
  *   1. c_d in (4.8): 1 [recommended] — with V-1 of V VCs busy, the one
  *      free VC must be the *other* escape VC for the message to be blocked,
  *      1 case of V; the printed 2 also counts the case where the message's
  *      own escape VC is free (B4).  opts->variant == PRINTED gives 2.
  *   2. k/4 for odd k (4.1): the exact per-dimension mean is (k - 1/k)/4
- *      (B5, from seed 004 eq.5) [recommended]; PRINTED keeps k/4.
+ *      (B5, from [SOM02] eq.5) [recommended]; PRINTED keeps k/4.
  *   3. A non-integer d_avg (k not a multiple of 4) is summed with B6
  *      (frac_sum); P_c is clamped to [0, 1].
  *   4. (4.4) "D_t" is Dr and (4.10) "W_qv" is W_qs [fix].
@@ -45,9 +47,9 @@
  * point or trip the chain's guard (saturation).
  *
  * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
- * "corrected variant", docs/validation/notes.md findings 0-2): the
+ * "corrected variant", docs/models/corrected.md, CV1-CV3): the
  * recommended equations (c_d = 1, exact odd-k k_avg) with three terms
- * re-derived from the simulated semantics (MODELS.md section 3), no
+ * re-derived from the simulated semantics (docs/models/semantics.md), no
  * constant fitted:
  *   (a) Routing delay.  A header deciding its route for Dr cycles holds its
  *       VC (so it counts for blocking: P, P_a, P_d keep the chain at the
@@ -58,13 +60,14 @@
  *       same blocking delays:
  *         L' = L - d_avg Dr - W_qd,   V_avg = Vbar(B1(m_c, L', V))
  *       and only L - route is stretched, route = d_avg Dr (the Dr part of
- *       the zero-load latency).  Finding 1: with Dr = 2 the recommended
+ *       the zero-load latency).  CV1: with Dr = 2 the recommended
  *       reading multiplies Dr by Vbar and inflates Vbar with Dr.
  *   (b) Source wait: one injection channel per node (section 3 item 7), an
  *       M/G/1 queue, W_s = lam E[L^2] / (2 (1 - lam Lm)), not stretched
- *       (finding 2), instead of (lam/V) L^2 (2.13).
+ *       (CV2), instead of (lam/V) L^2 (2.13).
  *   (c) Ejection: the one ejection channel takes one message at a time and
- *       holds it until the tail is consumed (MODELS.md section 3 item 10,
+ *       holds it until the tail is consumed (docs/models/semantics.md, item
+ *       10,
  *       what the thesis simulated): an M/G/1 queue at lam / c whose service
  *       is the message length, W_qd = lam E[L^2] / (2 (1 - lam Lm)) per
  *       channel (model_ejection_mg1; model_int.h says why the length and
@@ -75,8 +78,8 @@
  *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd
  *   (model_result_corrected).  At rate -> 0 every wait vanishes and
  *   V_avg -> 1: the zero-load latency is unchanged.
- *   (d) The worm's holding time (docs/models.md "The worm's holding
- *       time"; model__torus_hold_any).  The thesis feeds the VC chain, and
+ *   (d) The worm's holding time (docs/models/corrected.md, "The
+ *       worm's holding time"; model__torus_hold_any).  The thesis feeds the VC chain, and
  *       charges a blocked header, the whole network latency L: every hop
  *       of the path, W_qd and Lm.  A VC is held from its header's arrival
  *       until the tail leaves it, i.e. until the header has crossed
@@ -96,9 +99,9 @@
  *       channels of a bisection-limited torus) the blocking of hops the
  *       tail has already left no longer compounds into the occupancy.
  *       At rate -> 0 the latency is d_avg (1 + Dr) + Lm: unchanged.
- *   First to free (docs/validation/notes.md finding 9).  (4.9)'s blocked
- *   header waits one whole holding time: 002 section 2.3 "has to wait for
- *   the deterministic virtual channel" (and MODELS.md section 3 item 4).
+ *   First to free (docs/models/corrected.md, CV6).  (4.9)'s blocked
+ *   header waits one whole holding time: [L99] section 2.3 "has to wait for
+ *   the deterministic virtual channel" (and docs/models/semantics.md, item 4).
  *   The simulator's router (sim/route_duato.c) retries both tiers every
  *   cycle and leaves on whichever VC frees first, which Duato's condition
  *   allows.  A header blocked with both dimensions left has m = 2 (V - 2)
@@ -109,10 +112,11 @@
  *   Pblk(h) is divided by its m in the corrected variant; the blocking
  *   probabilities themselves are the thesis's.  torus-duato does the same
  *   with r dimensions left, m = r (V - 2) + 1.  Decision: the model
- *   follows the simulated router, not MODELS.md item 4, because the
+ *   follows the simulated router, not docs/models/semantics.md item 4,
+ *   because the
  *   simulator's router is the network dse decides with.
- *   (e) The rest of the hold in progress (docs/validation/notes.md
- *   finding 16; express_det.c (d), finding 12, made the same argument for
+ *   (e) The rest of the hold in progress (docs/models/corrected.md, CV7;
+ *   express_det.c (d) made the same argument for
  *   one channel).  A header that meets busy VCs arrives at a random moment
  *   of their holds, so it waits the residual E[H^2] / (2 E[H]), not a
  *   whole hold S: that is S only for an exponential hold.  The hold is its
@@ -124,14 +128,14 @@
  *   the first-to-free 1/m) is (S^2 + var0 + (S - s0)^2) / (2 S) in the
  *   holding-time map, in L and in the transmitting hold.  The chain's
  *   occupancy still uses S (Little: the mean hold, not the residual).
- *   (f) The channel's two tiers (docs/validation/notes.md finding 18;
+ *   (f) The channel's two tiers (docs/models/corrected.md, CV11;
  *   model__duato_tiers).  The thesis's P_a, P_d come from one B1 chain
  *   pooled over the V VCs, with a geometric tail (P[V] = rho^V) and no
  *   preference.  The simulated router (sim/route_duato.c) takes an
  *   adaptive VC whenever a candidate channel has one free and the escape
  *   VC of its dateline class only when none has, and a ring's channels
- *   carry one escape class almost everywhere (finding 9).  Probed (findings
- *   16 and 18), the busy VCs are released independently, each after its
+ *   carry one escape class almost everywhere (CV6).  Probed (CV7 and CV11),
+ *   the busy VCs are released independently, each after its
  *   own hold (counts close to Poisson), and the adaptive VCs fill first
  *   (16x16, V = 3: P(adaptive busy) 0.42-0.44 at 80% load).  So a channel
  *   is an M/M/c queue, c = (V - 2) + 1 (the adaptive VCs, then the one
@@ -143,13 +147,13 @@
  *   VC is busy for: S counts the worm's hop and drain cycles at the zero-
  *   load pace, and shared flit by flit with the other worms of its path
  *   they take s times as long, s the drain stretch of the ejection
- *   service (finding 9; since finding 25 the Duato tori's own, (h)); the
+ *   service (CV6; since CV19 the Duato tori's own, (h)); the
  *   routing decisions and the waits send nothing and are not stretched.  So the occupancy is m_c H
  *   (Little, the mean hold) and the blocked wait of (e) is the residual
  *   of H.  The closing step (V_avg from hold_tx) is unchanged.
- *   Rejected (finding 18): the loss form (Erlang B for P_d), optimistic;
+ *   Rejected (CV11): the loss form (Erlang B for P_d), optimistic;
  *   H = s S (the waits stretched too, no reason to).
- *   (g) Source wait (finding 18), in place of (b)'s M/G/1: a queued
+ *   (g) Source wait (CV12), in place of (b)'s M/G/1: a queued
  *   message waits only for one of the node's V injection VCs (sim/engine.c
  *   step 3); the injection channel's flit-by-flit sharing is already in
  *   the stretch s.  An injection VC is held like a channel's VC with the
@@ -160,17 +164,17 @@
  *   hold in progress as in (e) (model__duato_source_wait; hcube-pcube's
  *   C6 is the same form).  The probe's source waits at 80% load are
  *   0.03-5.7 cycles where (b) gave 2.1-44.
- *   (h) The worm's stretch s (docs/validation/notes.md finding 25;
+ *   (h) The worm's stretch s (docs/models/corrected.md, CV19;
  *   model__duato_worm_stretch), used in (f)'s H, (g)'s H_src and as the
- *   ejection service s len of W_qd, in place of finding 9's
+ *   ejection service s len of W_qd, in place of CV6's
  *   model__torus_worm_stretch (which torus-det keeps).  Two changes at a
  *   ring's stage, the injection stage unchanged.  The distinct
  *   competitors: on a ring two worms' segments of h hops at independent
  *   positions overlap by h - |offset|, so a competitor met on one of our
  *   links shares h^2 / (2h - 1) of them, and the h per-link stalls are
- *   worth 2 - 1/h distinct competitors (finding 20, the same count as
+ *   worth 2 - 1/h distinct competitors (CV14, the same count as
  *   torus2d-adaptive-meanflow's (e)); interleaving with one costs once
- *   (finding 9).  The cap: a ring's channel is shared by at most V - 1
+ *   (CV6).  The cap: a ring's channel is shared by at most V - 1
  *   worms, its V - 2 adaptive VCs and the escape VC of the class its
  *   worms ride; the other class's escape VC is rarely busy at the same
  *   time (probed on the 16x16, V = 3 at 0.0035: P(3 busy) 0.001 while
@@ -181,7 +185,7 @@
  *   V = 5, 6 2-D tori (1.89-2.17 against 2.28-2.94) and 8-10% low on the
  *   V = 6 5-cubes: the simulated stretch grows with V at equal load
  *   (16x16: 1.62 -> 2.11 for V = 3 -> 8), the model's only through the
- *   cap (1.52 -> 1.62).  Tried and rejected (finding 25): the cap at V.
+ *   cap (1.52 -> 1.62).  Tried and rejected (CV19): the cap at V.
  */
 #include <math.h>
 #include <stdio.h>
@@ -409,8 +413,8 @@ static void m6_example(net_design *d, net_workload *w)
 
 const model model_torus2d_duato = {
     .name = "torus2d-duato",
-    .source = "002 (Loucif thesis) ch.4, sec.4.2.1, eqs.(4.1)-(4.10); "
-              "MODELS.md M6",
+    .source = "[M6] Loucif 1999, ch.4, sec.4.2.1, eqs.(4.1)-(4.10); "
+              "docs/models/kary-ncube.md",
     .summary = "2D k x k torus, Duato adaptive wormhole (V >= 3, 2 escape "
                "VCs), uniform traffic, any Dr, single or multiple ejection",
     .covers = m6_covers,

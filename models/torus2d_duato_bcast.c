@@ -5,8 +5,9 @@
  * Bose et al. as one-hop copies re-injected through each tree node's
  * local queue.  Also an estimate of the broadcast completion latency.
  *
- * Source: 004_daba32e44876fcd6.txt (Shahrabi, Ould-Khaoua, Mackenzie, SAC
- * 2002), section 2, eqs.(1)-(31); MODELS.md M10, B1, B2, B3, B4, B6.
+ * Source: [SOM02] (Shahrabi, Ould-Khaoua, Mackenzie, SAC
+ * 2002), section 2, eqs.(1)-(31); docs/models/kary-ncube.md, "M10 as
+ * printed", B1, B2, B3, B4, B6.
  *
  * Equations (per unit lam, lam_x = lam * c_x):
  *   kbar = k/4 (k even), (k - 1/k)/4 (k odd);  dbar = 2 kbar          (5)
@@ -17,19 +18,25 @@
  *   lam_c = lam (c_u + c_b + c_r)                                      (4)
  *   unknowns Su (unicast network latency), Sb (one-hop copy):
  *   S  = ((c_b + c_r) Sb + c_u Su) / (c_u + c_b + c_r)                 (21)
- *   Wc = W_DG(lam_c, S, M)                                              (18)-(23)
- *   P  = B1(lam_c, S, V); P_a, P_d as M6 (c_d 1 [rec.] / 2 [printed])   (15),(16),(29),(30)
+ *   Wc = W_DG(lam_c, S, M)
+ *   (18)-(23)
+ *   P  = B1(lam_c, S, V); P_a, P_d as M6 (c_d 1 [rec.] / 2 [printed])
+ *   (15),(16),(29),(30)
  *   Pb(j) = P_a P_d (j <= kbar), else (1-P_c) P_a P_d + P_c P_d,
- *           P_c = min(1, 2/(dbar - j + 2)), j = 1..dbar (B6)            (13),(17)
- *   Su = M + dbar + sum_j Pb(j) Wc                                      (12),(14)
- *   Sb = M + P[V] Wc [printed];  M + 1 + P[V] Wc [recommended]          (24),(25)
+ *           P_c = min(1, 2/(dbar - j + 2)), j = 1..dbar (B6)
+ *           (13),(17)
+ *   Su = M + dbar + sum_j Pb(j) Wc
+ *   (12),(14)
+ *   Sb = M + P[V] Wc [printed];  M + 1 + P[V] Wc [recommended]
+ *   (24),(25)
  *   lam_s = lam ((1-beta)/4 + beta + c_r)                               (26)
  *   S_s = ((s_b + s_r) Sb + s_u Su)/(s_u + s_b + s_r), s_u = 1-beta,
  *         s_b = beta, s_r = beta (k^2-2k-1)   (raw rates, printed)      (27)
- *   W_s = W_DG(lam_s, S_s, M);  Vbar = Vbar(P)                          (28),(31)
+ *   W_s = W_DG(lam_s, S_s, M);  Vbar = Vbar(P)
+ *   (28),(31)
  *   L_u = (Su + W_s) Vbar                                               (1)
  *
- * Resolutions (MODELS.md M10 section 4):
+ * Resolutions (docs/models/kary-ncube.md, "M10 as printed", resolutions):
  *   1. Broadcast channel load: omega averages copies over all k^2-1 nodes
  *      while lam_sr counts only replicating ones, undercounting the copies
  *      by (k^2-2k-1)/(k^2-1); a broadcast crosses exactly k^2-1 channels,
@@ -44,24 +51,24 @@
  *      (dbar - j + 2); (30)'s normalising sum runs to V [fix].
  *   7. The blocking wait is the M/G/1 channel wait Wc (not L as in M6):
  *      the two torus Duato models differ here on purpose.
- *   8. kbar: seed 004 itself prints the exact odd-k form, so both variants
- *      use it (unlike M6, whose printed k/4 comes from 002 eq.4.1).
+ *   8. kbar: [SOM02] itself prints the exact odd-k form, so both variants
+ *      use it (unlike M6, whose printed k/4 comes from [L99] eq.4.1).
  * Extensions beyond the paper (which has Dr = 0, immediate consumption,
  * fixed lengths), chosen so that the paper's set-up is reproduced exactly:
- *   - Router delay: every hop costs 1 + Dr (002 eq.2.6): Su gets dbar Dr,
+ *   - Router delay: every hop costs 1 + Dr ([L99] eq.2.6): Su gets dbar Dr,
  *     Sb gets Dr.
  *   - Ejection: ejection_channels == 0 is the paper (no wait).  With c >= 1
  *     channels, a node ejects its unicasts (1-beta) lam plus one copy of
  *     every other node's broadcast, beta lam (N-1); each channel is an
  *     M/D/1 queue (fixed lengths, as the paper) at 1/c of that rate, and
  *     its wait W_qd is added to Su and Sb (the header holds its VCs while
- *     it waits, as W_qd in 002 eq.2.6).
+ *     it waits, as W_qd in [L99] eq.2.6).
  *   - Exponential lengths are evaluated with the same (fixed-length)
  *     equations; the Draper-Ghosh variance then understates the service
  *     variance.
  * Broadcast completion latency (model_result.broadcast_latency): a tree
- * node stores the whole copy in its local queue before forwarding (seed
- * 004 section 2), so a broadcast reaches the deepest tree node after D
+ * node stores the whole copy in its local queue before forwarding ([SOM02]
+ * section 2), so a broadcast reaches the deepest tree node after D
  * store-and-forward stages, D = 2 floor(k/2) (the depth of a shortest-path
  * spanning tree of the k x k torus, its diameter), each a port-queue wait
  * W_s plus a one-hop copy Sb, scaled by Vbar as L_u is:
@@ -71,16 +78,16 @@
  * the mean completion time (exact at zero load: D (M + 1 + Dr)).
  *
  * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
- * "corrected variant", docs/validation/notes.md findings 0-2, 6, 8, 9, 14
- * and the torus2d-duato-bcast finding).  Re-derived from what the
+ * "corrected variant", docs/models/corrected.md, CV1-CV3, CV5,
+ * CV6, CV8 and CV10).  Re-derived from what the
  * simulator does with broadcasts (sim/bcast.c, sim/engine.c phase 3), with
  * M6's corrected terms (torus2d_duato.c) where they apply; no constant
  * fitted:
  *   (a) Routing delay and ejection wait hold VCs but send nothing: idle =
- *       dbar Dr + W_qd is not stretched (finding 1).
+ *       dbar Dr + W_qd is not stretched (CV1).
  *   (b) Unicast source wait: the unicasts share ONE injection channel
  *       (the copies have their own, one per output port): M/G/1 at
- *       (1 - beta) lam, not stretched (finding 2).
+ *       (1 - beta) lam, not stretched (CV2).
  *   (c) Ejection (c >= 1): M/G/1 at the node's whole ejection rate
  *       (1 - beta) lam + beta lam (N - 1) over c channels, the length as
  *       service (model_ejection_mg1); c = 0 is immediate consumption.
@@ -94,13 +101,13 @@
  *       paper's average 2.55 lam.  Each dimension has its own chain,
  *       P_i = B1(lam (c_u + c_b[i]), Sbar_i, V), Sbar_i the rate-weighted
  *       VC holding time of unicasts (S_u) and copies (S_b).
- *   (e) The worm's holding time (finding 8, model__torus_hold_any): the
+ *   (e) The worm's holding time (CV5, model__torus_hold_any): the
  *       unicast's unknown is its VC holding time over channel visits,
  *       S_u = 1 + C (1 + Dr + Bbar) + drain + out W_qd, Bbar the mean
  *       blocking delay per hop; a copy is one hop to a node that ejects it
  *       at once (c = 0) or after W_qd: S_b = 1 + M + W_qd.  A copy's own
  *       blocking happens before it holds a network VC.
- *   (f) First to free (findings 9, 14): a blocked unicast header leaves on
+ *   (f) First to free (CV6, CV8): a blocked unicast header leaves on
  *       whichever candidate VC frees first.  With both dimensions left it
  *       is blocked with the adaptive VCs of both channels and the escape
  *       VC of dimension 0 busy (P_a[1] P_d[0], the thesis's combinatorics
@@ -110,7 +117,7 @@
  *       the M/G/1 channel wait Wc of (18) (resolution 7).
  *   (g) Saturation follows from the dimension-1 chain: no port of the
  *       paper's per-port source queues (26)-(28) exists in the simulator.
- *   (h) The worm's stretch (finding 9, model_worm_stretch), in place of
+ *   (h) The worm's stretch (CV6, model_worm_stretch), in place of
  *       the mean multiplexing degree.  With one-flit buffers a unicast
  *       worm longer than its path streams through all its channels at
  *       once and a stall at any of them holds every flit behind it, so the
@@ -447,7 +454,7 @@ static int bc_eval(const net_design *d, const net_workload *w, double rate,
     return rc;
 }
 
-/* Figure 1 of seed 004: 8 x 8 torus, V = 3, M = 32 flits (fixed), beta =
+/* Figure 1 of [SOM02]: 8 x 8 torus, V = 3, M = 32 flits (fixed), beta =
  * 0.02, no router delay, immediate consumption at the destination. */
 static void bc_example(net_design *d, net_workload *w)
 {
@@ -468,8 +475,8 @@ static void bc_example(net_design *d, net_workload *w)
 
 const model model_torus2d_duato_bcast = {
     .name = "torus2d-duato-bcast",
-    .source = "004 (Shahrabi et al., SAC 2002) sec.2, eqs.(1)-(31); "
-              "MODELS.md M10",
+    .source = "[M10] Shahrabi et al. 2002, sec.2, eqs.(1)-(31); "
+              "docs/models/kary-ncube.md",
     .summary = "2D k x k torus, Duato adaptive wormhole (V >= 3), uniform "
                "unicast plus broadcast fraction beta; unicast latency and a "
                "broadcast completion estimate",

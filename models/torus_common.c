@@ -716,11 +716,11 @@ model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
     return MODEL_CONVERGED;
 }
 
-/* The Duato tori's drain stretch (torus2d_duato.c header (h); notes finding
- * 25): finding 9's stages (the injection channel, one stage per dimension)
+/* The Duato tori's drain stretch (torus2d_duato.c header (h); CV19): CV6's
+ * stages (the injection channel, one stage per dimension)
  * with two changes at a ring's stage.  Each ring's stall counts once per
  * distinct competitor met along the worm's segment, 2 - 1/h per-link
- * stalls for h hops (finding 20, model_meanflow_stretch).  And a ring's
+ * stalls for h hops (CV14, model_meanflow_stretch).  And a ring's
  * channel is shared by at most V - 1 of its worms: they hold its V - 2
  * adaptive VCs or the escape VC of their dateline class, and the other
  * class's escape VC is rarely busy at the same time (probed: P(all V busy)

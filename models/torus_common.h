@@ -6,7 +6,7 @@
  * What lives here and why: every one of those models needs the same
  * coverage checks (a valid design, the right topology / routing /
  * switching / traffic), the same per-dimension mean distance with the B5
- * odd-radix resolution, the same ejection wait W_qd (002 eq.2.11 with the
+ * odd-radix resolution, the same ejection wait W_qd ([L99] eq.2.11 with the
  * "multiple ejection channels" switch), and the torus models need exact
  * moments of the hop count along one ring and the "dimensions still to
  * cross" distribution of the general-n Duato model.  Keeping them here
@@ -34,9 +34,10 @@ int model__torus_covers(const net_design *d, const net_workload *w,
 int model__torus_uniform(const net_design *d, char *why, size_t why_size);
 
 /* Mean hops in one dimension of a bidirectional ring of radix k,
- * coordinates independent and uniform (self included), MODELS.md B5:
+ * coordinates independent and uniform (self included),
+ * docs/models/conventions.md, B5:
  * k/4 for even k; for odd k the exact (k - 1/k)/4 [recommended] or the
- * thesis's k/4 for every k (002 eq.4.1) [printed]. */
+ * thesis's k/4 for every k ([L99] eq.4.1) [printed]. */
 double model__ring_kavg(int k, model_variant variant);
 
 /* Exact hop-count moments of one bidirectional ring of radix k, the
@@ -85,8 +86,8 @@ typedef struct model_hold_dir {
 void model__torus_hold_dir(const net_design *d, const net_workload *w, int i,
                            model_hold_dir h[2]);
 
-/* The corrected VC holding time of a worm (docs/models.md "The worm's
- * holding time"; used by the corrected variant of torus-det).  A worm of
+/* The corrected VC holding time of a worm (docs/models/corrected.md, "The
+ * worm's holding time"; used by the corrected variant of torus-det).  A worm of
  * len flits in b-flit buffers spans ceil(len / b) VCs, so the VC it takes
  * on a channel is freed when its tail leaves, which is when its header has
  * crossed span more channels — or, with only r < span hops left, when the
@@ -95,7 +96,7 @@ void model__torus_hold_dir(const net_design *d, const net_workload *w, int i,
  *     S(r) = 1 + sum_{t=1..min(r, span)} (1 + Dr + B(t))
  *              + [len > b r] (W_qd + len - b r)
  * with B(t) the blocking delay of the t-th hop after the channel.  The
- * seeds' "remaining latency" (every remaining hop plus W_qd + Lm) counts
+ * sources' "remaining latency" (every remaining hop plus W_qd + Lm) counts
  * all r hops and the whole length again; the two agree only for r = 0.
  * For a channel visit in dimension i of a dimension-order path (hops left
  * in i distributed over channel visits, later dimensions independent,
@@ -123,13 +124,13 @@ void model__torus_hold_any(const net_design *d, const net_workload *w,
                            model_hold *h);
 
 /* The rest of the hold in progress that a header meeting a busy VC waits
- * (docs/validation/notes.md findings 12 and 16): E[H^2] / (2 E[H]) for a
+ * (docs/models/corrected.md, CV7 and CV7): E[H^2] / (2 E[H]) for a
  * hold H of mean s made of a zero-load part H0 (mean s0, variance var0,
  * e.g. from model__torus_hold_any's m2) plus exponential waits of mean
  * s - s0, so E[H^2] = s^2 + var0 + (s - s0)^2.  Returns s when s <= 0. */
 double model__hold_residual(double s, double s0, double var0);
 /* model__torus_hold_any over messages at their source (corrected Duato tori, the hold
- * of an injection VC; docs/validation/notes.md finding 18): the whole path
+ * of an injection VC; docs/models/corrected.md, CV12): the whole path
  * of X hops is ahead, X distributed over the messages (not over channel
  * visits).  coef[0] = E[min(X, ceil(len / b))], drain = E[(len - b X)+],
  * out = P(len > b X), m2 = E[H0^2] with H0 = 1 + (1 + Dr) min(X,
@@ -155,10 +156,10 @@ model_status model__duato_source_wait_path(const net_design *d,
                                            double stretch, double wqd,
                                            double *ws);
 
-/* W_qd, the wait for the ejection channel (002 eq.2.11, [printed]):
+/* W_qd, the wait for the ejection channel ([L99] eq.2.11, [printed]):
  * lam Lm^2 per ejection channel; with c >= 1 channels each takes lam / c
  * (our extension; c = 1 is the thesis).  0 when ejection_channels == 0
- * ("multiple ejection channels", 002 section 4.3: immediate consumption).
+ * ("multiple ejection channels", [L99] section 4.3: immediate consumption).
  * MODEL_SATURATED when (lam / c) Lm >= 1. */
 model_status model__wait_ejection(const net_design *d, double lam, double lm,
                                   double *wqd);
@@ -213,7 +214,7 @@ const model_opts *model__opts(const model_opts *opts, model_opts *storage);
  * A message of the "average" path makes K = kavg hops in each of the n
  * dimensions (n K in all).  With h hops left, the remaining hops are
  * split (r_1..r_n), sum h, 0 <= r_i <= u = floor(K), all splits equally
- * likely (the thesis's counting argument, 002 section 4.2.1, written over
+ * likely (the thesis's counting argument, [L99] section 4.2.1, written over
  * the hops still to make).  A dimension is finished when r_i = 0.  When no
  * split exists (h > n u, only on the fractional last hop or for K < 1)
  * every dimension counts as unfinished, which is what M6 does for h > K.
@@ -225,14 +226,14 @@ const model_opts *model__opts(const model_opts *opts, model_opts *storage);
 void model__torus_dims_left(int n, double kavg, int h, double *p);
 void model__torus_dims_weights(int n, double kavg, double *w);
 
-/* The corrected Duato tori's channel (docs/validation/notes.md finding 18;
+/* The corrected Duato tori's channel (docs/models/corrected.md, CV11;
  * torus2d_duato.c (f)).  The simulated router (sim/route_duato.c) takes an
  * adaptive VC whenever one of its candidate channels has one free, and the
  * escape VC of its dateline class only when none has; a dimension-order
- * path rides one class on almost every channel of a ring (finding 9), so a
+ * path rides one class on almost every channel of a ring (CV6), so a
  * channel offers its traffic the A = V - 2 adaptive VCs first and then one
- * escape VC.  VCs are held independently, each for its own hold (finding
- * 16's probe: busy counts close to Poisson), and a header that finds all
+ * escape VC.  VCs are held independently, each for its own hold (CV7's probe:
+ * busy counts close to Poisson), and a header that finds all
  * of them busy waits (it is not lost): the channel is an M/M/c queue with
  * c = A + 1 servers at offered load a = mc hold.
  *   pe = P(all c busy)            = Erlang C(c, a)
@@ -242,11 +243,11 @@ void model__torus_dims_weights(int n, double kavg, double *w);
 model_status model__duato_tiers(double mc, double hold, int vcs, double *pa,
                                 double *pe);
 
-/* The Duato tori's drain stretch (corrected variant; notes finding 25):
+/* The Duato tori's drain stretch (corrected variant; CV19):
  * model_worm_stretch over model__torus_worm_path, each ring's stall
  * model_ps_stall(lam_c Lm, V - 1) (a ring's channel is shared by its V - 2
  * adaptive VCs and one escape VC) times 2 - 1/h (the distinct competitors
- * along a segment of h hops, finding 20); the injection stage as
+ * along a segment of h hops, CV14); the injection stage as
  * model__torus_worm_stretch's.  torus-det keeps model__torus_worm_stretch. */
 double model__duato_worm_stretch(const net_design *d, const net_workload *w,
                                  double rate);

@@ -3,9 +3,10 @@
  * routing in the bidirectional k-ary n-cube with V virtual channels per
  * channel, any n >= 1 and any radix per dimension (k_0 x k_1 x ...).
  *
- * Source: derived (docs/models.md, "torus-det") from the deterministic
- * model of the DCSH, 002_b244e369b49c40b8.txt section 3.2.2, eqs.(3.3)-
- * (3.13) (MODELS.md M5): the same backward flow analysis over the
+ * Source: derived (docs/models/kary-ncube.md, "torus-det") from the deterministic
+ * model of the DCSH, [L99] section 3.2.2, eqs.(3.3)-
+ * (3.13) (docs/models/hypercube-dcsh.md, "M5 as printed"): the same backward
+ * flow analysis over the
  * dimensions crossed in increasing order, the same blocking rule (a header
  * is blocked when all V VCs of the channel it needs are busy, P[V] of the
  * B1 chain, and then waits one VC holding time, the "T^b" of eq.3.7), the
@@ -39,9 +40,9 @@
  *   W_qs = (lam/V) L^2 (2.13, printed);  Latency = (W_qs + L) V_avg
  * Zero load (B = 0, lam -> 0): L = (1 + Dr) net_avg_distance(d) + Lm
  * exactly — net_avg_distance, the mean over the other N-1 nodes, the
- * simulator's destination rule; NOT the seeds' n k/4 that includes the
+ * simulator's destination rule; NOT the sources' n k/4 that includes the
  * source (that convention is kept by the Duato models, whose sources use
- * it).  Each hop pays Dr + 1 (002 eq.2.6), the tail Lm once.
+ * it).  Each hop pays Dr + 1 ([L99] eq.2.6), the tail Lm once.
  *
  * Resolutions / choices: W_qd = lam Lm^2 per ejection channel (2.11,
  * printed), 0 with ejection_channels == 0; W_qs printed without
@@ -56,8 +57,9 @@
  * equations.  Buffer depth is not modelled (one-flit buffers).
  *
  * Corrected variant (opts->variant == MODEL_VARIANT_CORRECTED; model_int.h
- * "corrected variant", docs/validation/notes.md findings 0-2).  Three
- * terms are re-derived from the simulated semantics (MODELS.md section 3);
+ * "corrected variant", docs/models/corrected.md, CV1-CV3).  Three
+ * terms are re-derived from the simulated semantics
+ * (docs/models/semantics.md);
  * nothing is fitted:
  *   (a) Routing delay.  A header deciding its route for Dr cycles holds its
  *       VC but sends no flit, so the other VCs of the channel have it to
@@ -77,7 +79,8 @@
  *       lam Lm)) (Pollaczek-Khinchine, E[L^2] = model_length_m2), not
  *       stretched by V_avg (a waiting message transmits nothing).
  *   (c) Ejection: the one ejection channel takes one message at a time and
- *       holds it until the tail is consumed (MODELS.md section 3 item 10,
+ *       holds it until the tail is consumed (docs/models/semantics.md, item
+ *       10,
  *       what the thesis simulated): an M/G/1 queue at lam / c whose service
  *       is the message length, W_qd = lam E[L^2] / (2 (1 - lam Lm)) per
  *       channel (model_ejection_mg1; model_int.h says why the length and
@@ -87,8 +90,8 @@
  *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - idle) V_avg + idle, idle = L - L' = Dr x hops +
  *   W_qd (model_result_corrected).
- *   (d) The worm's holding time (docs/models.md "The worm's holding
- *       time"; model__torus_hold).  S_i above is the seeds' "remaining
+ *   (d) The worm's holding time (docs/models/corrected.md, "The
+ *       worm's holding time"; model__torus_hold).  S_i above is the sources' "remaining
  *       latency": every hop left, W_qd and Lm.  A VC is held until the
  *       worm's tail leaves it: until the header has crossed span = len / b
  *       more channels, or, with r < span hops left, reached the
@@ -101,10 +104,10 @@
  *       in B_i = P_i[V] S_i and, with Dr = 0 and no W_qd, in the
  *       transmitting pass.  The blocking of hops the tail has already left
  *       no longer compounds into the occupancy: on the wide-channel tori
- *       of a bisection-limited study (Lm = 16, 16 hops) the seeds' S_i
+ *       of a bisection-limited study (Lm = 16, 16 hops) the sources' S_i
  *       counted every one of them.
- *   (e) Dateline classes (docs/validation/notes.md finding 9).  The
- *       simulator, like the thesis (002 section 4.2.1(g)), splits the V
+ *   (e) Dateline classes (docs/models/corrected.md, CV6).  The
+ *       simulator, like the thesis ([L99] section 4.2.1(g)), splits the V
  *       VCs of a torus channel into two classes (sim/topo_cube.c,
  *       sim/route_dor.c): class 0 the ceil(V/2) even-numbered VCs, class 1
  *       the floor(V/2) odd ones; a hop uses class 1 while the current
@@ -136,7 +139,7 @@
  *       the blocking there.  The pooled chain P[V] = rho^V with V = 2 hid
  *       both effects: it undercounts the usable VCs' occupancy (rho^2 for
  *       rho) and overcounts the hops at which a header can be blocked.
- *   (f) First to free (docs/validation/notes.md finding 14).  M5's blocked
+ *   (f) First to free (docs/models/corrected.md, CV8).  M5's blocked
  *       header waits one whole holding time (T^b of eq.3.7).  The
  *       simulator's header asks for the class's mask, not for one VC
  *       (sim/route_dor.c: mask_class[cls]), and is granted any free VC of
@@ -150,7 +153,7 @@
  *       (conv_i the convoy factor above).  V = 2 (one VC per class) is
  *       unchanged; this is the rule the Duato tori already follow with
  *       their m candidate VCs (torus2d_duato.c, "first to free").
- *   (g) Per direction (docs/validation/notes.md finding 23).  A worm
+ *   (g) Per direction (docs/models/corrected.md, CV17).  A worm
  *       crosses a ring in ONE direction (sim/topo_cube.c torus_dor_hop:
  *       + for offsets up to k/2, the tie included, - beyond), and the two
  *       directions do not load their classes alike (sim/route_dor.c,
@@ -576,7 +579,7 @@ static int tdet_eval(const net_design *d, const net_workload *w, double rate,
                                   iters);
 }
 
-/* No seed validates this derived model; the example is the chapter 4
+/* No source validates this derived model; the example is the chapter 4
  * validation set-up (N = 256, 16 x 16, Lm = 32, Dr = 0, exponential
  * lengths, one ejection channel) with dimension-order routing on V = 2
  * (the Dally-Seitz minimum), so it can be compared with torus2d-duato. */
@@ -598,8 +601,8 @@ static void tdet_example(net_design *d, net_workload *w)
 
 const model model_torus_det = {
     .name = "torus-det",
-    .source = "derived from 002 (Loucif thesis) sec.3.2.2 eqs.(3.3)-(3.13) "
-              "(MODELS.md M5) for the k-ary n-cube; docs/models.md",
+    .source = "derived from [M5] Loucif 1999, sec.3.2.2, eqs.(3.3)-(3.13), "
+              "for the k-ary n-cube; docs/models/kary-ncube.md",
     .summary = "k-ary n-cube (any n, per-dimension radix), dimension-order "
                "wormhole with V >= 2 VCs, uniform traffic, any Dr",
     .covers = tdet_covers,

@@ -3,10 +3,11 @@
  * the bidirectional k-ary n-cube, any n >= 1 (same radix k in every
  * dimension).  The generalisation of M6 (torus2d-duato) to n dimensions.
  *
- * Source: 002_b244e369b49c40b8.txt, chapter 4, section 4.2.1, eqs.(4.1)-
+ * Source: [L99], chapter 4, section 4.2.1, eqs.(4.1)-
  * (4.10) (the 2D model), chapter 2 eq.(2.7) (blocking with h dimensions
- * left in the DCSH), MODELS.md M6; the n-dimensional step is ours and is
- * derived in docs/models.md ("torus-duato: any n").
+ * left in the DCSH), docs/models/kary-ncube.md, "M6 as printed"; the
+ * n-dimensional step is ours and is
+ * derived in docs/models/kary-ncube.md ("torus-duato").
  *
  * What changes from M6: the thesis gives P_c (the probability that one
  * dimension is left) only for n = 2.  For any n we need P(r | h), the
@@ -43,12 +44,13 @@
  *       multiplexing degree uses the transmitting one,
  *       V_avg = Vbar(B1(m_c, L - d_avg Dr, V)), and only L - d_avg Dr is
  *       stretched (a deciding header holds its VC but sends nothing;
- *       finding 1 of docs/validation/notes.md, which traced the reported
+ *       CV1 of docs/validation/notes.md, which traced the reported
  *       +33% of the 8x8x8 Dr = 2 example to Dr x Vbar);
  *   (b) W_s = M/G/1 wait of the node's one injection channel,
- *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (finding 2);
+ *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (CV2);
  *   (c) Ejection: the one ejection channel takes one message at a time and
- *       holds it until the tail is consumed (MODELS.md section 3 item 10,
+ *       holds it until the tail is consumed (docs/models/semantics.md, item
+ *       10,
  *       what the thesis simulated): an M/G/1 queue at lam / c whose service
  *       is the message length, W_qd = lam E[L^2] / (2 (1 - lam Lm)) per
  *       channel (model_ejection_mg1; model_int.h says why the length and
@@ -58,15 +60,15 @@
  *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd, and
  *   V_avg = Vbar(B1(m_c, L - idle, V)); exact zero load.
- *   Worm holding time (corrected, torus2d_duato.c (d), docs/models.md "The
+ *   Worm holding time (corrected, torus2d_duato.c (d), docs/models/corrected.md, "The
  *   worm's holding time"): the unknown is the mean VC holding time S over
  *   channel visits, S = 1 + C (1 + Dr + Pbar S) + drain + out W_qd with
  *   Pbar = sum_r w_r P_a^(r-1) P_d / D; L = D (1 + Dr) + Lm + W_qd +
  *   (sum_r w_r P_a^(r-1) P_d) S; V_avg from 1 + C (1 + Pbar S) + drain.
  *   The first-to-free wait (1/m, m = r (V - 2) + 1) and the rest of the
  *   hold in progress, (S^2 + var0 + (S - s0)^2) / (2 S) in place of S in
- *   the blocked wait, as torus2d_duato.c (e) (finding 16).
- *   The channel's two tiers (torus2d_duato.c (f), finding 18): P_a and P_d
+ *   the blocked wait, as torus2d_duato.c (e) (CV7).
+ *   The channel's two tiers (torus2d_duato.c (f), CV11): P_a and P_d
  *   from an M/M/c queue with c = (V - 2) + 1 (adaptive VCs first, then the
  *   one escape VC of the class), P_d = Erlang C, P_a = P_d + (1 - P_d)
  *   B(V - 2, a), a = m_c H, H = S + (s - 1) (C + drain) the stretched
@@ -74,15 +76,15 @@
  *   header is blocked when the r - 1 channels off its escape path have
  *   every adaptive VC busy and its escape channel is full: P_a^(r-1) P_d,
  *   the same form as before.
- *   Source wait (torus2d_duato.c (g), finding 18): the M/G/c wait for one
+ *   Source wait (torus2d_duato.c (g), CV12): the M/G/c wait for one
  *   of the V injection VCs, each held like a channel's VC with the whole
  *   path ahead, in place of (b)'s M/G/1.
- *   The worm's stretch s (torus2d_duato.c (h), finding 25;
+ *   The worm's stretch s (torus2d_duato.c (h), CV19;
  *   model__duato_worm_stretch): each ring's stall counted 2 - 1/h times
- *   (the distinct competitors along h hops, finding 20; 1.25 on a 4-ring,
+ *   (the distinct competitors along h hops, CV14; 1.25 on a 4-ring,
  *   1.56 on an 8-ring) and capped at the V - 1 worms that share a ring's
  *   channel (V - 2 adaptive VCs, one escape VC), in H, H_src and the
- *   ejection service.  torus-det keeps finding 9's count.
+ *   ejection service.  torus-det keeps CV6's count.
  */
 #include <math.h>
 #include <stdio.h>
@@ -160,7 +162,7 @@ static model_status td_chain(td_ctx *c, double L, double *p)
 }
 
 /* The blocked header's wait, as a fraction of one holding time: 1 in the
- * seeds (it waits for its escape VC); corrected, 1 / m for the m VCs it
+ * sources (it waits for its escape VC); corrected, 1 / m for the m VCs it
  * may take with r dimensions left (torus2d_duato.c, m6_first_free). */
 static double td_first_free(const td_ctx *c, int r)
 {
@@ -305,8 +307,8 @@ static void td_example(net_design *d, net_workload *w)
 
 const model model_torus_duato = {
     .name = "torus-duato",
-    .source = "002 (Loucif thesis) ch.4 eqs.(4.1)-(4.10) generalised to any n "
-              "(docs/models.md); MODELS.md M6",
+    .source = "[M6] Loucif 1999, ch.4, eqs.(4.1)-(4.10), generalised to any "
+              "n; docs/models/kary-ncube.md",
     .summary = "k-ary n-cube (any n, equal radices), Duato adaptive wormhole "
                "(V >= 3), uniform traffic, any Dr",
     .covers = td_covers,

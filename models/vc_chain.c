@@ -1,5 +1,6 @@
 /*
- * vc_chain.c — B1 and B2 of MODELS.md: the virtual-channel occupancy chain
+ * vc_chain.c — B1 and B2 of docs/models/conventions.md: the virtual-channel
+ * occupancy chain
  * and the average multiplexing degree (Dally).
  *
  * The chain has states v = 0..V busy VCs, birth rate lam_c, death rate 1/S
@@ -7,7 +8,8 @@
  * Its closed form is P[v] = (1-rho) rho^v for v < V and P[V] = rho^V with
  * rho = lam_c S; we use it directly (no normalising sum, so no overflow for
  * large V and no OCR-damaged sum limits to get wrong).  The typo V/S for
- * 1/S in 002 eqs.(2.10)/(2.16) is ignored, as MODELS.md B1 explains.
+ * 1/S in [L99] eqs.(2.10)/(2.16) is ignored, as docs/models/conventions.md,
+ * B1 explains.
  */
 #include <math.h>
 

@@ -5,9 +5,10 @@
  * `err *` as their last argument (which may be NULL).  The err carries a
  * human-readable message and, for configuration errors, the file, 1-based
  * line and column, and the YAML path of the offending node.  Libraries never
- * print or exit: the CLI decides how to report (see STYLE.md section 4).
+ * print or exit: only the CLI decides how to report, so a library call
+ * can be reused by the daemon and the tests without side effects.
  *
- * The codes come from one X-macro list so the enum and err_code_name() can
+ * The codes come from one X-macro list so the enum and err_code_text() can
  * never drift apart.
  */
 #ifndef DSE_ERR_H

@@ -11,7 +11,8 @@
  *   - derived quantities: node count, diameter, exact average distance,
  *     message length in flits.
  *
- * Conventions (MODELS.md section 0.1): time in cycles, one flit crosses one
+ * Conventions (docs/models/conventions.md, "Global symbols and units"): time
+ * in cycles, one flit crosses one
  * channel per cycle, a channel is one direction of a link with `width`
  * wires, and a message of `message_bits` bits takes ceil(bits / width) flits.
  *
@@ -151,8 +152,9 @@ long net_node_id(const net_design *d, const int *coords);
  * -1 for other patterns. */
 long net_permutation_dest(const net_design *d, net_traffic t, long src);
 
-/* Minimum V for deadlock freedom of (topology, routing), MODELS.md
- * section 4; -1 when the combination is not supported at all. */
+/* Minimum V for deadlock freedom of the design's routing and switching on
+ * its topology (the topology's descriptor, topology.h); -1 when the
+ * combination is not supported at all. */
 int net_min_vcs(const net_design *d);
 
 /* ---- validation -------------------------------------------------------- */

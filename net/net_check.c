@@ -2,62 +2,18 @@
  * net_check.c — is a design buildable and deadlock-free, and does a
  * workload make sense on it?
  *
- * The minimum VC counts follow MODELS.md section 4 (from the seeds):
- *   torus   deterministic 2 (Dally-Seitz datelines), duato 3 (2 escape + 1),
- *           hop_based = diameter, minimal_adaptive (seed 001) 3: its paper
- *           says deadlock is avoided "by using multiple virtual channels" and
- *           simulated 4; with escape classes as in Duato's scheme 3 suffice.
- *   mesh    deterministic 1, duato 2 (1 escape + 1 adaptive).
- *   hypercube deterministic 1, duato 2, pcube 1 (turn model), PCS 1
- *           (backtracking avoids deadlock, seed 003).
- *   dcsh    deterministic 1, duato 2, hop_based n (the diameter).
- *   express deterministic 2 (Dally-Seitz on every ring, thesis 6.3(g)).
- * Combinations with no routing algorithm in dse (pcube off the hypercube,
- * adaptive express-cubes, ...) are rejected as unsupported.
+ * The topology's own rules (smallest radix, its parameters, the minimum
+ * VC count per routing) come from its descriptor (topology.c); the rules
+ * here tie a routing or switching scheme to the one topology it is defined
+ * on, and give each refusal its own message.
  */
 #include "net.h"
+#include "topology.h"
 
 int net_min_vcs(const net_design *d)
 {
-    int pcs = d->switching == NET_SWITCH_PCS;
-    switch (d->topology) {
-    case NET_TORUS:
-        switch (d->routing) {
-        case NET_ROUTE_DETERMINISTIC: return 2;
-        case NET_ROUTE_DUATO: return 3;
-        case NET_ROUTE_HOP_BASED: return net_diameter(d);
-        case NET_ROUTE_MINIMAL_ADAPTIVE: return d->n == 2 ? 3 : -1;
-        default: return -1;
-        }
-    case NET_MESH:
-        switch (d->routing) {
-        case NET_ROUTE_DETERMINISTIC: return 1;
-        case NET_ROUTE_DUATO: return 2;
-        case NET_ROUTE_HOP_BASED: return net_diameter(d);
-        default: return -1;
-        }
-    case NET_HYPERCUBE:
-        if (pcs)
-            return d->routing == NET_ROUTE_MINIMAL_ADAPTIVE ? 1 : -1;
-        switch (d->routing) {
-        case NET_ROUTE_DETERMINISTIC: return 1;
-        case NET_ROUTE_DUATO: return 2;
-        case NET_ROUTE_PCUBE: return 1;
-        case NET_ROUTE_HOP_BASED: return d->n;
-        default: return -1;
-        }
-    case NET_DCSH:
-        switch (d->routing) {
-        case NET_ROUTE_DETERMINISTIC: return 1;
-        case NET_ROUTE_DUATO: return 2;
-        case NET_ROUTE_HOP_BASED: return d->n;
-        default: return -1;
-        }
-    case NET_EXPRESS:
-        return d->routing == NET_ROUTE_DETERMINISTIC ? 2 : -1;
-    default:
-        return -1;
-    }
+    const net_topology_info *t = net_topology_get(d->topology);
+    return t ? t->min_vcs(d) : -1;
 }
 
 int net_check(const net_design *d, err *e)
@@ -71,36 +27,27 @@ int net_check(const net_design *d, err *e)
     if (d->n < 1 || d->n > NET_MAX_DIMS)
         return err_set(e, ERR_INFEASIBLE, "n = %d: need 1 to %d dimensions",
                        d->n, NET_MAX_DIMS);
+    const net_topology_info *info = net_topology_get(d->topology);
     for (int i = 0; i < d->n; i++) {
         if (d->k[i] < 2)
             return err_set(e, ERR_INFEASIBLE,
                            "radix %d in dimension %d: need k >= 2", d->k[i], i);
-        if (d->topology == NET_HYPERCUBE && d->k[i] != 2)
+        if (info->fixed_radix && d->k[i] != info->fixed_radix)
             return err_set(e, ERR_INFEASIBLE,
-                           "hypercube radix must be 2, got %d in dimension %d",
-                           d->k[i], i);
-        if ((d->topology == NET_TORUS || d->topology == NET_EXPRESS) &&
-            d->k[i] < 3)
-            return err_set(e, ERR_INFEASIBLE,
-                           "%s radix 2 in dimension %d: a 2-node ring is a "
-                           "hypercube link; use topology hypercube",
-                           topo, i);
+                           "%s radix must be %d, got %d in dimension %d", topo,
+                           info->fixed_radix, d->k[i], i);
+        if (d->k[i] < info->min_radix)
+            return err_set(e, ERR_INFEASIBLE, "%s radix %d in dimension %d: %s",
+                           topo, d->k[i], i,
+                           info->min_radix_why ? info->min_radix_why
+                                               : "radix too small");
     }
     if (net_nodes(d) > NET_MAX_NODES)
         return err_set(e, ERR_INFEASIBLE, "more than %ld nodes", NET_MAX_NODES);
-    if (d->topology == NET_EXPRESS) {
-        if (d->express_m < 1)
-            return err_set(e, ERR_INFEASIBLE, "express m = %d: need m >= 1",
-                           d->express_m);
-        if (d->express_kn < 2)
-            return err_set(e, ERR_INFEASIBLE, "express kn = %d: need kn >= 2",
-                           d->express_kn);
-        for (int i = 0; i < d->n; i++)
-            if (d->k[i] % d->express_kn || d->k[i] < 2 * d->express_kn)
-                return err_set(e, ERR_INFEASIBLE,
-                               "express kn = %d must divide the radix %d of "
-                               "dimension %d into at least 2 groups",
-                               d->express_kn, d->k[i], i);
+    if (info->check_params) {
+        int rc = info->check_params(d, e);
+        if (rc)
+            return rc;
     }
     if (d->width < 1)
         return err_set(e, ERR_INFEASIBLE,

@@ -10,6 +10,7 @@
  * topology or traffic omitted so two equal designs always print the same.
  */
 #include "net.h"
+#include "topology.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -87,8 +88,9 @@ int net_design_format(const net_design *d, char *buf, size_t size)
             tb_add(&tb, i ? "x%d" : "%d", d->k[i]);
     tb_add(&tb, " vcs=%d buffer=%d width=%d", d->vcs, d->buffer_flits,
            d->width);
-    if (d->topology == NET_EXPRESS)
-        tb_add(&tb, " m=%d kn=%d", d->express_m, d->express_kn);
+    char params[128];
+    net_design_params_format(d, " ", params, sizeof params);
+    tb_add(&tb, "%s", params);
     tb_add(&tb, " routing=%s switching=%s router_delay=%d ejection=%d",
            net_routing_name(d->routing), net_switching_name(d->switching),
            d->router_delay, d->ejection_channels);
@@ -181,13 +183,23 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
     long v;
     int rc;
     if (strcmp(key, "topology") == 0) {
-        if (net_topology_parse(value, &d->topology))
+        if (net_topology_parse(value, &d->topology)) {
+            char names[256] = "";
+            size_t used = 0;
+            for (int t = 0; t < NET_TOPOLOGY_COUNT && used < sizeof names; t++) {
+                int w = snprintf(names + used, sizeof names - used, "%s%s",
+                                 t ? ", " : "",
+                                 net_topology_name((net_topology)t));
+                if (w > 0)
+                    used += (size_t)w;
+            }
             return err_set(e, ERR_INVALID,
-                           "topology: unknown topology \"%s\" (torus, mesh, "
-                           "hypercube, dcsh, express)",
-                           value);
-        if (d->topology == NET_HYPERCUBE)
-            net_design_set_radix(d, d->n, 2);
+                           "topology: unknown topology \"%s\" (%s)", value,
+                           names);
+        }
+        int fixed = net_topology_get(d->topology)->fixed_radix;
+        if (fixed)
+            net_design_set_radix(d, d->n, fixed);
         return 0;
     }
     if (strcmp(key, "routing") == 0) {
@@ -210,7 +222,9 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
     if (strcmp(key, "n") == 0) {
         if ((rc = parse_int(key, value, 1, NET_MAX_DIMS, &v, e)))
             return rc;
-        int k0 = d->topology == NET_HYPERCUBE ? 2 : (d->k[0] ? d->k[0] : 2);
+        const net_topology_info *info = net_topology_get(d->topology);
+        int k0 = info && info->fixed_radix ? info->fixed_radix
+                                           : (d->k[0] ? d->k[0] : 2);
         if (net_uniform_radix(d) || d->n != (int)v)
             net_design_set_radix(d, (int)v, k0);
         return 0;
@@ -223,8 +237,6 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
         {"vcs", &d->vcs, 1, 1024},
         {"buffer", &d->buffer_flits, 1, 1 << 20},
         {"width", &d->width, 1, 1 << 24},
-        {"m", &d->express_m, 1, 1024},
-        {"kn", &d->express_kn, 1, 1 << 20},
         {"router_delay", &d->router_delay, 0, 1 << 20},
         {"ejection", &d->ejection_channels, 0, 1024},
     };
@@ -235,6 +247,16 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
             *ints[i].field = (int)v;
             return 0;
         }
+    for (int p = 0; p < NET_PARAM_COUNT; p++) {
+        const net_param_info *info = net_param_get((net_param)p);
+        if (strcmp(key, info->key) == 0) {
+            if ((rc = parse_int(key, value, info->text_lo, info->text_hi, &v,
+                                e)))
+                return rc;
+            net_param_set_value(d, (net_param)p, (int)v);
+            return 0;
+        }
+    }
     return err_set(e, ERR_UNSUPPORTED, "unknown design key \"%s\"", key);
 }
 

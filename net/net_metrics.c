@@ -3,26 +3,13 @@
  * per-dimension and node-to-node hop counts, diameter, exact average
  * distance, message length in flits, permutation destinations.
  *
- * All the topologies here are products of one-dimensional structures and
- * route dimension by dimension, so a hop count is the sum of per-dimension
- * hop counts.  Averages use closed forms where the seeds give them (checked
- * by brute force in tests/test_net.c) and an exact O(kn * k) enumeration for
- * the express-cube, whose per-dimension hop count depends on where the
- * interchanges sit.
- *
- * Express-cube geometry (thesis 002 section 6.2): in each dimension an
- * interchange sits after every kn nodes, i.e. between node g*kn - 1 and node
- * g*kn (mod k).  A message whose shortest direction (by node offset; ties go
- * in the + direction) crosses no interchange uses local channels only.
- * Otherwise it takes kn - (its position in its group) local channels to the
- * next interchange, one express channel per further interchange passed, and
- * (destination's position in its group) + 1 local channels from the last
- * interchange.  Every channel entry is one hop (interchanges charge the
- * router delay too, M7).
+ * Every topology routes dimension by dimension, so a hop count is the sum
+ * of per-dimension hop counts and the diameter the sum of per-dimension
+ * maxima; the per-dimension geometry of each topology is its descriptor's
+ * (topology.c).
  */
 #include "net.h"
-
-#include <stdlib.h>
+#include "topology.h"
 
 long net_nodes(const net_design *d)
 {
@@ -59,95 +46,25 @@ long net_node_id(const net_design *d, const int *coords)
     return id;
 }
 
-/* Hops along one express-cube ring of radix k with groups of kn, moving in
- * the + direction by x > 0 node positions from position a. */
-static int express_forward_hops(int k, int kn, int a, int x)
-{
-    (void)k;
-    int pa = a % kn;
-    int crossings = (pa + x) / kn;
-    if (crossings == 0)
-        return x;
-    int pb = (pa + x) % kn;
-    return (kn - pa) + (crossings - 1) + (pb + 1);
-}
-
-static int dim_hops(const net_design *d, int dim, int a, int b)
-{
-    int k = d->k[dim];
-    int x = ((b - a) % k + k) % k;
-    switch (d->topology) {
-    case NET_TORUS:
-        return x <= k - x ? x : k - x;
-    case NET_MESH:
-        return abs(b - a);
-    case NET_HYPERCUBE:
-    case NET_DCSH:
-        return a != b;
-    case NET_EXPRESS:
-        if (x == 0)
-            return 0;
-        if (x <= k - x)
-            return express_forward_hops(k, d->express_kn, a, x);
-        /* Mirror the ring: position p becomes k-1-p, which maps the
-         * interchange layout onto itself because kn divides k. */
-        return express_forward_hops(k, d->express_kn, k - 1 - a, k - x);
-    default:
-        return 0;
-    }
-}
-
 int net_distance(const net_design *d, long a, long b)
 {
+    const net_topology_info *t = net_topology_get(d->topology);
     int hops = 0;
+    if (!t)
+        return 0;
     for (int i = 0; i < d->n; i++) {
         int ka = d->k[i];
-        hops += dim_hops(d, i, (int)(a % ka), (int)(b % ka));
+        hops += t->dim_hops(d, i, (int)(a % ka), (int)(b % ka));
         a /= ka;
         b /= ka;
     }
     return hops;
 }
 
-/* Express-cube: the layout repeats every kn positions, so sources 0..kn-1
- * suffice for the mean over all (source, destination) pairs. */
-static void express_dim_stats(const net_design *d, int dim, double *mean,
-                              int *max)
-{
-    int k = d->k[dim], kn = d->express_kn;
-    long sum = 0;
-    int best = 0;
-    for (int a = 0; a < kn; a++)
-        for (int b = 0; b < k; b++) {
-            int h = dim_hops(d, dim, a, b);
-            sum += h;
-            if (h > best)
-                best = h;
-        }
-    *mean = (double)sum / ((double)kn * k);
-    *max = best;
-}
-
 double net_dim_avg_distance(const net_design *d, int dim)
 {
-    double k = d->k[dim];
-    switch (d->topology) {
-    case NET_TORUS: /* 004 eq.(5): k/4 for even k, (k - 1/k)/4 for odd k */
-        return (d->k[dim] % 2 == 0) ? k / 4.0 : (k - 1.0 / k) / 4.0;
-    case NET_MESH: /* mean |a-b| over independent uniform a, b */
-        return (k * k - 1.0) / (3.0 * k);
-    case NET_HYPERCUBE:
-    case NET_DCSH: /* 002 eq.(2.4) per dimension: (k-1)/k */
-        return (k - 1.0) / k;
-    case NET_EXPRESS: {
-        double mean;
-        int max;
-        express_dim_stats(d, dim, &mean, &max);
-        return mean;
-    }
-    default:
-        return 0;
-    }
+    const net_topology_info *t = net_topology_get(d->topology);
+    return t ? t->dim_avg_distance(d, dim) : 0;
 }
 
 double net_avg_distance_inclusive(const net_design *d)
@@ -169,31 +86,10 @@ double net_avg_distance(const net_design *d)
 
 int net_diameter(const net_design *d)
 {
+    const net_topology_info *t = net_topology_get(d->topology);
     int diameter = 0;
-    for (int i = 0; i < d->n; i++) {
-        int k = d->k[i];
-        switch (d->topology) {
-        case NET_TORUS:
-            diameter += k / 2;
-            break;
-        case NET_MESH:
-            diameter += k - 1;
-            break;
-        case NET_HYPERCUBE:
-        case NET_DCSH:
-            diameter += 1;
-            break;
-        case NET_EXPRESS: {
-            double mean;
-            int max;
-            express_dim_stats(d, i, &mean, &max);
-            diameter += max;
-            break;
-        }
-        default:
-            break;
-        }
-    }
+    for (int i = 0; t && i < d->n; i++)
+        diameter += t->dim_diameter(d, i);
     return diameter;
 }
 

@@ -1,37 +1,44 @@
 /*
  * bcast.c — broadcast traffic: spanning trees whose edges are one-hop
- * copies queued at the forwarding nodes (MODELS.md 3.7, M10, S5).
+ * copies queued at the forwarding nodes: the broadcast traffic of model
+ * M10 and of the thesis's broadcast study (docs/models.md).
+ *
+ * Sources: Shahrabi, Ould-Khaoua and Mackenzie, 'Communication delay in
+ * wormhole-routed torus networks', ACM SAC 2002 (the torus, model M10);
+ * Loucif, 'Performance evaluation of distributed crossbar switch
+ * hypermesh', PhD thesis, Glasgow 1999, ch. 5 (the DCSH against the
+ * torus, simulated only).
  *
  * A generated message is a broadcast with probability beta (traffic.c).
  * It becomes a record (sim_bcast: serial, generation cycle, length, nodes
  * still to reach) and copies: each tree edge is one message of the
  * broadcast's length, queued at the injection channel of the port it
  * leaves by (net->iq[u*ipn + 1 + port]) — a node forwards all its copies
- * at once, as the all-port nodes of seed 004 do (their copies go "into the
+ * at once, as Shahrabi et al.'s all-port nodes do (their copies go "into the
  * local queue" of the output port) and as the thesis's separate broadcast
- * injection channel allows (002 section 5.3(e')).  A copy is routed like
+ * injection channel allows (Loucif 1999, sec. 5.3(e')).  A copy is routed like
  * any message; when its last flit is consumed at time t the receiving node
  * counts as reached and queues its own copies, generated at t.
  *
- * TORUS TREE (seed 004, Bose et al.'s optimal spanning tree; Figs. 3-4 of
- * the paper are lost, this reproduces its counts N_r).  In each dimension
- * the k-1 other positions are split into a + half of ceil((k-1)/2) and a
- * - half of floor((k-1)/2) (the + side takes the antipode, as dimension
+ * TORUS TREE (Shahrabi et al. 2002: Bose et al.'s optimal spanning tree; the
+ * paper's Figs. 3-4 are lost, this reproduces its counts N_r).  In each
+ * dimension the k-1 other positions are split into a + half of ceil((k-1)/2)
+ * and a - half of floor((k-1)/2) (the + side takes the antipode, as dimension
  * order does at a tie).  The source sends one copy each way in every
- * dimension; a copy that arrived travelling along dimension i in direction
- * s goes on along i in direction s unless its node ends that half, and
- * sends one copy each way in every dimension j > i.  In 2D that is: the
- * source's row nodes forward 3 copies, the two row ends 2, column nodes 1
- * and column ends 0:  N_r = (2k, k^2 - 3k, 2, k - 3) for 0..3 copies, seed
- * 004 eq.(2) (tests/test_sim2_bcast.c counts them).  Every node is reached
- * along its dimension-order path, so at tree depth = its torus distance.
+ * dimension; a copy that arrived travelling along dimension i in direction s
+ * goes on along i in direction s unless its node ends that half, and sends one
+ * copy each way in every dimension j > i.  In 2D that is: the source's row
+ * nodes forward 3 copies, the two row ends 2, column nodes 1 and column ends
+ * 0:  N_r = (2k, k^2 - 3k, 2, k - 3) for 0..3 copies, Shahrabi et al. 2002
+ * eq.(2) (tests/test_sim2.c counts them).  Every node is reached along its
+ * dimension-order path, so at tree depth = its torus distance.
  *
- * DCSH TREE (002 chapter 5: "a cluster reached in one step"): a copy on the
- * bus of (u, i) reaches all k-1 other members of u's dimension-i cluster at
- * once (topo_dcsh.c's broadcast leg); the source sends one copy on its bus
+ * DCSH TREE (Loucif 1999, ch. 5: "a cluster reached in one step"): a copy on
+ * the bus of (u, i) reaches all k-1 other members of u's dimension-i cluster
+ * at once (topo_dcsh.c's broadcast leg); the source sends one copy on its bus
  * in every dimension, and a node reached over dimension i one on every
- * dimension j > i.  Node v is reached at depth = the number of coordinates
- * in which it differs from the source.
+ * dimension j > i.  Node v is reached at depth = the number of coordinates in
+ * which it differs from the source.
  *
  * ZERO-LOAD LATENCY.  Each tree level costs one one-hop message: copy
  * generated at t, header at the router at t, leaves at t + D_r, last flit
@@ -40,15 +47,15 @@
  *     depth * (1 + D_r + L),
  * depth = sum_i floor(k_i / 2) on the torus (its diameter), n on the DCSH.
  *
- * Departures from 002 chapter 5 (its broadcast simulations), recorded
+ * Departures from Loucif 1999, ch. 5 (its broadcast simulations), recorded
  * here: the thesis replicates flits in the routers as they arrive (a flit
- * advances when all its outputs are free), gives broadcasts a VC of their
- * own with priority over unicast, and a separate ejection channel; we
- * follow seed 004 (store and forward through the local queues, copies
- * routed and arbitrated like unicast messages on any VC) for both
- * networks, and on the DCSH do not charge the receivers' input buffers,
- * multiplexers or ejection channels for broadcast flits (topo_dcsh.c).
- * The zero-load figures below hold for this scheme.
+ * advances when all its outputs are free), gives broadcasts a VC of their own
+ * with priority over unicast, and a separate ejection channel; we follow
+ * Shahrabi et al. 2002 (store and forward through the local queues, copies
+ * routed and arbitrated like unicast messages on any VC) for both networks,
+ * and on the DCSH do not charge the receivers' input buffers, multiplexers or
+ * ejection channels for broadcast flits (topo_dcsh.c).  The zero-load figures
+ * below hold for this scheme.
  *
  * Exactly once: the trees reach every node but the source once; with
  * track_delivery each record keeps a per-node bitmap and a second receipt

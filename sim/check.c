@@ -22,117 +22,15 @@
         goto out;                                                             \
     } while (0)
 
-/* Blocked, from the definition: full, and the head waits on an unrouted
- * header down a chain of full VCs. */
-static int blocked_def(const sim_net *net, int32_t y)
-{
-    for (;;) {
-        const sim_vc *v = &net->vc[y];
-        if (v->occ != net->B || v->out == SIM_EJECT)
-            return 0;
-        if (v->out == SIM_NONE)
-            return 1;
-        y = v->out;
-    }
-}
-
-/* The event-driven work sets (engine.c, WORK SETS): blocked flags agree
- * with their definition; every channel's candidate mask is exactly its
- * VCs whose owner holds a flit and that are not blocked, and a channel
- * with candidates is listed; every ejecting VC is listed; the injection
- * masks (free, sending, room) agree with the VCs and a queue that can
- * move a flit is flagged; every sleeping header really has nothing free
- * to take. */
+/* The engine's own work sets (sim_engine.check: engine_fast.c checks its
+ * blocked flags, candidate masks, lists and injection masks), then the
+ * sleeping headers (engine.c): every one really has nothing free to
+ * take. */
 static int check_work_sets(const sim_net *net, err *e)
 {
-    if (net->fast) {
-        const int V = net->V;
-        long nchan = (long)net->topo.nnet + (long)net->nodes * net->topo.ipn;
-        long listed = 0, ejecting = 0;
-        for (int32_t x = 0; x < net->nvc; x++) {
-            const sim_vc *v = &net->vc[x];
-            if (net->blk[x] != blocked_def(net, x))
-                return err_set(e, ERR_INVALID,
-                               "invariant: VC %d blocked flag %d, should be "
-                               "%d",
-                               x, net->blk[x], !net->blk[x]);
-            int cand = v->owner >= 0 && net->vc[v->owner].occ > 0 &&
-                       !net->blk[x];
-            int bit = (int)(net->arb[v->ch].cand >> (x - v->ch * V) & 1);
-            if (cand != bit)
-                return err_set(e, ERR_INVALID,
-                               "invariant: VC %d candidate bit %d, should be "
-                               "%d",
-                               x, bit, cand);
-            if (v->out == SIM_EJECT && v->occ > 0 && !net->in_ej[x])
-                return err_set(e, ERR_INVALID,
-                               "invariant: VC %d ejects but is not listed",
-                               x);
-            ejecting += net->in_ej[x];
-        }
-        for (long c = 0; c < nchan; c++) {
-            if (net->arb[c].cand && !(net->arb[c].sr & SIM_ARB_LISTED))
-                return err_set(e, ERR_INVALID,
-                               "invariant: channel %ld has candidates but is "
-                               "not listed",
-                               c);
-            listed += !!(net->arb[c].sr & SIM_ARB_LISTED);
-        }
-        if (listed != net->nach || ejecting != net->nej)
-            return err_set(e, ERR_INVALID,
-                           "invariant: %ld channels flagged, %d listed; %ld "
-                           "ejecting VCs flagged, %d listed",
-                           listed, net->nach, ejecting, net->nej);
-        long nq = (long)net->nodes * net->topo.ipn, nready = 0;
-        for (long qi = 0; qi < nq; qi++) {
-            const sim_queue *q = &net->iq[qi];
-            int ready = (int)(net->qready[qi >> 6] >> (qi & 63) & 1);
-            int can = q->len > 0 && q->vfree;
-            for (int v = 0; v < V; v++) {
-                int room = net->vc[(net->topo.nnet + qi) * V + v].occ <
-                           net->B;
-                if ((int)(q->room >> v & 1) != room)
-                    return err_set(e, ERR_INVALID,
-                                   "invariant: injection queue %ld: room "
-                                   "bit of VC %d out of step",
-                                   qi, v);
-                can |= (int)(q->send >> v & 1) && room;
-            }
-            if (can && !ready)
-                return err_set(e, ERR_INVALID,
-                               "invariant: injection queue %ld can move a "
-                               "flit but is not listed",
-                               qi);
-            nready += ready;
-            for (int v = 0; v < V; v++) {
-                int32_t x = (int32_t)((net->topo.nnet + qi) * V + v);
-                int free_bit = (int)(net->iq[qi].vfree >> v & 1);
-                int send_bit = (int)(net->iq[qi].send >> v & 1);
-                if (free_bit != (net->vc[x].owner == SIM_NONE) ||
-                    send_bit != (net->pe_msg[qi * V + v] != SIM_NONE))
-                    return err_set(e, ERR_INVALID,
-                                   "invariant: injection VC %d: free bit "
-                                   "%d, sending bit %d out of step",
-                                   x, free_bit, send_bit);
-            }
-        }
-        if (nready != net->nqready)
-            return err_set(e, ERR_INVALID,
-                           "invariant: %ld injection queues flagged, count "
-                           "says %d",
-                           nready, net->nqready);
-        for (int i = 0; i < net->nach; i++)
-            if (!(net->arb[net->ach[i]].sr & SIM_ARB_LISTED))
-                return err_set(e, ERR_INVALID,
-                               "invariant: channel list entry %d not flagged",
-                               net->ach[i]);
-        for (int i = 0; i < net->nej; i++)
-            if (!net->in_ej[net->ej[i]])
-                return err_set(e, ERR_INVALID,
-                               "invariant: ejection list entry %d not "
-                               "flagged",
-                               net->ej[i]);
-    }
+    int rc = net->engine->check(net, e);
+    if (rc)
+        return rc;
     if (!net->sleepy)
         return 0;
     for (int32_t x = 0; x < net->nvc; x++) {

@@ -1,6 +1,8 @@
 /*
- * pcs.c — pipelined circuit switching with backtracking (seed 003 section
- * 3; MODELS.md M9): a probe reserves a path VC by VC, an acknowledgement
+ * pcs.c — pipelined circuit switching with backtracking (Safaei, Khonsari,
+ * Fathy and Ould-Khaoua, 'An analytical model of pipelined circuit switching
+ * in hypercubes in the presence of hot spot traffic', ICPP Workshops 2005,
+ * sec. 3; model M9): a probe reserves a path VC by VC, an acknowledgement
  * returns over it, then the data flits flow as in wormhole switching.
  *
  * PROTOCOL (one probe per message; timing in cycles).
@@ -14,14 +16,15 @@
  *     one (vc.owner / vc.out), exactly the chain a wormhole header leaves.
  *   - Back up: if every permitted VC is held, the probe releases the VC it
  *     sits in (the last one reserved) and is back at the previous router one
- *     cycle later, where it decides again after D_r, excluding the channel
- *     it just came back over (003's "searches for an alternative virtual
- *     channel"; without the exclusion it would re-take the VC it released).
- *     If no alternative is free there either, it backs up again.
- *   - At the source there is nothing to back up over: it retries every
- *     cycle (003: "at the source it simply retries"), the exclusion lifted.
+ *     cycle later, where it decides again after D_r, excluding the channel it
+ *     just came back over (Safaei et al.'s "searches for an alternative
+ *     virtual channel"; without the exclusion it would re-take the VC it
+ *     released).  If no alternative is free there either, it backs up again.
+ *   - At the source there is nothing to back up over: it retries every cycle
+ *     (Safaei et al.: "at the source it simply retries"), the exclusion
+ *     lifted.
  *   - At the destination: the probe takes an ejection channel (one of
- *     design.ejection_channels; seed 003 consumes at once: 0 = unlimited)
+ *     design.ejection_channels; Safaei et al. consume at once: 0 = unlimited)
  *     and the acknowledgement leaves; it crosses the i reserved channels
  *     back, one cycle each, so the PE may send its first data flit i cycles
  *     later (msg.t_go).  Data then follows the reserved VCs with no routing
@@ -32,7 +35,7 @@
  * ZERO-LOAD LATENCY.  An i-hop message: probe at the destination at
  * t0 + i(1 + D_r), acknowledgement back at t0 + i(1 + D_r) + i, first data
  * flit at the destination i cycles later, last flit consumed L cycles after
- * that:  latency = i (3 + D_r) + L  (M + 3i at D_r = 0, seed 003's
+ * that:  latency = i (3 + D_r) + L  (M + 3i at D_r = 0, Safaei et al.'s
  * zero-load limit M + 3 Dbar).  The path-setup time reported
  * (sim_result.path_setup) is probe start to acknowledgement back,
  * i (2 + D_r) at zero load; the model's d_r(i) = d_0 + i is its D_r = 0

@@ -6,7 +6,8 @@
  * the router allocator from stream (seed, SIM_RNG_ALLOC), so a source's
  * arrivals, destinations and lengths are the same whatever the design (common
  * random numbers across the designs of a study) and never depend on the
- * order in which other sources were served.  Never rand() (STYLE.md 6).
+ * order in which other sources were served.  Never rand(): its state is
+ * global and its quality unspecified.
  */
 #ifndef DSE_SIM_RNG_INT_H
 #define DSE_SIM_RNG_INT_H

@@ -2,14 +2,16 @@
  * route_dor.c — deterministic dimension-order routing (e-cube on the
  * hypercube).
  *
- * The header corrects the lowest dimension that still differs, in its
- * minimal direction (+ at a torus tie).  Mesh and hypercube: any of the V
- * VCs (dimension order alone is deadlock-free there).  Torus: the VCs are
- * split into two dateline classes, even-numbered VCs class 0 and odd ones
- * class 1, and the hop's class comes from the topology (topo_cube.c), which
- * makes the ring dependencies acyclic with V >= 2 (002 sections 1.1.3 and
- * 4.2.1(g)).  With V = 1 on a torus (allowed only for watchdog tests) both
- * classes share VC 0 and the network can deadlock.
+ * The header corrects the lowest dimension that still differs, in its minimal
+ * direction (+ at a torus tie).  Mesh and hypercube: any of the V VCs
+ * (dimension order alone is deadlock-free there).  Torus: the VCs are split
+ * into two dateline classes, even-numbered VCs class 0 and odd ones class 1,
+ * and the hop's class comes from the topology (topo_cube.c), which makes the
+ * ring dependencies acyclic with V >= 2 (Dally and Seitz's dateline classes;
+ * Loucif, 'Performance evaluation of distributed crossbar switch hypermesh',
+ * PhD thesis, Glasgow 1999, secs. 1.1.3 and 4.2.1(g)).  With V = 1 on a torus
+ * (allowed only for watchdog tests) both classes share VC 0 and the network
+ * can deadlock.
  */
 #include "sim_int.h"
 

@@ -1,6 +1,9 @@
 /*
  * route_duato.c — Duato's fully adaptive routing: minimal adaptive VCs plus
- * deterministic escape VCs (MODELS.md 3.4; 002 sections 2.2 and 4.2.1).
+ * deterministic escape VCs (Duato, 'A new theory of deadlock-free adaptive
+ * routing in wormhole networks', IEEE TPDS 1993; as Loucif, 'Performance
+ * evaluation of distributed crossbar switch hypermesh', PhD thesis,
+ * Glasgow 1999, secs. 2.2 and 4.2.1, applies it).
  *
  * VCs: on a torus VC 0 and VC 1 are the escape VCs of dateline classes 0
  * and 1, VCs 2..V-1 adaptive (V >= 3); on a mesh or hypercube VC 0 is the

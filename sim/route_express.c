@@ -1,6 +1,7 @@
 /*
  * route_express.c — deterministic dimension-order routing in the express
- * k-ary n-cube (002 section 6.2; MODELS.md M7).
+ * k-ary n-cube (Loucif, 'Performance evaluation of distributed crossbar
+ * switch hypermesh', PhD thesis, Glasgow 1999, sec. 6.2; model M7).
  *
  * At a node: the lowest dimension still to correct, in the direction of the
  * shorter node offset (+ at the tie k/2, as net_distance counts); the only

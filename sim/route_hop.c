@@ -1,8 +1,9 @@
 /*
  * route_hop.c — hop-based (structured buffer pool) fully adaptive routing
- * (002 section 3.2.1; MODELS.md M4): a message h hops from its destination
- * may use only VC class h, on any minimal channel of any dimension still to
- * correct (both directions at a torus tie).
+ * (Loucif, 'Performance evaluation of distributed crossbar switch hypermesh',
+ * PhD thesis, Glasgow 1999, sec. 3.2.1; model M4): a message h hops from its
+ * destination may use only VC class h, on any minimal channel of any dimension
+ * still to correct (both directions at a torus tie).
  *
  * Classes: C = the diameter (n on the DCSH and the hypercube); VC v belongs
  * to class (v mod C) + 1, so with V = C (the thesis's V = n) class h is

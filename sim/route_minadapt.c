@@ -1,6 +1,8 @@
 /*
- * route_minadapt.c — the minimal fully adaptive 2D-torus scheme of seed 001
- * (Quaglia et al., section 2) as its simulator ran it: with virtual
+ * route_minadapt.c — the minimal fully adaptive 2D-torus scheme of
+ * Quaglia, Ciciani and Colajanni, 'Performance analysis of adaptive
+ * wormhole routing in a two-dimensional torus', Parallel Computing 2002,
+ * sec. 2 (model M2), as its simulator ran it: with virtual
  * channels (the paper simulated 4 per link; net_check asks for V >= 3).
  *
  * The paper's rule: "the header moves along X until it reaches the column
@@ -26,8 +28,8 @@ static int minadapt_check(const net_design *d, err *e)
 {
     if (d->topology != NET_TORUS || d->n != 2)
         return err_set(e, ERR_UNSUPPORTED,
-                       "minimal_adaptive wormhole routing is seed 001's 2D "
-                       "torus scheme; not simulated on a %d-D %s",
+                       "minimal_adaptive wormhole routing is Quaglia et "
+                       "al.'s 2D torus scheme; not simulated on a %d-D %s",
                        d->n, net_topology_name(d->topology));
     return 0;
 }

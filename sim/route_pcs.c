@@ -1,10 +1,12 @@
 /*
- * route_pcs.c — the routing function of PCS probes on the hypercube (seed
- * 003 section 3.1; MODELS.md M9): fully adaptive minimal, every dimension
- * still to correct, any of the V VCs, one chosen at random among the free
- * ones (sim__route_pick).  Deadlock freedom comes from the switching, not
- * from VC classes: a probe that finds every permitted VC busy backs up
- * instead of waiting (pcs.c), so V >= 1.
+ * route_pcs.c — the routing function of PCS probes on the hypercube (Safaei,
+ * Khonsari, Fathy and Ould-Khaoua, 'An analytical model of pipelined circuit
+ * switching in hypercubes in the presence of hot spot traffic', ICPP Workshops
+ * 2005, sec. 3.1; model M9): fully adaptive minimal, every dimension still to
+ * correct, any of the V VCs, one chosen at random among the free ones
+ * (sim__route_pick).  Deadlock freedom comes from the switching, not from VC
+ * classes: a probe that finds every permitted VC busy backs up instead of
+ * waiting (pcs.c), so V >= 1.
  */
 #include "sim_int.h"
 

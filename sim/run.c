@@ -364,7 +364,9 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
         net->cw_cap = xcalloc((size_t)net->cd + 1, sizeof *net->cw_cap);
     }
     net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
-    net->fast = net->sleepy && !net->cd && !net->topo.grp;
+    net->engine = net->sleepy && !net->cd && !net->topo.grp
+                      ? &sim__engine_fast
+                      : &sim__engine_active;
     net->dor_fast = net->routing == &sim__route_dor && !net->bus_vc &&
                     net->topo.ops->dor_hop && net->topo.mc_base < 0;
     if (net->dor_fast &&

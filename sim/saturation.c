@@ -19,16 +19,15 @@
  * flat.  Just past saturation, though, the accepted rate is still the peak
  * (the starved sources' queues grow, the others keep up).
  *
- * PAST SATURATION (issue 14: is the fall real?).  Measured with
+ * PAST SATURATION (is the fall real?).  Measured with
  * bench_sim_saturated --queues / --sweep and the fixed-cycle cases, seed 1
  * unless said:
  *   - 8x8 torus, DOR, V=2, B=4, L=16 at 0.017 msgs/node/cycle (10% past
- *     saturation): accepted 0.245-0.25 flits/node/cycle, steady over
- *     100000 cycles, but 45% of the source queues are empty while the
- *     nodes in columns x = 4..6 hold hundreds of messages each: the same
- *     columns with seeds 1 and 2 and with the active-list traverse of the
- *     engine before issue 14.  At one flit/node/cycle every queue is
- *     backlogged and the accepted rate falls to 0.22.
+ *     saturation): accepted 0.245-0.25 flits/node/cycle, steady over 100000
+ *     cycles, but 45% of the source queues are empty while the nodes in
+ *     columns x = 4..6 hold hundreds of messages each: the same columns with
+ *     seeds 1 and 2 and with the active-list engine.  At one flit/node/cycle
+ *     every queue is backlogged and the accepted rate falls to 0.22.
  *   - The same torus with V=4, B=2: stable at 0.32, 0.31 at 0.03 offered,
  *     0.257 at full overload.  With Duato routing (adaptive VCs plus
  *     escape): 0.447-0.449 from 0.03 to full overload (flat).  An 8x8 mesh,
@@ -47,15 +46,14 @@
  *   that balances the dateline classes, prioritises by age, or limits
  *   injection would show a flat plateau, as the reference simulator does
  *   on all but one network.
- *   Larger Duato tori with 1-flit buffers fall too, and much further
- *   (found in session 5, dse sim --saturation, seed 1; 8-wire channels,
- *   16-flit exponential messages, D_r = 1): 16x16, V = 3, accepts 0.096
- *   flits/node/cycle at overload against 0.152 sustained at 0.0095; 32x32,
- *   V = 6, 0.044 against 0.141 at 0.0088; while 8x8, V = 3 or 6, stays
- *   within 5% of its peak.  Their escape VCs are the dimension-order
- *   dateline classes, which every worm falls back on once the adaptive VCs
- *   are full, so the same mechanism is the likely cause; it has not been
- *   traced further.  The search handles it (SEARCH, 4).
+ *   Larger Duato tori with 1-flit buffers fall too, and much further (dse sim
+ *   --saturation, seed 1; 8-wire channels, 16-flit exponential messages, D_r =
+ *   1): 16x16, V = 3, accepts 0.096 flits/node/cycle at overload against 0.152
+ *   sustained at 0.0095; 32x32, V = 6, 0.044 against 0.141 at 0.0088; while
+ *   8x8, V = 3 or 6, stays within 5% of its peak.  Their escape VCs are the
+ *   dimension-order dateline classes, which every worm falls back on once the
+ *   adaptive VCs are full, so the same mechanism is the likely cause; it has
+ *   not been traced further.  The search handles it (SEARCH, 4).
  *
  * SEARCH.
  *   1. Overload probe (one flit/node/cycle offered, a quarter of the
@@ -79,17 +77,16 @@
  *      fall).  Where it collapses, the estimate lands below rates the
  *      network sustains: 32x32 Duato torus, V = 6, 8-wire channels,
  *      16-flit exponential messages (the main study's best torus) accepts
- *      0.044 flits/node/cycle at overload and 0.128 at 0.008 offered;
- *      dse sim: ok at 0.0088, saturated at 0.0092, where the accepted rate
- *      has already fallen to 0.0028 messages.  The search used to answer
- *      0.00278 there (3.2x low) because no stable probe ever overrode the
- *      estimate.  Now, once the estimate is 20% below a stable probe (two
- *      stable climbs in a row) or an unstable probe accepts less than a
- *      stable one offered, the search switches to a bracket: climb by
- *      SAT_CLIMB from stable probes, bisect [lo, hi] geometrically until
- *      hi / lo <= 1 + SAT_BRACKET; the answer is lo, the highest rate a
- *      probe sustained, with the interval [lo, hi].  That 32x32 torus:
- *      0.008465 [0.008465, 0.008905] in 8 probes, 7.2 s CPU.
+ *      0.044 flits/node/cycle at overload and 0.128 at 0.008 offered; dse sim:
+ *      ok at 0.0088, saturated at 0.0092, where the accepted rate has already
+ *      fallen to 0.0028 messages.  Steps 2-3 alone answer 0.00278 there (3.2x
+ *      low): no stable probe ever overrides the estimate.  So, once the
+ *      estimate is 20% below a stable probe (two stable climbs in a row) or an
+ *      unstable probe accepts less than a stable one offered, the search
+ *      switches to a bracket: climb by SAT_CLIMB from stable probes, bisect
+ *      [lo, hi] geometrically until hi / lo <= 1 + SAT_BRACKET; the answer is
+ *      lo, the highest rate a probe sustained, with the interval [lo, hi].
+ *      That 32x32 torus: 0.008465 [0.008465, 0.008905] in 8 probes, 7.2 s CPU.
  *
  *   5. HOT SPOTS AND STARVED SOURCES.  An overload that falls on a few
  *      channels hides in the total: 5% of each of 255 nodes' messages to

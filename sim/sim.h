@@ -6,10 +6,11 @@
  * throughput, hop counts and a saturation or deadlock verdict.  It mirrors
  * the analytic models' interface (models/model.h): same design and workload
  * structs, same units (cycles; rates in messages/node/cycle), the same
- * latency definition (generation to last flit consumed, MODELS.md 3.11).
+ * latency definition (generation to last flit consumed, as in the source
+ * papers: docs/models.md).
  *
- * Semantics (MODELS.md section 3; the full event-ordering rule is in
- * sim/engine.c):
+ * Semantics (the rules the models' source papers simulate; the full
+ * event-ordering rule is in sim/engine.c):
  *   - a physical channel carries at most one flit per cycle, shared flit by
  *     flit, round robin, among its virtual channels (VCs) that have a flit
  *     ready and room downstream;
@@ -27,16 +28,15 @@
  *     destination router.  Example: 1 hop, D_r = 0, L = 1 gives 2.
  *
  * Supported: torus, mesh, hypercube, dcsh (buses with (k-1)V-input
- * multiplexers: flit level, message level for deterministic V = 1),
- * express (interchanges, m express channels); deterministic (dimension
- * order, Dally-Seitz dateline classes on tori and express rings), duato
- * (adaptive VCs plus deterministic escape VCs), minimal_adaptive (seed
- * 001's 2D-torus scheme), pcube (hypercube), hop_based (dcsh, hypercube,
- * torus, mesh); wormhole switching, and pcs on the hypercube
- * (minimal_adaptive probes with backtracking); uniform, hotspot,
- * transpose, bit_reversal and shuffle traffic, and broadcast (spanning
- * trees of one-hop copies) on the torus and the DCSH.  Anything else is
- * rejected with ERR_UNSUPPORTED and the reason.
+ * multiplexers: flit level, message level for deterministic V = 1), express
+ * (interchanges, m express channels); deterministic (dimension order,
+ * Dally-Seitz dateline classes on tori and express rings), duato (adaptive VCs
+ * plus deterministic escape VCs), minimal_adaptive (Quaglia et al.'s 2D-torus
+ * scheme, model M2), pcube (hypercube), hop_based (dcsh, hypercube, torus,
+ * mesh); wormhole switching, and pcs on the hypercube (minimal_adaptive probes
+ * with backtracking); uniform, hotspot, transpose, bit_reversal and shuffle
+ * traffic, and broadcast (spanning trees of one-hop copies) on the torus and
+ * the DCSH.  Anything else is rejected with ERR_UNSUPPORTED and the reason.
  *
  * Zero-load latency (what the tests check): wormhole h (1 + D_r) + L, h
  * the exact hop count of the pair (express interchanges count as hops and

@@ -37,20 +37,21 @@
  * of design.ejection_channels (0 = unlimited) and is consumed at one flit
  * per cycle.
  *
- * PHYSICAL CHANNELS AND INPUT MULTIPLEXERS (DCSH).  A channel normally is
- * its own physical channel: one flit per cycle over its V VCs.  A DCSH bus
- * is one physical channel with V VCs reaching k-1 receivers; it is built as
- * k-1 channels (one per receiver, so that every VC buffer sits at one
- * router) tied together by topo.phys[ch], the bus's representative channel:
- * the representative's stamp and round-robin pointer govern the whole bus
- * (one flit per cycle), and bus VC v is one resource, net->bus_vc[rep*V+v]
- * = the receiver-side VC that holds it (SIM_NONE: free), so at most V
- * messages use the bus at once, as the thesis's V-VC channel model has it.
- * topo.grp[ch] names the input multiplexer the channel's VCs feed at the
- * receiving router (one per router and dimension, (k-1)V inputs): at most
- * one flit per cycle passes it (flit level, round robin, non-blocking:
- * thesis 2.3), or, in message-level mode (M8: deterministic, V = 1), one
- * message holds it from header arbitration until its tail has passed.
+ * PHYSICAL CHANNELS AND INPUT MULTIPLEXERS (DCSH).  A channel normally is its
+ * own physical channel: one flit per cycle over its V VCs.  A DCSH bus is one
+ * physical channel with V VCs reaching k-1 receivers; it is built as k-1
+ * channels (one per receiver, so that every VC buffer sits at one router) tied
+ * together by topo.phys[ch], the bus's representative channel: the
+ * representative's stamp and round-robin pointer govern the whole bus (one
+ * flit per cycle), and bus VC v is one resource, net->bus_vc[rep*V+v] = the
+ * receiver-side VC that holds it (SIM_NONE: free), so at most V messages use
+ * the bus at once, as the V-VC channel model of Loucif, 'Performance
+ * evaluation of distributed crossbar switch hypermesh', PhD thesis, Glasgow
+ * 1999, has it.  topo.grp[ch] names the input multiplexer the channel's VCs
+ * feed at the receiving router (one per router and dimension, (k-1)V inputs):
+ * at most one flit per cycle passes it (flit level, round robin, non-blocking:
+ * Loucif 1999, sec. 2.3), or, in message-level mode (M8: deterministic, V =
+ * 1), one message holds it from header arbitration until its tail has passed.
  * Injection channels belong to no multiplexer.
  *
  * EXTENDING.  What varies is a table entry:
@@ -396,6 +397,30 @@ typedef struct sim_bcast {
     uint8_t *seen;               /* track_delivery: per node, owned */
 } sim_bcast;
 
+/* The switching engine: the phases of a cycle (engine.c, EVENT-ORDERING
+ * RULE) that have two implementations, chosen once by sim_net_create.
+ * sim__engine_active (engine_active.c) serves every network;
+ * sim__engine_fast (engine_fast.c) serves point-to-point wormhole networks
+ * with credit delay 0 from work sets kept across cycles.  The shared
+ * phases (engine.c: allocation; source.c, bcast.c: queueing) call the
+ * hooks where the engine's own state must follow. */
+typedef struct sim_engine {
+    const char *name;
+    /* phase 3: the PEs move flits into their injection VCs */
+    void (*inject)(sim_net *net);
+    /* phases 5-6: grant this cycle's flit moves, then apply them */
+    void (*traverse)(sim_net *net);
+    /* a message joined injection queue qi (of node u) */
+    void (*queued)(sim_net *net, int32_t u, int32_t qi);
+    /* VC x's header was just given its output (x is on the active list) */
+    void (*routed)(sim_net *net, int32_t x);
+    /* the engine's own sets against their definitions
+     * (sim_check_invariants) */
+    int (*check)(const sim_net *net, err *e);
+} sim_engine;
+
+extern const sim_engine sim__engine_active, sim__engine_fast;
+
 struct sim_net {
     sim_params p;
     sim_topo topo;
@@ -475,10 +500,10 @@ struct sim_net {
     int nmoved;
     int32_t *dfs_ch, *dfs_i;     /* explicit stack of switch resolution */
 
-    /* Event-driven work sets (engine.c, "WORK SETS"). */
-    int fast;                    /* traverse walks the candidate sets
-                                    (credit delay 0, point-to-point,
-                                    wormhole) */
+    const sim_engine *engine;    /* phases 3 and 5-6 */
+
+    /* Event-driven work sets (engine_fast.c, "WORK SETS"; sleeping
+     * headers and dor_fast: engine.c). */
     int sleepy;                  /* failed headers sleep until woken */
     int dor_fast;                /* dimension-order routing on point-to-
                                     point channels with topo.ops->dor_hop:
@@ -617,6 +642,18 @@ static inline int64_t sim_vc_since(const sim_net *net, int32_t x)
     return moved > net->vc_since[x] ? moved : net->vc_since[x];
 }
 
+/* The router VC x's buffer sits at. */
+static inline int32_t sim_vc_router(const sim_net *net, int32_t x)
+{
+    return net->topo.chan[net->vc[x].ch].dst;
+}
+
+/* The sleep slot of router r's ejection channels. */
+static inline int32_t sim_eject_slot(const sim_net *net, int32_t r)
+{
+    return net->nslots - net->topo.routers + r;
+}
+
 /* Input multiplexer group of VC x (-1: none). */
 static inline int32_t sim_vc_group(const sim_net *net, int32_t x)
 {
@@ -637,7 +674,7 @@ void sim__waiting_push(sim_net *net, int32_t vc);
 void sim__active_add(sim_net *net, int32_t vc);
 void sim__active_remove(sim_net *net, int32_t vc);
 /* Append message m to the FIFO of injection channel q (u*ipn + j) of node
- * u, listing u as a busy source. */
+ * u, and tell the engine (sim_engine.queued). */
 void sim__queue_push(sim_net *net, int32_t u, int32_t q, int32_t m);
 /* The candidates of a routing decision for message m at router r, its
  * header in VC x (the routing function's, or a DCSH broadcast copy's bus). */

@@ -6,7 +6,7 @@
  * lambda in continuous time, drawn from its own stream (seed, node).  An
  * arrival at real time tau belongs to cycle ceil(tau): the message exists at
  * the source from the start of that cycle, which is its generation cycle
- * t_gen (so zero-load latency is an exact integer, MODELS.md 3.2).  The
+ * t_gen (so zero-load latency is an exact integer).  The
  * calendar is a binary heap of (cycle, node), ties broken by node id, so
  * serial numbers are assigned in (cycle, node) order on every machine.
  *

@@ -1,6 +1,6 @@
 /*
  * stats.c — measured-message statistics: batch means and 95% confidence
- * intervals (MODELS.md 3.12).
+ * intervals.
  *
  * Which messages are measured: those with generation serials in
  * [warmup, tag_end).  Tagging by generation (not by delivery) keeps the

@@ -7,8 +7,9 @@
  * net_distance counts it).  Mesh: the sign of b - a.  Hypercube: one channel
  * per dimension ("flip bit d"), used when the bits differ.
  *
- * Dateline classes (torus only).  Dally and Seitz's high/low rule as the
- * thesis states it (002 section 4.2.1(g), MODELS.md M6): a dimension-order
+ * Dateline classes (torus only).  Dally and Seitz's high/low rule as
+ * Loucif states it ('Performance evaluation of distributed crossbar switch
+ * hypermesh', PhD thesis, Glasgow 1999, sec. 4.2.1(g)): a dimension-order
  * hop uses class 1 while the current coordinate is below the destination's,
  * class 0 otherwise.  In the + direction a message that must wrap (a > b)
  * rides class 0 up to and across the wrap link k-1 -> 0, then class 1; one

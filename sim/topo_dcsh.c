@@ -3,7 +3,9 @@
  * nodes; in each dimension every node owns one unidirectional channel (a
  * bus) that reaches the other k-1 nodes of its cluster, and every router
  * has, per dimension, one (k-1)V-to-1 input multiplexer over the VCs of the
- * k-1 buses that reach it (002 sections 1.2, 2.3, Figs. 1.4, 2.1, 2.3).
+ * k-1 buses that reach it (Loucif, 'Performance evaluation of distributed
+ * crossbar switch hypermesh', PhD thesis, Glasgow 1999, secs. 1.2 and 2.3,
+ * Figs. 1.4, 2.1 and 2.3).
  *
  * Channels.  The bus of (node s, dimension d) is built as k-1 channels, one
  * per receiver t, so that each VC buffer sits at one router (the engine's
@@ -25,8 +27,8 @@
  * contiguous, which is what the engine's round-robin walk over a
  * multiplexer uses.
  *
- * Broadcast (t->mcast): a bus also reaches all k-1 receivers at once (002
- * chapter 5: "send a broadcast message to all cluster nodes in one step").
+ * Broadcast (t->mcast): a bus also reaches all k-1 receivers at once (Loucif
+ * 1999, ch. 5: "send a broadcast message to all cluster nodes in one step").
  * Bus (s, d) gets one more leg, channel mc_base + s*n + d, to a receiver
  * router N + s*n + d that stands for all k-1 cluster members: a copy sent
  * on it is consumed there and counts as received by every member
@@ -38,7 +40,8 @@
  * Routing geometry: a message crosses at most one leg per dimension;
  * min_channels returns the leg from r to the node that agrees with r except
  * in dimension dim, where it takes dst's coordinate.  One dateline class:
- * no wrap-around, dimension order alone is deadlock-free (002 3.2.2).
+ * no wrap-around, dimension order alone is deadlock-free (Loucif 1999,
+ * sec. 3.2.2).
  */
 #include "net/xalloc.h"
 #include "sim_int.h"

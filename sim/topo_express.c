@@ -1,8 +1,11 @@
 /*
- * topo_express.c — the bidirectional express k-ary n-cube (002 section 6.2,
- * Fig. 6.1; MODELS.md M7): a torus with an interchange inserted after every
- * kn nodes of each ring, neighbouring interchanges linked by m parallel
- * express channels per direction.
+ * topo_express.c — the bidirectional express k-ary n-cube (Dally, 'Express
+ * cubes: improving the performance of k-ary n-cube interconnection
+ * networks', IEEE TC 1991, as Loucif, 'Performance evaluation of
+ * distributed crossbar switch hypermesh', PhD thesis, Glasgow 1999,
+ * sec. 6.2 and Fig. 6.1, models it: model M7): a torus with an interchange
+ * inserted after every kn nodes of each ring, neighbouring interchanges
+ * linked by m parallel express channels per direction.
  *
  * Ring of dimension d (k nodes, G = k/kn interchanges), + direction:
  *
@@ -21,9 +24,9 @@
  * ring order, then the express channels; then injection channels.  Node
  * ports: port[u*2n + 2d + (dir<0)] = the local channel leaving node u.
  *
- * Hop count: route_express.c routes exactly as net_distance counts (thesis
- * 6.2: local to the first interchange, express across groups, local to the
- * destination), so simulated hops equal net_distance for every pair.
+ * Hop count: route_express.c routes exactly as net_distance counts (Loucif
+ * 1999, sec. 6.2: local to the first interchange, express across groups, local
+ * to the destination), so simulated hops equal net_distance for every pair.
  */
 #include <string.h>
 
@@ -160,8 +163,8 @@ static int express_build(sim_topo *t, const net_design *d, err *e)
  * message that must wrap rides class 0 up to and into I_0 and class 1 from
  * there on; class 1 never contains a channel into I_0, and positions grow
  * along every class-0 or class-1 dependency: local and express channels
- * together are acyclic with two classes, as on the plain torus (002 section
- * 6.3(g), MODELS.md section 4: V >= 2). */
+ * together are acyclic with two classes, as on the plain torus (Loucif 1999,
+ * sec. 6.3(g): V >= 2). */
 int sim__express_class(const sim_topo *t, int r, int dst, int dim, int dir)
 {
     const sim_express *x = sim_express_of(t);

@@ -1,9 +1,10 @@
 /*
- * traffic.c — traffic patterns: where each message goes (MODELS.md 3.9).
+ * traffic.c — traffic patterns: where each message goes.
  *
  *   uniform       destination uniform over the other N-1 nodes.
  *   hotspot       with probability theta the hot-spot node (hotspot_node,
- *                 -1 meaning N-1 as in seed 003), otherwise uniform over the
+ *                 -1 meaning N-1, the hot spot of Safaei et al., ICPP
+ *                 Workshops 2005: model M9), otherwise uniform over the
  *                 other N-1 nodes.  The hot-spot node itself cannot send to
  *                 itself, so all its messages are uniform.
  *   transpose, bit_reversal, shuffle
@@ -13,7 +14,8 @@
  *
  *   broadcast     with probability beta a broadcast (SIM_BCAST: bcast.c
  *                 builds its tree), otherwise uniform over the other N-1
- *                 nodes (seed 004 assumption b).
+ *                 nodes (Shahrabi, Ould-Khaoua and Mackenzie, SAC 2002,
+ *                 assumption b: model M10).
  *
  * Every draw comes from the source's own stream, so a node's destinations
  * do not depend on the design being simulated.

@@ -427,10 +427,10 @@ static void test_good_full(void **state)
     assert_int_equal(s.space.vcs.v[2], 9);
     assert_int_equal(s.space.buffer_flits.n, 2);
     assert_int_equal(s.space.buffer_flits.v[1], 4);
-    assert_int_equal(s.space.express_m.n, 1);
-    assert_int_equal(s.space.express_m.v[0], 2);
-    assert_int_equal(s.space.express_kn.n, 2);
-    assert_int_equal(s.space.express_kn.v[1], 16);
+    assert_int_equal(s.space.params[NET_PARAM_EXPRESS_M].n, 1);
+    assert_int_equal(s.space.params[NET_PARAM_EXPRESS_M].v[0], 2);
+    assert_int_equal(s.space.params[NET_PARAM_EXPRESS_KN].n, 2);
+    assert_int_equal(s.space.params[NET_PARAM_EXPRESS_KN].v[1], 16);
     assert_int_equal(s.space.require_model, 0);
     assert_int_equal(s.nobjectives, 3);
     assert_int_equal(s.objectives[0].kind, CFG_OBJ_SATURATION);
@@ -543,7 +543,8 @@ static void test_shipped_configs(void **state)
     globfree(&g);
 }
 
-/* The reader helpers: routing applicability follows MODELS.md section 4. */
+/* The reader helpers: routing applicability follows docs/models/semantics.md,
+ * "Minimum virtual channels". */
 static void test_routing_applies(void **state)
 {
     (void)state;
@@ -617,7 +618,7 @@ static void test_check_command(void **state)
     free(out);
 }
 
-/* ---- limits (issue 16) ---------------------------------------------------- */
+/* ---- limits ------------------------------------------------------------- */
 
 /* expect_error for texts too long to print. */
 static void expect_error_quiet(const char *text, int line, int column,

@@ -16,7 +16,7 @@
  *
  * Expected ratios come from the thesis (4.13), (6.30), (6.32), the text of
  * sections 4.3 and 6.4 (N = 256: 4x, N = 1024: 8x; express 1024: 4x/8x for
- * m = 1, 2x/4x for m = 3; express 4096 VLSI: 8x/4x) and MODELS.md section 2's
+ * m = 1, 2x/4x for m = 3; express 4096 VLSI: 8x/4x) and docs/models/cost.md's
  * derived hypercube and general-n torus forms, evaluated here in closed form.
  */
 #include <setjmp.h>
@@ -476,7 +476,7 @@ static void test_bisection_is_minimum(void **state)
     }
 }
 
-/* ---- closed forms of the thesis and MODELS.md --------------------------- */
+/* ---- closed forms of [L99] and docs/models/cost.md --------------------- */
 
 static void test_closed_forms(void **state)
 {
@@ -507,7 +507,8 @@ static void test_closed_forms(void **state)
             }
         }
     }
-    /* hypercube, MODELS.md: B = N w, P = 2 n w; general-n torus 4 k^(n-1) */
+    /* hypercube, docs/models/cost.md: B = N w, P = 2 n w; general-n torus 4
+     * k^(n-1) */
     net_design h = make(NET_HYPERCUBE, 10, 2, 3);
     assert_int_equal(cons_cost_of(&h, &c, NULL), 0);
     assert_true(c.bisection_wires == 1024.0 * 3);
@@ -573,7 +574,7 @@ static void test_thesis_express_ratio(void **state)
         int k, m, vlsi, multichip;
     } cases[] = {
         /* section 6.4: 1024 nodes, m = 1: 4x (VLSI), 8x (pin-out);
-         * m = 3: "reduced to half": 2x, and 4x (MODELS.md) */
+         * m = 3: "reduced to half": 2x, and 4x (docs/models/cost.md) */
         {32, 1, 4, 8},
         {32, 3, 2, 4},
         /* 4096 nodes: 8x (m = 1) and 4x (m = 3) under bisection; pin-out
@@ -599,7 +600,7 @@ static void test_thesis_express_ratio(void **state)
     }
 }
 
-/* MODELS.md section 2, equal-budget widths against a DCSH of the same N:
+/* docs/models/cost.md, equal-budget widths against a DCSH of the same N:
  * hypercube: bisection w_H = w_D; pin-out w_H = n_D k_D w_D / (2 log2 N);
  * torus (general n): bisection w_T = (k_T/4) w_D; pin-out n_D k_D w_D/(4 n_T). */
 static void test_equal_budget_hypercube_and_torus(void **state)

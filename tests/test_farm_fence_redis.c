@@ -1,5 +1,5 @@
 /*
- * test_farm_fence_redis.c — the daemon's fenced writes (issue 16) against
+ * test_farm_fence_redis.c — the daemon's fenced writes against
  * a real redis-server on a free loopback port (integration; skipped
  * without redis-server), and the in-memory store behaving the same:
  *

@@ -11,7 +11,7 @@
  *   - every study's report goes to OUTPUT_ROOT/ID whatever its
  *     report.directory says: "." or "reports" (a parent of other
  *     studies' reports) or an absolute path leave the others' reports
- *     alone (issue 16).
+ *     alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -260,7 +260,7 @@ static void test_daemon(void **state)
     test_redis_fini(&r);
 }
 
-/* Issue 16: daemon A is paused (SIGSTOP) past its lock's expiry while a
+/* Daemon A is paused (SIGSTOP) past its lock's expiry while a
  * study runs; daemon B takes the lock and resumes the study.  When A
  * wakes it finds B's token in the lock: it changes nothing more, exits 1
  * saying so, and the study completes once, by B, into ROOT/1. */

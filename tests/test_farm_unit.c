@@ -53,7 +53,7 @@ static void test_url_parse(void **state)
         assert_int_equal(dse_store_url_parse(bad[i], &u, NULL), ERR_CONFIG);
 }
 
-/* Issue 16: the password need not be on the command line (ps shows it):
+/* The password need not be on the command line (ps shows it):
  * DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE when the URL has none;
  * the farm secret likewise from DSE_FARM_SECRET(_FILE). */
 static void test_password_and_secret_from_env(void **state)
@@ -247,7 +247,7 @@ static void test_job_malformed(void **state)
     lim.max_nodes = 8;
     assert_int_not_equal(dse_job_parse(good, &lim, NULL, &j, &e), 0);
     assert_non_null(strstr(e.msg, "nodes"));
-    /* Issue 16: a 1024x1024 torus with 64 VCs (a valid job of a few
+    /* A 1024x1024 torus with 64 VCs (a valid job of a few
      * hundred bytes) would need ~19 GB: refused from the estimate, with
      * the reason, before anything is allocated */
     char *big = replace(good, "k=4", "k=1024");
@@ -362,7 +362,7 @@ static void test_saturation_job(void **state)
     free(d);
 }
 
-/* Issue 16: score jobs are estimated too (dse_job_score_work) and an
+/* Score jobs are estimated too (dse_job_score_work) and an
  * over-limit one is refused with its reason before any model runs: many
  * rates at 10^7 iterations, or a million-node ring (whose models' set-up
  * alone is quadratic in the radix).  The shipped studies' jobs are far
@@ -553,7 +553,7 @@ static void test_result_roundtrip_exact(void **state)
 
 /* ---- the daemon's checks ---------------------------------------------------------- */
 
-/* Issue 16: the daemon writes study ID's report to ROOT/ID whatever the
+/* The daemon writes study ID's report to ROOT/ID whatever the
  * study says; ids read from Redis that are not decimal are refused; an
  * existing ROOT/ID that is not a dse report (or is a link) is refused. */
 static void test_report_path(void **state)
@@ -619,7 +619,7 @@ static void test_limits(void **state)
     cfg_study_fini(&s);
 }
 
-/* Issue 16: a huge space (65,536 nodes, mixed radices, long vcs and
+/* A huge space (65,536 nodes, mixed radices, long vcs and
  * buffer lists: tens of millions of combinations) is refused by counting,
  * in well under a second, instead of being built (gigabytes, minutes). */
 static void test_limits_count_before_enumerating(void **state)
@@ -696,7 +696,7 @@ static void *stopper_main(void *arg)
     return NULL;
 }
 
-/* Issue 16: the limit check builds a space of up to max_enumerated
+/* The limit check builds a space of up to max_enumerated
  * combinations, which takes seconds; a stop flag set meanwhile (the
  * daemon's SIGTERM) makes it return ERR_INTERRUPTED at once instead of
  * finishing the build. */
@@ -760,7 +760,7 @@ static int wait_study(dse_store *st, const dse_farm_opts *fo, const char *id,
     return 0;
 }
 
-/* Issue 16, end to end: a study with tens of millions of combinations is
+/* End to end: a study with tens of millions of combinations is
  * refused at once by counting (the reason says so); a daemon stopped
  * while it checks a smaller but still slow study returns promptly and
  * leaves the study queued at the head for the next daemon. */
@@ -869,7 +869,7 @@ static int worker_stop(wthread *w)
 
 static char *local_tiny;
 
-/* Issue 16, through a worker: with --max-score-work under the study's
+/* Through a worker: with --max-score-work under the study's
  * jobs, every score job is dead-lettered with the estimate as its reason
  * (none is run) and the coordinator reports that reason. */
 static void test_mem_score_refused(void **state)
@@ -959,7 +959,7 @@ static void test_mem_identical(void **state)
     cfg_study_fini(&s);
 }
 
-/* Issue 16: results carry their engine, and with a farm secret they are
+/* Results carry their engine, and with a farm secret they are
  * sealed (HMAC-SHA256 over key and text): altered, unsealed, copied to
  * another key or other-engine results are refused. */
 static void test_result_seal(void **state)
@@ -1026,7 +1026,7 @@ static void worker_start_secret(wthread *w, dse_mem_db *db,
     pthread_create(&w->th, NULL, worker_main, w);
 }
 
-/* Issue 16: a result planted in the store for every design of the study
+/* A result planted in the store for every design of the study
  * (well-formed, this engine, right keys, a fake latency of 1 cycle) ranks
  * a fake design first on a farm without a secret; with a farm secret the
  * plants are ignored, re-computed, and the results equal the local run. */

@@ -1,14 +1,19 @@
 /*
- * test_model_meanflow.c — model M2 `torus2d-adaptive-meanflow` (seed 001,
- * MODELS.md M2) against the numbers printed in MODELS.md and the seed:
+ * test_model_meanflow.c — model M2 `torus2d-adaptive-meanflow` ([QCC02],
+ * docs/models/meanflow.md, "M2 as printed") against the numbers printed in
+ * docs/models/meanflow.md and [QCC02]:
  *
- *   - MODELS.md A.2, recommended column (r0 = lam/2), every point to
+ *   - docs/models/meanflow.md, "Reproduced model column", recommended column
+ *   (r0 = lam/2), every point to
  *     +-0.01, "saturated" at 16x16 lam = 0.007;
- *   - MODELS.md A.2, literal column (r0 = lam/4 with the recommended
+ *   - docs/models/meanflow.md, "Reproduced model column", literal column (r0
+ *   = lam/4 with the recommended
  *     equations), every point to +-0.01;
- *   - seed 001 Tables 1-2 "Model" column (MODELS.md A.1) within 3% except
- *     the three points MODELS.md names;
- *   - the single-resolution figures quoted in MODELS.md M2 item 4 (eq.(25)
+ *   - [QCC02] Tables 1-2 "Model" column (docs/models/meanflow.md, "Printed
+ *   tables") within 3% except
+ *     the three points docs/models/meanflow.md names;
+ *   - the single-resolution figures quoted in docs/models/meanflow.md, "M2 as
+ *   printed", item 4 (eq.(25)
  *     beta sum to K-1, printed eq.(39) pairing, the text's sigma2);
  *   - zero-load closed forms (13.600, 15.556, 17.538, 19.529; with router
  *     delay: mean hops (1 + Dr) + Lm), interpolation for k not a multiple
@@ -21,7 +26,8 @@
  * saturation rate above the recommended one and within the channel-load
  * bound, monotone sweeps and its V >= 3 coverage.
  *
- * Every expected number here is printed in MODELS.md or seed 001, or is a
+ * Every expected number here is printed in docs/models/meanflow.md or
+ * [QCC02], or is a
  * closed form / identity derived independently of the code under test.
  */
 #include <setjmp.h>
@@ -43,7 +49,8 @@ static const double rates[NRATES] = {0.001, 0.002, 0.003, 0.004,
                                      0.009, 0.010, 0.011, 0.015};
 static const int sizes[4] = {4, 8, 12, 16};
 
-/* MODELS.md A.2; 0 = not listed, -1 = "saturated". */
+/* docs/models/meanflow.md, "Reproduced model column"; 0 = not listed, -1 =
+ * "saturated". */
 static const double a2_recommended[4][NRATES] = {
     {13.65, 13.70, 13.75, 13.80, 13.85, 13.91, 13.97, 14.03, 14.10, 14.16,
      14.23, 14.54},
@@ -60,7 +67,8 @@ static const double a2_literal[4][NRATES] = {
     {17.68, 17.84, 18.00, 18.17, 18.34, 18.53, 18.73, 18.95, 19.18, 0, 0, 0},
     {19.75, 19.99, 20.25, 20.54, 20.86, 21.22, 21.63, 0, 0, 0, 0, 0},
 };
-/* Seed 001 Tables 1-2, "Model" columns (MODELS.md A.1); 0 = no value. */
+/* [QCC02] Tables 1-2, "Model" columns (docs/models/meanflow.md, "Printed
+ * tables"); 0 = no value. */
 static const double table_model[4][NRATES] = {
     {13.65, 13.70, 13.75, 13.81, 13.87, 13.93, 13.98, 14.04, 14.10, 14.17,
      14.23, 14.50},
@@ -103,7 +111,7 @@ static int eval_params(int k, double rate, const model_meanflow_params *p,
     return model_meanflow_eval(k, 12, 0, 0, rate, p, &o, r);
 }
 
-/* ---- MODELS.md Appendix A ------------------------------------------------ */
+/* ---- docs/models/meanflow.md, "Test oracles" --------------------------- */
 
 static void test_a2_recommended(void **state)
 {
@@ -153,7 +161,8 @@ static void test_a2_literal_rate(void **state)
                 fail_msg("%dx%d at %.3f: rc %d latency %.4f, A.2 %.2f",
                          sizes[a], sizes[a], rates[i], rc, r.latency, want);
         }
-    /* MODELS.md M2 item 4.1: 16x16 at 0.005 literal 20.86 */
+    /* docs/models/meanflow.md, "M2 as printed", item 4.1: 16x16 at 0.005
+     * literal 20.86 */
     model_result r;
     assert_int_equal(eval_params(16, 0.005, &p, &r), 0);
     assert_true(fabs(r.latency - 20.86) <= 0.01);
@@ -168,7 +177,8 @@ static void test_paper_model_column(void **state)
             double printed = table_model[a][i];
             if (printed == 0)
                 continue;
-            /* MODELS.md A.2 names the three points outside 3% */
+            /* docs/models/meanflow.md, "Reproduced model column" names the
+             * three points outside 3% */
             int k = sizes[a];
             if ((k == 8 && rates[i] == 0.015) ||
                 (k == 16 && (rates[i] == 0.006 || rates[i] == 0.007)))
@@ -211,7 +221,8 @@ static void test_zero_load(void **state)
 
 /* Zero load with router delay and any k >= 4: mean hops (1 + Dr) + Lm, the
  * hops being 2K for the alpha stream and K for each beta stream, K = k/4
- * (MODELS.md M2: interpolation in k/4 is exact at zero load). */
+ * (docs/models/meanflow.md, "M2 as printed": interpolation in k/4 is exact at
+ * zero load). */
 static void test_zero_load_router_delay_and_interpolation(void **state)
 {
     (void)state;
@@ -238,7 +249,8 @@ static void test_zero_load_router_delay_and_interpolation(void **state)
         }
 }
 
-/* ---- MODELS.md M2 item 4: one resolution at a time ----------------------- */
+/* ---- one resolution at a time (docs/models/meanflow.md, "M2 as printed",
+ * item 4) ---------------------------------------------------------------- */
 
 static void test_single_resolution_figures(void **state)
 {
@@ -263,7 +275,8 @@ static void test_single_resolution_figures(void **state)
 }
 
 /* The printed variant is every literal reading (rate lam/4, K-1 in
- * eq.(25), the text's sigma2).  The model is linear in r0 (MODELS.md item
+ * eq.(25), the text's sigma2).  The model is linear in r0
+ * (docs/models/meanflow.md, "M2 as printed", item
  * 4.1), so it equals those equations with r0 = lam/2 at half the rate. */
 static void test_printed_variant(void **state)
 {

@@ -27,7 +27,8 @@
  * At 1e-13 those terms are below 1e-10 relative; at 1e-9 we still check
  * agreement to 1e-5 relative (the first-order terms are small).
  *
- * The random stream is a local splitmix64 (no rand(), STYLE.md 6) with a
+ * The random stream is a local splitmix64 (no rand(): its stream differs
+ * between C libraries) with a
  * fixed seed, so a failure reproduces; the failing input is printed.
  */
 #include <setjmp.h>

@@ -13,7 +13,7 @@
  *   2. the exact zero-load latency against the mean over every pair;
  *   3. every registered model on its example: saturation rate <= bound,
  *      eval() saturated at the bound, zero_load() within 5% of the exact
- *      zero-load latency (the Duato tori keep the seeds' n k/4, express-det
+ *      zero-load latency (the Duato tori keep the sources' n k/4, express-det
  *      the thesis's mean-distance hop counts, M2 its 2K);
  *   4. the simulator, a sanity check of the bound's physics: an 8x8 torus
  *      at 1.15x the bound does not reach a steady state.

@@ -1,10 +1,11 @@
 /*
- * test_models_dcsh.c — the DCSH models of thesis 002 (dcsh-duato M3,
+ * test_models_dcsh.c — the DCSH models of [L99] (dcsh-duato M3,
  * dcsh-hopbased M4, dcsh-det-vc M5, dcsh-det-novc M8) and hcube-duato (M3
  * at k = 2).
  *
  * Oracles, none computed by the code under test:
- *   - zero-load closed forms of MODELS.md A.3, with d_avg taken from
+ *   - zero-load closed forms of docs/models/conventions.md, "Zero-load closed
+ *   forms", with d_avg taken from
  *     net_avg_distance() (brute-force-tested in test_net.c);
  *   - M3/M4: an independent solve of the printed equations — the VC chain
  *     from its normalised q-recurrence (2.9)-(2.10) instead of the closed

@@ -4,24 +4,25 @@
  * (headers of models/dcsh_common.c, dcsh_det_vc.c, dcsh_det_novc.c).
  *
  * Oracles, none computed by the code under test:
- *   - zero load: eval at rate 0 equals the closed form of MODELS.md A.3;
+ *   - zero load: eval at rate 0 equals the closed form of
+ *   docs/models/conventions.md, "Zero-load closed forms";
  *   - the adaptive engine of the DCSH (M3, M4) written out here,
  *     adaptive_oracle_dcsh(): the drain, its ejection wait, M/M/V channels
  *     with Erlang's C from its closed form, the M/G/V source wait
  *     (dcsh_common.c items (g)-(i)); hcube-duato's,
  *     adaptive_oracle_cube(): its drain with Duato's choice recomputed
  *     from each holding time, the ejection wait, M/M/V channels, the
- *     M/G/V source wait (items (g'), (h), (i); notes finding 24), and the
+ *     M/G/V source wait (items (g'), (h), (i); CV18), and the
  *     hypercube drain's growth with V against the probe's measurements;
  *   - adaptive_oracle() (items (a)-(f), no multiplexer; no model uses it
- *     since finding 24, kept for the mux = 0 branch): the worm's holding
+ *     since CV18, kept for the mux = 0 branch): the worm's holding
  *     time over channel visits
  *     (dcsh_common.c item (f)) solved by plain iteration, the B1 chain from
  *     its printed recurrence, Vbar, the processor-sharing 1/(1 - rho) and
  *     the P-K source wait; with unlimited ejection (W_qd = 0) and with one
  *     ejection channel, whose W_qd is the unstretched M/G/1 wait
  *     lam E[L^2] / (2 (1 - lam Lm)) (model_int.h, model_ejection_mg1;
- *     docs/validation/notes.md finding 7);
+ *     docs/models/corrected.md, CV3);
  *   - dcsh-det-vc unrolled by hand for n = 2 (its drain, Erlang's C from
  *     the closed form, M/G/V source wait), dcsh-det-novc for n = 2 (its
  *     path as M/G/1 queues);
@@ -74,7 +75,7 @@ static model_opts corrected(void)
     return o;
 }
 
-/* B1 from the printed recurrence (002 (2.9)-(2.10) with 1/S). */
+/* B1 from the printed recurrence ([L99] (2.9)-(2.10) with 1/S). */
 static int chain(double a, double s, int vmax, double *p)
 {
     if (a * s >= 1)
@@ -317,7 +318,7 @@ static double adaptive_oracle_dcsh(int n, int k, int V, int hop, double lm,
 }
 
 /* hcube-duato's corrected engine written out (dcsh_common.c items (g')-(i),
- * docs/validation/notes.md finding 24): at each holding time S the drain
+ * docs/models/corrected.md, CV18): at each holding time S the drain
  * s(S) = 1 + stalls, where a stage's PS stall is scaled by the chosen
  * channel's other occupants over a = m_c S (M/M/V states pi_j ~ a^j/j!,
  * j < V: weighted by free adaptive VCs V-1-j with r >= 2 dimensions left,
@@ -444,7 +445,7 @@ static void test_adaptive_cube(void **state)
 
 /* The hypercube's drain grows with V at the same load, as measured on the
  * 10-cube (Lm = 128, Dr = 1, 0.00187: 1.337 / 1.685 / 1.749 at
- * V = 2 / 4 / 6, bench_probe_duato, finding 24): with one adaptive VC a
+ * V = 2 / 4 / 6, bench_probe_duato, CV18): with one adaptive VC a
  * header avoids a channel whose adaptive VC is taken, with more it shares
  * channels.  The derived drain is within 1-5% of those three. */
 static void test_cube_drain_grows_with_vcs(void **state)
@@ -712,7 +713,7 @@ static void test_router_delay_not_multiplexed(void **state)
         /* more than the decisions themselves (longer holding, more
          * blocking), but the decisions are not stretched: the excess is
          * well below what Vbar x Dr x hops would add.  hcube-duato
-         * (finding 24): its drain scales each competitor by its flits over
+         * (CV18): its drain scales each competitor by its flits over
          * its hold, so the longer hold lowers the drain a little (1.14214
          * to 1.14211 here) and the difference can fall short of hops x Dr
          * by a thousandth. */

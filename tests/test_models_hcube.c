@@ -5,16 +5,18 @@
  *
  * Oracles, none computed by the code under test:
  *   - P-cube channel rates against a brute-force enumeration of every path
- *     the P-cube routing function (000 Fig.2) allows, for n = 1..6, and
- *     against MODELS.md's closed forms and its 10-cube table (Fig.3 set-up);
+ *     the P-cube routing function ([PS06] Fig.2) allows, for n = 1..6, and
+ *     against the closed forms of docs/models/hypercube-dcsh.md and its
+ *     10-cube table (Fig.3 set-up);
  *   - the symmetry-reduced P-cube model against a pair-by-pair, channel-by-
  *     channel implementation of the paper's equations (eqs.6-25 with
- *     MODELS.md's resolutions) for n <= 6;
+ *     the documented resolutions) for n <= 6;
  *   - PCS hot-spot channel rates against a brute-force split of every
  *     source's hot-spot traffic over its minimal paths; the random-walk
- *     set-up time against a direct linear solve of 003 eq.(8); the PCS
+ *     set-up time against a direct linear solve of [SKFO05] eq.(8); the PCS
  *     model against an independent re-implementation with those two;
- *   - zero-load limits against MODELS.md A.3.
+ *   - zero-load limits against docs/models/conventions.md, "Zero-load closed
+ *   forms".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,7 +77,7 @@ static void pcube_design(net_design *d, net_workload *w, int n, int vcs,
 
 /* ======================================================================
  * Brute-force P-cube paths: for one pair, enumerate every path the routing
- * function of 000 Fig.2 allows (R = C & ~D; if R == 0, R = ~C & D; any
+ * function of [PS06] Fig.2 allows (R = C & ~D; if R == 0, R = ~C & D; any
  * set bit of R may be taken), counting per directed channel (node * n +
  * dim) how many paths use it and which nodes are reached at each depth.
  * ==================================================================== */
@@ -176,7 +178,8 @@ static double *bf_rates(int n, const bf_pair *pairs, int npairs)
 static void test_pcube_rates_closed_forms(void **state)
 {
     (void)state;
-    /* MODELS.md A.3: n = 3, u = 0, 1, 2 give 19/21, 11/21, 1/3. */
+    /* docs/models/conventions.md, "Zero-load closed forms": n = 3, u = 0, 1,
+     * 2 give 19/21, 11/21, 1/3. */
     assert_true(rel(pcube__link_rate_unit(3, 0), 19.0 / 21) < 1e-14);
     assert_true(rel(pcube__link_rate_unit(3, 1), 11.0 / 21) < 1e-14);
     assert_true(rel(pcube__link_rate_unit(3, 2), 1.0 / 3) < 1e-14);
@@ -195,7 +198,8 @@ static void test_pcube_rates_closed_forms(void **state)
     }
 }
 
-/* MODELS.md M1 section 5: corrected eqs.(1)-(2) in a 10-cube at
+/* docs/models/hypercube-dcsh.md, "M1 as printed", part 5: corrected
+ * eqs.(1)-(2) in a 10-cube at
  * lam = 0.01 (the paper's Figure 3 set-up), printed to 6 decimals. */
 static void test_pcube_rates_10cube(void **state)
 {
@@ -266,7 +270,8 @@ static void test_pcube_users(void **state)
 }
 
 /* ======================================================================
- * The P-cube model pair by pair (000 eqs.6-25, MODELS.md M1 resolutions),
+ * The P-cube model pair by pair ([PS06] eqs.6-25,
+ * docs/models/hypercube-dcsh.md, "M1 as printed" resolutions),
  * n <= 6.  Nothing from the symmetry reduction is used: per-channel rates
  * from the path enumeration, per-channel service times by eq.(21) over
  * the pairs that use the channel, per-pair blocking averaged over the
@@ -572,7 +577,7 @@ static void test_pcube_corrected(void **state)
         assert_true(rel(r.vc_multiplexing, 1 + st) < 1e-9);
     }
     /* The vlsi_1024 study's P-cube 10-cube (V = 6, w = 1, 128-flit
-     * exponential messages, Dr = 1; notes finding 22): the channels at
+     * exponential messages, Dr = 1; CV16): the channels at
      * node 0 bind, (3^n - 2^n) / (n (N - 1)) = 5.67 per unit rate, and the
      * model saturates within 10% below that bound, as the simulated network
      * does (it was measured saturating there, not at the 1.5 times higher
@@ -782,7 +787,7 @@ static void test_pcs_hot_rates_brute_force(void **state)
     }
 }
 
-/* 003 eq.(8) solved as a linear system (Gaussian elimination on the
+/* [SKFO05] eq.(8) solved as a linear system (Gaussian elimination on the
  * tridiagonal rows), against pcs__walk's closed recursion. */
 static double walk_linear(int i, const double *q, double step, int retry)
 {
@@ -846,7 +851,8 @@ static void test_pcs_walk(void **state)
     assert_int_not_equal(pcs__walk(3, stuck, 1, 0, &d0), 0);
 }
 
-/* An independent evaluation of MODELS.md M9 section 3: rates from the
+/* An independent evaluation of docs/models/hypercube-dcsh.md, "M9 as
+ * printed", part 3: rates from the
  * formulas' definitions (sources beyond each level), the walk by linear
  * solve, plain undamped iteration.  Returns 0 and the latency or -1. */
 static int pcs_reference(int n, int vcs, double m, double theta, double lam,

@@ -5,7 +5,7 @@
  *
  * Oracles are independent of the code under test: brute-force enumeration
  * (ring hop moments, compositions of the remaining hops, mean distance over
- * every node pair), the thesis's own closed form P_c = 2/(h+1) (002
+ * every node pair), the thesis's own closed form P_c = 2/(h+1) ([L99]
  * eq.4.6), hand-derived closed forms (M7's stage lengths at k = 32,
  * kn = 4; the broadcast tree depth at zero load), the B1 closed form, and
  * cross-checks between two independent implementations (torus-duato at
@@ -126,7 +126,7 @@ static void test_dims_left_brute_force(void **state)
         }
 }
 
-/* 002 eq.(4.6): with h hops left, P(one dimension left) = 2/(h+1) when
+/* [L99] eq.(4.6): with h hops left, P(one dimension left) = 2/(h+1) when
  * h <= k_avg, else 0. */
 static void test_dims_left_thesis_n2(void **state)
 {

@@ -6,7 +6,8 @@
  * Oracles, all independent of the model code:
  *   - a ring small enough to solve by hand (torus-det, n = 1, k = 3: one
  *     hop, no hops left after a channel, so the holding time does not
- *     depend on the blocking delay), from the B1 closed form of MODELS.md
+ *     depend on the blocking delay), from the B1 closed form of
+ *     docs/models/conventions.md
  *     (P[v] = (1-rho) rho^v, P[V] = rho^V), Dally's degree and the
  *     Pollaczek-Khinchine waits written out here;
  *   - the closing identity latency = W_s + (L - idle) Vbar + idle,
@@ -122,7 +123,7 @@ static double over(double lm, net_length_dist len, double m)
     return len == NET_LENGTH_FIXED ? (lm > m) : pow(1 - 1 / lm, m);
 }
 
-/* duato = 1: the Duato tori's stretch (notes finding 25): a ring's stage
+/* duato = 1: the Duato tori's stretch (CV19): a ring's stage
  * stalls ps_stall(rho_c, V - 1) (V - 2 adaptive VCs and one escape VC
  * share a ring's channel) times 2 - 1/h (the distinct competitors along h
  * hops); the injection stage unchanged. */
@@ -300,7 +301,7 @@ static int family_cases(int dr, int ej, family_case *c)
 }
 
 /* The models whose corrected VC holding time is the worm's
- * (model__torus_hold, docs/models.md "The worm's holding time"),
+ * (model__torus_hold, docs/models/corrected.md, "The worm's holding time"),
  * and whose ejection service is the worm's drain (model_ejection_worm). */
 static int worm_model(const char *name)
 {
@@ -310,7 +311,7 @@ static int worm_model(const char *name)
 }
 
 /* The Duato tori, whose corrected source wait is the wait for one of the
- * node's V injection VCs (docs/validation/notes.md finding 18). */
+ * node's V injection VCs (docs/models/corrected.md, CV12). */
 static int duato_model(const char *name)
 {
     return strcmp(name, "torus-duato") == 0 ||
@@ -351,7 +352,7 @@ static void test_closing_identity(void **state)
                     double ws = pk_wait(rate * cs[i].lam_inj, lm, lm2, 1);
                     if (duato_model(cs[i].name)) {
                         /* the Duato tori wait for one of V injection VCs
-                         * (finding 18; the Erlang form is checked in
+                         * (CV12; the Erlang form is checked in
                          * test_duato_source_wait): below the one-channel
                          * P-K wait, which serialises the whole length */
                         assert_true(r.source_wait >= 0);
@@ -401,7 +402,7 @@ static void test_closing_identity(void **state)
 /* ---- where a correction vanishes ---------------------------------------- */
 
 /* With immediate ejection (ejection_channels = 0) W_qd = 0 and, in the
- * models that keep the seeds' holding time (worm_model() aside), nothing
+ * models that keep the sources' holding time (worm_model() aside), nothing
  * of the corrected terms feeds back into the network latency, which is then
  * the recommended one, at any Dr.  With Dr = 0 as well the transmitting
  * occupancy is the full one, so the multiplexing degree is the
@@ -450,7 +451,7 @@ static void test_no_ejection_structure(void **state)
                     continue;
                 }
                 if (worm_model(cs[i].name)) {
-                    /* the worm's holding time is shorter than the seeds'
+                    /* the worm's holding time is shorter than the sources'
                      * remaining latency (model__torus_hold): less blocking,
                      * less multiplexing */
                     assert_true(c.network_latency <=
@@ -598,10 +599,10 @@ static void test_duato_source_wait(void **state)
                      MODEL_SATURATED);
 }
 
-/* The Duato tori's stretch (notes finding 25) written out by hand on the
+/* The Duato tori's stretch (CV19) written out by hand on the
  * 16x16 V = 5 (Fig.4.3b's network) and a 4-ary 5-cube V = 3: a ring's
  * stage counts 2 - 1/h distinct competitors and at most V - 1 worms share a
- * ring's channel.  It lies above torus-det's (finding 9's count) on the
+ * ring's channel.  It lies above torus-det's (CV6's count) on the
  * 16-ring, and the model's ejection wait is the P-K wait at that stretch. */
 static void test_duato_worm_stretch(void **state)
 {
@@ -699,14 +700,15 @@ static void test_express_class_vcs(void **state)
     assert_true(rel_diff(rec[1], rec[2]) < 0.01);
 }
 
-/* torus-det with odd V (torus_det.c (g), docs/validation/notes.md finding
- * 23): on the 32x32 study torus (w = 8: 16-flit exponential worms, Dr = 1,
+/* torus-det with odd V (torus_det.c (g), docs/models/corrected.md, CV17): on
+ * the 32x32 study torus (w = 8: 16-flit exponential worms, Dr = 1,
  * one ejection channel) the + direction's non-wrapping visits (81% of its
  * visits) ride class 1, floor(V/2) VCs: one with V = 3 as with V = 2.
  * The third VC joins class 0, which serves the + direction's wrapping
  * visits and the - direction.  So V = 3 saturates on its + direction,
  * barely later than V = 2 (the simulator: 1.01-1.05 times the rate,
- * findings 8 and 23); the blocking delay averaged over both directions, which let the
+ * CV5 and CV17); the blocking delay averaged over both directions, which let
+ * the
  * lightly blocked - direction hide the + one, put it 1.43 times later.
  * The even pairs have both directions with the same class sizes and stay
  * far apart (V = 4 about twice V = 2). */

@@ -1,6 +1,6 @@
 /*
  * test_models_torus_hold.c — the worm's VC holding time of the corrected
- * torus models (model__torus_hold, model__torus_hold_any; docs/models.md
+ * torus models (model__torus_hold, model__torus_hold_any; docs/models/corrected.md,
  * "The worm's holding time"), against a brute force over every (source,
  * destination) pair of small tori:
  *
@@ -16,7 +16,7 @@
  * torus-det (g)): the visits of one direction, the counted hops credited to
  * (dimension, direction), and their visit-weighted mean the pooled hold.
  *
- * Plus the limits that tie it to the seeds' remaining latency: at r = 0
+ * Plus the limits that tie it to the sources' remaining latency: at r = 0
  * (a ring of 3) the holding time is 1 + Lm + W_qd, as before; for a worm
  * much longer than the path every hop counts.
  */
@@ -169,7 +169,7 @@ static void test_hold_brute(void **state)
 }
 
 /* r = 0 always (a ring of 3: one hop): the holding time is 1 + Lm + W_qd,
- * the seeds' last-channel value; a worm far longer than any path counts
+ * the sources' last-channel value; a worm far longer than any path counts
  * every hop after the channel, g_i of the ring in its own dimension. */
 static void test_hold_limits(void **state)
 {

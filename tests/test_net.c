@@ -91,16 +91,16 @@ static void test_avg_distance_brute_force(void **state)
 static void test_avg_distance_closed_forms(void **state)
 {
     (void)state;
-    /* torus: k/4 per dimension for even k (002 eq.4.1), (k - 1/k)/4 odd */
+    /* torus: k/4 per dimension for even k ([L99] eq.4.1), (k - 1/k)/4 odd */
     net_design t = make(NET_TORUS, 2, 16);
     assert_float_equal(net_avg_distance_inclusive(&t), 8.0, 1e-12);
     t = make(NET_TORUS, 2, 7);
     assert_float_equal(net_avg_distance_inclusive(&t), 2 * (7 - 1.0 / 7) / 4,
                        1e-12);
-    /* hypercube: n N / (2 (N-1))  (003 eq.14) */
+    /* hypercube: n N / (2 (N-1))  ([SKFO05] eq.14) */
     net_design h = make(NET_HYPERCUBE, 10, 2);
     assert_float_equal(net_avg_distance(&h), 10 * 1024.0 / (2 * 1023.0), 1e-12);
-    /* DCSH: n (k-1)/k N/(N-1)  (002 eq.2.4) */
+    /* DCSH: n (k-1)/k N/(N-1)  ([L99] eq.2.4) */
     net_design c = make(NET_DCSH, 2, 32);
     assert_float_equal(net_avg_distance(&c),
                        2 * 31.0 / 32 * 1024.0 / 1023.0, 1e-12);

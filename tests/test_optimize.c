@@ -1632,7 +1632,7 @@ static void test_finished_run_replaces_older_report(void **state)
     free(tmp);
 }
 
-/* Issue 16: a directory dse did not write (no marker), a symbolic link, a
+/* A directory dse did not write (no marker), a symbolic link, a
  * file, or "/" is refused before any work starts, exit status 2, and
  * nothing in it is touched; a symlink's target keeps its files. */
 static void test_foreign_report_dir_is_refused(void **state)

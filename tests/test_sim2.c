@@ -11,7 +11,7 @@
  *     (local to the first interchange, express, local) hop for hop.
  *   - Every source, one broadcast alone: latency = depth (1 + D_r + L),
  *     depth = sum floor(k_i/2) (torus) or n (DCSH); every node reached
- *     exactly once; the torus tree's replication counts are seed 004's
+ *     exactly once; the torus tree's replication counts are [SOM02]'s
  *     N_r = (2k, k^2 - 3k, 2, k - 3); the DCSH sends
  *     n + sum_i (k-1) k^i (n-1-i) bus copies.
  *   - The measurement path (sim_run at a very low rate): mean latency
@@ -265,7 +265,7 @@ static void test_bcast_torus_tree(void **state)
                  k, k % 3);
         long hist[8] = {0};
         bcast_exact(design, 4, hist);
-        /* seed 004 eq.(2), summed over the k^2 sources */
+        /* [SOM02] eq.(2), summed over the k^2 sources */
         long k2 = (long)k * k;
         assert_int_equal(hist[0], k2 * 2 * k);
         assert_int_equal(hist[1], k2 * (k2 - 3 * k));

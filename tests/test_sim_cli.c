@@ -61,7 +61,7 @@ static void expect_bad(const char *args, const char *needle)
     expect_bad_sub("sim", args, needle);
 }
 
-/* Issue 16: rates over 1 (studies and jobs refuse them), an empty design
+/* Rates over 1 (studies and jobs refuse them), an empty design
  * and a design key given twice were accepted by sim, model and cost. */
 static void test_cli_input_limits(void **state)
 {

@@ -1,18 +1,18 @@
 /*
- * test_sim_fast.c — the event-driven work sets of sim/engine.c (issue 14)
- * against the scans they replace.
+ * test_sim_fast.c — the work-set engine (sim/engine_fast.c) and the
+ * sleeping headers (sim/engine.c) against the scans they replace.
  *
  *   - Sleeping headers are exact: with the active-list traverse, a run
  *     whose failed headers sleep equals, bit for bit, one that retries every
  *     header every cycle.
- *   - The ready-set traverse is not bit-identical to the active-list one
- *     at high load (engine.c, "WHAT THE FAST TRAVERSE CHANGES"), so it is
- *     pinned statistically: same seed, latency within the combined 95%
- *     confidence half-widths and accepted throughput within 2% below
+ *   - The ready-set traverse is not bit-identical to the active-list one at
+ *     high load (engine_fast.c, "HOW IT DIFFERS FROM THE ACTIVE-LIST ENGINE"),
+ *     so it is pinned statistically: same seed, latency within the combined
+ *     95% confidence half-widths and accepted throughput within 2% below
  *     saturation; accepted throughput within 5% over fixed-cycle runs past
  *     saturation; conservation and the work-set invariants
- *     (sim_check_invariants) throughout.  Zero-load latency is pinned
- *     exactly by test_sim.c and test_sim2.c, which run the fast traverse.
+ *     (sim_check_invariants) throughout.  Zero-load latency is pinned exactly
+ *     by test_sim.c and test_sim2.c, which run the fast traverse.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,8 +41,7 @@ static sim_params make(const char *design, const char *workload, double rate)
 }
 
 /* Engine variants: 0 as built; 1 active-list traverse; 2 active-list
- * traverse and every header retried every cycle (the engine before
- * issue 14). */
+ * traverse and every header retried every cycle (no sleeping). */
 static void run_variant(const sim_params *p, int variant, sim_result *r)
 {
     sim_net *net;
@@ -51,7 +50,7 @@ static void run_variant(const sim_params *p, int variant, sim_result *r)
     if (sim_net_create(p, &net, &e))
         fail_msg("%s", e.msg);
     if (variant >= 1)
-        net->fast = 0;
+        net->engine = &sim__engine_active;
     if (variant >= 2)
         net->sleepy = 0;
     if (sim_net_run(net, r, &e))
@@ -150,7 +149,7 @@ static double overload_accepted(const sim_params *p, int variant, long warm,
     if (sim_net_create(p, &net, &e))
         fail_msg("%s", e.msg);
     if (variant)
-        net->fast = 0;
+        net->engine = &sim__engine_active;
     sim_counts a, b;
     if (sim_net_step(net, warm, &e))
         fail_msg("%s", e.msg);

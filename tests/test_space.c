@@ -4,7 +4,8 @@
  * Counts are checked twice: against numbers worked out by hand in the
  * comments, and against an independent brute-force count in this file
  * (radices by trying every k, factorisations by trying every tuple, VC
- * minima from the table of MODELS.md section 4 typed in here), never
+ * minima from the table of docs/models/semantics.md, "Minimum virtual
+ * channels" typed in here), never
  * against the code under test.  Also: the enumeration order is
  * deterministic, every combination is feasible or dropped exactly once
  * (enumerated = feasible + sum of reasons, per topology too), widths come
@@ -94,7 +95,8 @@ static int brute_root(long nodes, int n)
     return 0;
 }
 
-/* Minimum VCs, MODELS.md section 4 (wormhole; -1 = not applicable). */
+/* Minimum VCs, docs/models/semantics.md, "Minimum virtual channels"
+ * (wormhole; -1 = not applicable). */
 static int table_min_vcs(net_topology t, int n, const char *routing)
 {
     int det = strcmp(routing, "deterministic") == 0;
@@ -250,7 +252,7 @@ static void test_order_deterministic(void **state)
 }
 
 /* Widths: torus k-ary n-cube bisection 4 k^(n-1) w, DCSH and hypercube
- * N w (MODELS.md section 2), floor(100000 / unit). */
+ * N w (docs/models/cost.md), floor(100000 / unit). */
 static void test_widths_from_budget(void **state)
 {
     (void)state;
@@ -376,7 +378,8 @@ static void test_mixed_radices(void **state)
 }
 
 /* "all" routings expand per topology to the schemes that apply
- * (MODELS.md section 4): torus 2D: deterministic, duato, hop_based,
+ * (docs/models/semantics.md, "Minimum virtual channels"): torus 2D:
+ * deterministic, duato, hop_based,
  * minimal_adaptive; 3D: not minimal_adaptive; hypercube: deterministic,
  * duato, pcube, hop_based, pcs; dcsh: deterministic, duato, hop_based;
  * express: deterministic.  An explicitly named scheme that does not apply
@@ -430,7 +433,7 @@ static void test_express_kn(void **state)
     build(&s, &sp);
     check_accounting(&sp);
     assert_int_equal(sp.enumerated, 6);
-    assert_int_equal(sp.dropped[DSE_DROP_EXPRESS_KN], 4);
+    assert_int_equal(sp.dropped[DSE_DROP_PARAMS], 4);
     assert_int_equal(sp.count, 2);
     for (size_t i = 0; i < sp.count; i++)
         assert_int_equal(sp.designs[i].express_kn, 8);

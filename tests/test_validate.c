@@ -629,7 +629,7 @@ static void page_variants(const dse_validate_result *r, const char *dir,
 
 /* The saturation search never goes above the channel-load bound: short
  * probes cannot see an overload of the few channels into a hot spot
- * (docs/validation.md finding 8), and without the ceiling this search
+ * (docs/models.md, "The physical screen"), and without the ceiling this search
  * answered above the physical limit. */
 static void test_search_stops_at_bound(void **state)
 {

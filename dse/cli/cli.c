@@ -64,15 +64,15 @@ void dse_cli_print_error(const err *e)
         show_source(e->file, e->line, e->column);
 }
 
-const dse_cli_key dse_cli_keys[DSE_CLI_NKEYS] = {
+/* The keys every design and workload has; the topologies' own parameters
+ * follow them (dse_cli_key_at). */
+static const dse_cli_key fixed_keys[] = {
     {"topology", "topology", 1},
     {"n", "n", 1},
     {"k", "k", 1},
     {"vcs", "vcs", 1},
     {"buffer", "buffer", 1},
     {"width", "width", 1},
-    {"express-m", "m", 1},
-    {"kn", "kn", 1},
     {"routing", "routing", 1},
     {"switching", "switching", 1},
     {"router-delay", "router_delay", 1},
@@ -84,15 +84,24 @@ const dse_cli_key dse_cli_keys[DSE_CLI_NKEYS] = {
     {"hotspot-node", "hotspot_node", 0},
     {"beta", "beta", 0},
 };
-_Static_assert(sizeof dse_cli_keys / sizeof dse_cli_keys[0] == DSE_CLI_NKEYS,
-               "DSE_CLI_NKEYS must count dse_cli_keys");
+#define NFIXED_KEYS (sizeof fixed_keys / sizeof fixed_keys[0])
+_Static_assert(NFIXED_KEYS + NET_PARAM_COUNT == DSE_CLI_NKEYS,
+               "DSE_CLI_NKEYS must count the fixed keys and the parameters");
+
+dse_cli_key dse_cli_key_at(size_t i)
+{
+    if (i < NFIXED_KEYS)
+        return fixed_keys[i];
+    const net_param_info *p = net_param_get((net_param)(i - NFIXED_KEYS));
+    return (dse_cli_key){p->option, p->key, 1};
+}
 
 void dse_cli_longopts_with_keys(const struct option *fixed, size_t nfixed,
                                 int first_key, struct option *out)
 {
     memcpy(out, fixed, nfixed * sizeof *fixed);
     for (size_t i = 0; i < DSE_CLI_NKEYS; i++)
-        out[nfixed + i] = (struct option){dse_cli_keys[i].name,
+        out[nfixed + i] = (struct option){dse_cli_key_at(i).name,
                                           required_argument, NULL,
                                           first_key + (int)i};
     memset(&out[nfixed + DSE_CLI_NKEYS], 0, sizeof *out);

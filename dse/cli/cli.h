@@ -8,6 +8,7 @@
 
 #include "net/err.h"
 #include "net/net.h"
+#include "net/topology.h"
 
 /* Print e to stderr as "dse: FILE:LINE:COLUMN: PATH: message"; when it has a
  * file and line, also the source line and a caret under the column (like
@@ -49,8 +50,11 @@ typedef struct dse_cli_key {
     int design;              /* 1: design key, 0: workload key */
 } dse_cli_key;
 
-#define DSE_CLI_NKEYS 18
-extern const dse_cli_key dse_cli_keys[DSE_CLI_NKEYS];
+/* The options: the keys every design and workload has, then one per
+ * topology parameter (net/topology.h, its `option` name); i below
+ * DSE_CLI_NKEYS. */
+#define DSE_CLI_NKEYS (16 + NET_PARAM_COUNT)
+dse_cli_key dse_cli_key_at(size_t i);
 
 /* out[0..nfixed-1] = fixed, then one required-argument option per design
  * key (value first_key + key index), then the terminating zero entry: out

@@ -21,6 +21,7 @@
 #include "dse/cli/cli.h"
 #include "dse/cli/commands.h"
 #include "dse/study/space.h"
+#include "net/topology.h"
 
 static void usage(FILE *out)
 {
@@ -52,9 +53,8 @@ static void format_reference(const net_design *d, char *buf, size_t size)
     if (used < size)
         w = snprintf(buf + used, size - used, " width=%d", d->width);
     used += w > 0 ? (size_t)w : 0;
-    if (d->topology == NET_EXPRESS && used < size)
-        snprintf(buf + used, size - used, " m=%d kn=%d", d->express_m,
-                 d->express_kn);
+    if (used < size)
+        net_design_params_format(d, " ", buf + used, size - used);
 }
 
 static void print_ints(const char *label, const cfg_ints *l)
@@ -113,8 +113,8 @@ static void print_study(const cfg_study *s, const dse_space *sp)
     printf("%s\n", q->routings_all ? " (all: those that apply)" : "");
     print_ints("vcs", &q->vcs);
     print_ints("buffer flits", &q->buffer_flits);
-    print_ints("express m", &q->express_m);
-    print_ints("express kn", &q->express_kn);
+    for (int p = 0; p < NET_PARAM_COUNT; p++)
+        print_ints(net_param_get((net_param)p)->label, &q->params[p]);
     printf("  %-18s%s\n", "require model", q->require_model ? "yes" : "no");
     printf("  %-18s", "objectives");
     for (size_t i = 0; i < s->nobjectives; i++)

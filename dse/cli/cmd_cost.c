@@ -29,6 +29,7 @@
 #include "dse/cli/commands.h"
 #include "constraints/cons.h"
 #include "net/net.h"
+#include "net/topology.h"
 #include "net/xalloc.h"
 
 #define DESIGN_TEXT_MAX 512
@@ -67,7 +68,7 @@ static void usage(FILE *out)
         "(keys: topology n k vcs buffer width m kn routing switching\n"
         "router_delay ejection; k=16x8 gives per-dimension radices).\n"
         "\n"
-        "Costs (MODELS.md section 2; thesis eqs 4.11-4.15, 6.29-6.32):\n"
+        "Costs (docs/models/cost.md; thesis eqs 4.11-4.15, 6.29-6.32):\n"
         "  bisection    wires crossing the cheapest cut that halves the nodes\n"
         "  node pins    wires of every network channel of the busiest node\n"
         "  ichg pins    the same for an express-cube interchange chip\n"
@@ -254,9 +255,9 @@ static void design_label(const net_design *d, char *buf, size_t size)
     else
         for (int i = 0; i < d->n && used < size; i++)
             used += (size_t)snprintf(buf + used, size - used, i ? "x%d" : "%d", d->k[i]);
-    if (d->topology == NET_EXPRESS && used < size)
-        used += (size_t)snprintf(buf + used, size - used, " m=%d kn=%d",
-                                 d->express_m, d->express_kn);
+    if (used < size)
+        used += (size_t)net_design_params_format(d, " ", buf + used,
+                                                 size - used);
     if (used < size)
         snprintf(buf + used, size - used, " vcs=%d buf=%d", d->vcs,
                  d->buffer_flits);
@@ -308,7 +309,7 @@ static void print_table(const cost_opts *o, const cons_budget *b,
         snprintf(row[2], DESIGN_TEXT_MAX, "%d", x->d.width);
         snprintf(row[3], DESIGN_TEXT_MAX, "%.15g", x->cost.bisection_wires);
         snprintf(row[4], DESIGN_TEXT_MAX, "%.15g", x->cost.node_pins);
-        if (x->d.topology == NET_EXPRESS)
+        if (cons_has_interchanges(x->d.topology))
             snprintf(row[5], DESIGN_TEXT_MAX, "%.15g", x->cost.interchange_pins);
         else
             snprintf(row[5], DESIGN_TEXT_MAX, "-");

@@ -53,7 +53,7 @@ static void usage(FILE *out)
     fprintf(out,
         "usage: dse model [OPTIONS]\n"
         "\n"
-        "Evaluates an analytic latency model (MODELS.md) on one design and\n"
+        "Evaluates an analytic latency model (docs/models.md) on one design and\n"
         "workload over a list or range of injection rates, in messages per\n"
         "node per cycle, and prints rate, latency (cycles, generation to last\n"
         "flit consumed), network latency, source wait, VC multiplexing\n"
@@ -88,7 +88,7 @@ static void usage(FILE *out)
         "                        model that covers the design)\n"
         "  --variant corrected|recommended|printed\n"
         "                        the corrections found by dse validate\n"
-        "                        (default), MODELS.md's resolutions of the\n"
+        "                        (default), the documented resolutions of the\n"
         "                        source, or its equations as printed\n"
         "  --tolerance X  --max-iterations N  --damping D\n"
         "                        fixed-point solver (1e-9, 10000, 0.5)\n"
@@ -221,10 +221,10 @@ static int parse_options(int argc, char **argv, model_cli *cli, int *done)
                        argv[optind - 1]);
         default:
             if (c >= OPT_KEY && c < OPT_KEY + (int)DSE_CLI_NKEYS) {
-                const dse_cli_key *k = &dse_cli_keys[c - OPT_KEY];
-                int rc = dse_cli_apply_key(k, optarg, &cli->d, &cli->w, &e);
+                dse_cli_key k = dse_cli_key_at((size_t)(c - OPT_KEY));
+                int rc = dse_cli_apply_key(&k, optarg, &cli->d, &cli->w, &e);
                 if (rc)
-                    return bad("--%s: %s", k->name, e.msg);
+                    return bad("--%s: %s", k.name, e.msg);
                 break;
             }
             return bad("unknown option '%s' (see 'dse model --help')",

@@ -263,10 +263,10 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
                        argv[optind - 1]);
         default:
             if (c >= OPT_KEY && c < OPT_KEY + (int)DSE_CLI_NKEYS) {
-                const dse_cli_key *k = &dse_cli_keys[c - OPT_KEY];
-                int rc = dse_cli_apply_key(k, optarg, &p->design, &p->workload, &e);
+                dse_cli_key k = dse_cli_key_at((size_t)(c - OPT_KEY));
+                int rc = dse_cli_apply_key(&k, optarg, &p->design, &p->workload, &e);
                 if (rc)
-                    return bad("--%s: %s", k->name, e.msg);
+                    return bad("--%s: %s", k.name, e.msg);
                 break;
             }
             return bad("unexpected option");

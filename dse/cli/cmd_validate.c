@@ -80,7 +80,7 @@ static void usage(FILE *out)
         "The model side is computed under two model variants against the\n"
         "same simulations: the primary (--variant, corrected by default, what\n"
         "dse optimize uses; it decides the verdicts) and recommended (the\n"
-        "sources' models as MODELS.md resolves them), so the page shows what\n"
+        "sources' models as docs/models resolves them), so the page shows what\n"
         "the corrections bought.  With --variant recommended only that one.\n"
         "\n"
         "options:\n"

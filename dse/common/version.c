@@ -1,6 +1,7 @@
 /*
- * version.c — the version string written into every result (STYLE.md
- * section 6: results carry the git revision that produced them).
+ * version.c — the version string written into every result (results carry the
+ * git revision that produced them, so every number can be traced to its
+ * code).
  */
 #include "dse/dse.h"
 

@@ -12,7 +12,7 @@
  *     LREM studies:running ID.
  * A study's own failure (bad YAML, over a limit, Redis lost for longer
  * than the farm's timeout, no worker) marks that study failed or refused
- * and the daemon goes on (STYLE.md section 4).
+ * and the daemon goes on: one bad study must not stop the others.
  *
  * Restart: a daemon starting finds the ids left in studies:running by a
  * predecessor that died or was stopped, and pushes them back to the head
@@ -206,7 +206,7 @@ out:
 /* ---- the daemon ----------------------------------------------------------------- */
 
 /*
- * Fencing (issue 16).  The lock's value is a token "NAME GEN", GEN from
+ * Fencing.  The lock's value is a token "NAME GEN", GEN from
  * INCR serve:lock:gen when the lock is taken, so every holder's token is
  * new.  A daemon paused past the lock's expiry (SIGSTOP, a VM freeze)
  * may find on waking that another daemon took the lock and resumed its

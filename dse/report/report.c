@@ -17,26 +17,14 @@
 #include <unistd.h>
 
 #include "dse/report/report_curves.h"
+#include "net/topology.h"
 #include "net/xalloc.h"
 
 void dse_design_label(const net_design *d, char *buf, size_t size)
 {
-    char radix[96] = "";
-    size_t used = 0;
-    if (d->topology == NET_HYPERCUBE) {
-        snprintf(radix, sizeof radix, "%d-cube", d->n);
-    } else {
-        for (int i = 0; i < d->n && used < sizeof radix; i++) {
-            int w = snprintf(radix + used, sizeof radix - used, i ? "x%d" : "%d",
-                             d->k[i]);
-            if (w > 0)
-                used += (size_t)w;
-        }
-    }
-    char extra[48] = "";
-    if (d->topology == NET_EXPRESS)
-        snprintf(extra, sizeof extra, ", m=%d, kn=%d", d->express_m,
-                 d->express_kn);
+    char radix[96], extra[96];
+    net_design_radix_label(d, radix, sizeof radix);
+    net_design_params_format(d, ", ", extra, sizeof extra);
     snprintf(buf, size, "%s %s, V=%d, B=%d, w=%d, %s%s%s",
              net_topology_name(d->topology), radix, d->vcs, d->buffer_flits,
              d->width, d->switching == NET_SWITCH_PCS ? "pcs " : "",
@@ -151,6 +139,21 @@ static void compare_2d(const dse_run *r, net_topology a, net_topology b,
                         : "simulated figures");
 }
 
+/* What the thesis expects of two topologies at equal cost under one
+ * technology: the report checks each claim against the study's results. */
+static const struct {
+    cons_technology technology;
+    net_topology a, b;
+    const char *expectation;
+} thesis_claims[] = {
+    {CONS_VLSI, NET_DCSH, NET_TORUS,
+     "thesis ch.4 expects the DCSH to win at moderate and high load "
+     "under the VLSI bisection constraint with D_r >= 1"},
+    {CONS_MULTICHIP, NET_EXPRESS, NET_DCSH,
+     "thesis 6.4.2 expects the express-cube to win at all loads "
+     "under the multi-chip pin-out constraint at 1024 nodes"},
+};
+
 char **dse_report_notes(const dse_run *r, size_t *count)
 {
     const cfg_study *s = r->study;
@@ -201,16 +204,10 @@ char **dse_report_notes(const dse_run *r, size_t *count)
     }
     /* The thesis's comparisons, made as the thesis makes them: 2-D networks
      * of the same size at equal cost. */
-    if (s->budget.technology == CONS_VLSI)
-        compare_2d(r, NET_DCSH, NET_TORUS,
-               "thesis ch.4 expects the DCSH to win at moderate and high load "
-               "under the VLSI bisection constraint with D_r >= 1",
-               &notes, count);
-    if (s->budget.technology == CONS_MULTICHIP)
-        compare_2d(r, NET_EXPRESS, NET_DCSH,
-               "thesis 6.4.2 expects the express-cube to win at all loads "
-               "under the multi-chip pin-out constraint at 1024 nodes",
-               &notes, count);
+    for (size_t i = 0; i < sizeof thesis_claims / sizeof thesis_claims[0]; i++)
+        if (s->budget.technology == thesis_claims[i].technology)
+            compare_2d(r, thesis_claims[i].a, thesis_claims[i].b,
+                       thesis_claims[i].expectation, &notes, count);
     /* Finalists the simulator saturates at a target rate the model still
      * serves: the model's saturation rate is optimistic for them. */
     size_t optimistic = 0;
@@ -274,7 +271,7 @@ char **dse_report_notes(const dse_run *r, size_t *count)
 /* ---- atomic publication --------------------------------------------------- */
 
 /*
- * Safety rules (issue 16): dse replaces only a directory it wrote itself,
+ * Safety rules: dse replaces only a directory it wrote itself,
  * recognised by DSE_REPORT_MARKER, a file every report directory gets;
  * anything else at the target (a file, a symbolic link, a directory of
  * other things such as /etc or a home directory) is refused before any

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "dse/report/report.h"
+#include "net/topology.h"
 
 void dse_csv_num(FILE *out, double v)
 {
@@ -29,8 +30,11 @@ void dse_csv_text(FILE *out, const char *s)
 int dse_report_csv(const dse_run *r, FILE *out, err *e)
 {
     const cfg_study *s = r->study;
-    fputs("id,design,topology,n,radix,vcs,width,buffer,routing,switching,"
-          "express_m,express_kn,model,message_flits,bisection_wires,max_pins,"
+    fputs("id,design,topology,n,radix,vcs,width,buffer,routing,switching",
+          out);
+    for (int p = 0; p < NET_PARAM_COUNT; p++)
+        fprintf(out, ",%s", net_param_get((net_param)p)->study_key);
+    fputs(",model,message_flits,bisection_wires,max_pins,"
           "total_wires,buffer_bits,zero_load_latency,saturation_rate",
           out);
     for (size_t ri = 0; ri < s->rates.n; ri++)
@@ -59,10 +63,11 @@ int dse_report_csv(const dse_run *r, FILE *out, err *e)
         fprintf(out, ",%s,%d,%s,%d,%d,%d,%s,%s", net_topology_name(d->topology),
                 d->n, radix, d->vcs, d->width, d->buffer_flits,
                 net_routing_name(d->routing), net_switching_name(d->switching));
-        if (d->topology == NET_EXPRESS)
-            fprintf(out, ",%d,%d", d->express_m, d->express_kn);
-        else
-            fputs(",,", out);
+        for (int p = 0; p < NET_PARAM_COUNT; p++)
+            if (net_param_applies(d->topology, (net_param)p))
+                fprintf(out, ",%d", net_param_value(d, (net_param)p));
+            else
+                fputs(",", out);
         dse_csv_text(out, c->model ? c->model->name : "");
         fprintf(out, ",%d", c->flits);
         dse_csv_num(out, c->cost.bisection_wires);

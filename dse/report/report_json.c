@@ -12,6 +12,7 @@
 
 #include "dse/dse.h"
 #include "dse/report/report.h"
+#include "net/topology.h"
 
 static json_t *num(double v)
 {
@@ -32,10 +33,10 @@ static json_t *design_json(const net_design *d)
                           d->buffer_flits, "routing",
                           net_routing_name(d->routing), "switching",
                           net_switching_name(d->switching));
-    if (d->topology == NET_EXPRESS) {
-        json_object_set_new(o, "m", json_integer(d->express_m));
-        json_object_set_new(o, "kn", json_integer(d->express_kn));
-    }
+    for (int p = 0; p < NET_PARAM_COUNT; p++)
+        if (net_param_applies(d->topology, (net_param)p))
+            json_object_set_new(o, net_param_get((net_param)p)->key,
+                                json_integer(net_param_value(d, (net_param)p)));
     return o;
 }
 

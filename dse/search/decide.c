@@ -28,6 +28,7 @@
 #include "dse/common/bands.h"
 #include "dse/search/pareto.h"
 #include "models/model.h"
+#include "net/topology.h"
 #include "net/xalloc.h"
 
 #define MAX_DISAGREEMENTS 200
@@ -142,8 +143,7 @@ int dse_rules_out(const cfg_study *s, const dse_candidate *y,
 static int same_shape(const net_design *a, const net_design *b)
 {
     if (a->topology != b->topology || a->n != b->n || a->width != b->width ||
-        a->express_m != b->express_m || a->express_kn != b->express_kn ||
-        a->switching != b->switching)
+        a->switching != b->switching || !net_design_params_equal(a, b))
         return 0;
     for (int i = 0; i < a->n && i < NET_MAX_DIMS; i++)
         if (a->k[i] != b->k[i])

@@ -2,7 +2,7 @@
  * optimize.h — the main job: screen a study's design space with the
  * analytic models, let the simulator decide (docs/decision.md).
  *
- * Data flow (ARCHITECTURE.md "Data flow of dse optimize"):
+ * Data flow (docs/architecture.md, "The optimizer's executors"):
  *   space (dse/study/space.c) -> score every design (pool of threads; one
  *   job per design: model at each target rate, saturation rate, costs, the
  *   physical bound) -> model Pareto rank (the screen; excludes nothing) ->

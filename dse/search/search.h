@@ -3,7 +3,7 @@
  *
  * Exhaustive search scores them all.  The NLopt strategy (search_nlopt.c)
  * scores a subset chosen by the epsilon-constraint method over a continuous
- * relaxation of the discrete parameters (ARCHITECTURE.md "Search"): it
+ * relaxation of the discrete parameters (docs/architecture.md, "Search"): it
  * calls back into the optimizer to score design i of the space and reads
  * the scored candidate's objectives back.
  */

@@ -1,6 +1,7 @@
 /*
  * search_nlopt.c — the NLopt strategy: the epsilon-constraint method over a
- * continuous relaxation of the discrete design parameters (ARCHITECTURE.md
+ * continuous relaxation of the discrete design parameters
+ * (docs/architecture.md,
  * "Search").
  *
  * Two levels.  Designs are grouped into families that share everything
@@ -44,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/topology.h"
 #include "net/xalloc.h"
 #include "dse/search/optimize.h"
 #include "dse/search/pareto.h"
@@ -89,8 +91,7 @@ static int same_category(const net_design *a, const net_design *b)
     for (int i = 0; i < a->n; i++)
         if (a->k[i] != b->k[i])
             return 0;
-    return a->topology != NET_EXPRESS ||
-           (a->express_kn == b->express_kn && a->express_m == b->express_m);
+    return net_design_params_equal(a, b);
 }
 
 static int cmp_int(const void *a, const void *b)

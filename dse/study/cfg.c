@@ -88,21 +88,15 @@ void cfg_routing_apply(cfg_routing r, net_design *d)
 
 int cfg_routing_applies(cfg_routing r, net_topology topology, int n)
 {
+    const net_topology_info *t = net_topology_get(topology);
+    if (!t)
+        return 0;
     net_design d;
     net_design_init(&d);
     d.topology = topology;
-    net_design_set_radix(&d, n, topology == NET_HYPERCUBE ? 2 : 4);
+    net_design_set_radix(&d, n, t->fixed_radix ? t->fixed_radix : 4);
     cfg_routing_apply(r, &d);
-    /* the topology restrictions net_check applies before the VC minimum */
-    if (d.switching == NET_SWITCH_PCS && topology != NET_HYPERCUBE)
-        return 0;
-    if (d.routing == NET_ROUTE_PCUBE && topology != NET_HYPERCUBE)
-        return 0;
-    if (d.routing == NET_ROUTE_MINIMAL_ADAPTIVE &&
-        d.switching == NET_SWITCH_WORMHOLE &&
-        !(topology == NET_TORUS && n == 2))
-        return 0;
-    return net_min_vcs(&d) >= 0;
+    return net_routing_applies(&d);
 }
 
 const char *cfg_cost_name(cfg_cost_metric c)
@@ -176,17 +170,19 @@ void cfg_study_init(cfg_study *s)
     s->rates.n = 1;
 
     cfg_space *sp = &s->space;
-    static const net_topology topos[] = {NET_TORUS, NET_HYPERCUBE, NET_DCSH,
-                                         NET_EXPRESS};
-    memcpy(sp->topologies, topos, sizeof topos);
-    sp->ntopologies = COUNT_(topos);
+    sp->ntopologies = 0;
+    for (int t = 0; t < NET_TOPOLOGY_COUNT; t++)
+        if (net_topology_get((net_topology)t)->study_default)
+            sp->topologies[sp->ntopologies++] = (net_topology)t;
     static const int dims[] = {2, 3, 4}, vcs[] = {1, 2, 3, 4, 5, 6},
-                     buffer[] = {1}, em[] = {1, 2, 3, 4}, ekn[] = {4};
+                     buffer[] = {1};
     ints_set(&sp->dimensions, dims, COUNT_(dims));
     ints_set(&sp->vcs, vcs, COUNT_(vcs));
     ints_set(&sp->buffer_flits, buffer, COUNT_(buffer));
-    ints_set(&sp->express_m, em, COUNT_(em));
-    ints_set(&sp->express_kn, ekn, COUNT_(ekn));
+    for (int p = 0; p < NET_PARAM_COUNT; p++) {
+        const net_param_info *info = net_param_get((net_param)p);
+        ints_set(&sp->params[p], info->defaults, info->ndefaults);
+    }
     sp->routings_all = 1;
     for (int r = 0; r < CFG_ROUTING_COUNT; r++)
         sp->routings[r] = (cfg_routing)r;
@@ -224,8 +220,8 @@ void cfg_study_fini(cfg_study *s)
     ints_free(&s->space.dimensions);
     ints_free(&s->space.vcs);
     ints_free(&s->space.buffer_flits);
-    ints_free(&s->space.express_m);
-    ints_free(&s->space.express_kn);
+    for (int p = 0; p < NET_PARAM_COUNT; p++)
+        ints_free(&s->space.params[p]);
     memset(s, 0, sizeof *s);
 }
 
@@ -301,14 +297,13 @@ static int is_pow2(long x)
     return x > 0 && (x & (x - 1)) == 0;
 }
 
-static int log2_exact(long x)
+/* "two" for 2 (as the messages read), else the digits. */
+static const char *power_word(int radix, char buf[16])
 {
-    int n = 0;
-    while (x > 1) {
-        x >>= 1;
-        n++;
-    }
-    return n;
+    if (radix == 2)
+        return "two";
+    snprintf(buf, 16, "%d", radix);
+    return buf;
 }
 
 /* The integer k with k^n == nodes, or 0. */
@@ -385,8 +380,11 @@ static void default_name(cfg_study *s, const char *file)
 static int read_reference(cfg_doc *c, yaml_node_t *node, const char *path,
                           cfg_study *s)
 {
-    static const char *const keys[] = {"topology", "n", "k", "width",
-                                       "express_m", "express_kn", NULL};
+    const char *keys[4 + NET_PARAM_COUNT + 1] = {"topology", "n", "k",
+                                                 "width"};
+    for (int p = 0; p < NET_PARAM_COUNT; p++)
+        keys[4 + p] = net_param_get((net_param)p)->study_key;
+    keys[4 + NET_PARAM_COUNT] = NULL;
     char sub[ERR_PATH_MAX];
     TRY(cfg__map_check(c, node, path, keys));
     net_design *d = &s->budget.reference;
@@ -438,20 +436,22 @@ static int read_reference(cfg_doc *c, yaml_node_t *node, const char *path,
             nradices = 1;
         }
     }
-    if (d->topology == NET_HYPERCUBE) {
+    int fixed = net_topology_get(d->topology)->fixed_radix;
+    if (fixed) {
+        char word[16];
         for (int i = 0; i < nradices; i++)
-            if (radices[i] != 2)
-                return cfg__fail(c, nk, sub,
-                                 "a hypercube has radix 2, not %d",
+            if (radices[i] != fixed)
+                return cfg__fail(c, nk, sub, "a %s has radix %d, not %d",
+                                 topology_names[d->topology], fixed,
                                  radices[i]);
         if (!n) {
-            if (!is_pow2(s->nodes))
+            n = net_topology_fixed_dims(d->topology, s->nodes);
+            if (n < 1)
                 return cfg__fail(c, node, path,
-                                 "give n: %ld nodes is not a power of two",
-                                 s->nodes);
-            n = log2_exact(s->nodes);
+                                 "give n: %ld nodes is not a power of %s",
+                                 s->nodes, power_word(fixed, word));
         }
-        net_design_set_radix(d, n, 2);
+        net_design_set_radix(d, n, fixed);
     } else {
         if (!nk)
             return cfg__fail(c, node, path, "missing required key 'k'");
@@ -467,8 +467,13 @@ static int read_reference(cfg_doc *c, yaml_node_t *node, const char *path,
         d->n = n;
     }
     TRY(opt_int(c, node, path, "width", 1, 1 << 24, &d->width));
-    TRY(opt_int(c, node, path, "express_m", 1, 64, &d->express_m));
-    TRY(opt_int(c, node, path, "express_kn", 2, 1 << 20, &d->express_kn));
+    for (int p = 0; p < NET_PARAM_COUNT; p++) {
+        const net_param_info *info = net_param_get((net_param)p);
+        int v = net_param_value(d, (net_param)p);
+        TRY(opt_int(c, node, path, info->study_key, info->study_lo,
+                    info->study_hi, &v));
+        net_param_set_value(d, (net_param)p, v);
+    }
     /* the reference is costed, not routed: any deadlock-free routing */
     d->routing = NET_ROUTE_DETERMINISTIC;
     d->switching = NET_SWITCH_WORMHOLE;
@@ -669,9 +674,10 @@ static int read_name_list(cfg_doc *c, yaml_node_t *node, const char *path,
 /* Can `topology` hold `nodes` nodes with one of the space's dimensions? */
 static int topology_fits(const cfg_study *s, net_topology t)
 {
-    if (t == NET_HYPERCUBE)
-        return is_pow2(s->nodes) && s->nodes >= 2;
-    long min_k = (t == NET_TORUS || t == NET_EXPRESS) ? 3 : 2;
+    const net_topology_info *info = net_topology_get(t);
+    if (info->fixed_radix)
+        return net_topology_fixed_dims(t, s->nodes) >= 1;
+    long min_k = info->min_radix;
     for (size_t i = 0; i < s->space.dimensions.n; i++) {
         int n = s->space.dimensions.v[i];
         if (s->space.mixed_radices) {
@@ -686,10 +692,15 @@ static int topology_fits(const cfg_study *s, net_topology t)
 
 static int read_space(cfg_doc *c, yaml_node_t *root, cfg_study *s)
 {
-    static const char *const keys[] = {
+    /* the order the "expected one of" message lists them in: the
+     * topologies' own parameters after the axes every topology has */
+    const char *keys[7 + NET_PARAM_COUNT + 1] = {
         "topologies", "dimensions", "mixed_radices", "routings",
-        "vcs",        "buffer_flits", "express_m",   "express_kn",
-        "require_model", NULL};
+        "vcs",        "buffer_flits"};
+    for (int p = 0; p < NET_PARAM_COUNT; p++)
+        keys[6 + p] = net_param_get((net_param)p)->study_key;
+    keys[6 + NET_PARAM_COUNT] = "require_model";
+    keys[7 + NET_PARAM_COUNT] = NULL;
     yaml_node_t *sp = cfg__map_get(c, root, "space");
     cfg_space *q = &s->space;
     if (!sp)
@@ -699,8 +710,11 @@ static int read_space(cfg_doc *c, yaml_node_t *root, cfg_study *s)
                  &q->dimensions));
     TRY(opt_ints(c, sp, "space", "vcs", 1, 64, &q->vcs));
     TRY(opt_ints(c, sp, "space", "buffer_flits", 1, 1024, &q->buffer_flits));
-    TRY(opt_ints(c, sp, "space", "express_m", 1, 64, &q->express_m));
-    TRY(opt_ints(c, sp, "space", "express_kn", 2, 1 << 20, &q->express_kn));
+    for (int p = 0; p < NET_PARAM_COUNT; p++) {
+        const net_param_info *info = net_param_get((net_param)p);
+        TRY(opt_ints(c, sp, "space", info->study_key, info->study_lo,
+                     info->study_hi, &q->params[p]));
+    }
     yaml_node_t *v;
     if ((v = cfg__map_get(c, sp, "mixed_radices")))
         TRY(cfg__get_bool(c, v, "space.mixed_radices", &q->mixed_radices));
@@ -729,26 +743,26 @@ static int read_space(cfg_doc *c, yaml_node_t *root, cfg_study *s)
                 item = cfg__seq_item(c, nt, i);
                 cfg__path_index(sub, "space.topologies", i);
             }
-            if (t == NET_HYPERCUBE)
+            const net_topology_info *info = net_topology_get(t);
+            char word[16];
+            if (info->fixed_radix)
                 return cfg__fail(c, item, sub,
-                                 "a hypercube needs a power-of-two node "
-                                 "count, not %ld",
+                                 "a %s needs a power-of-%s node count, not "
+                                 "%ld",
+                                 topology_names[t],
+                                 power_word(info->fixed_radix, word),
                                  s->nodes);
             if (q->mixed_radices)
                 return cfg__fail(c, item, sub,
                                  "no dimension in space.dimensions splits "
                                  "%ld nodes into radices >= %d for the %s",
-                                 s->nodes,
-                                 (t == NET_TORUS || t == NET_EXPRESS) ? 3 : 2,
-                                 topology_names[t]);
+                                 s->nodes, info->min_radix, topology_names[t]);
             return cfg__fail(c, item, sub,
                              "no dimension n in space.dimensions gives %ld "
                              "nodes a whole radix k = N^(1/n) >= %d for the "
                              "%s (try other dimensions or mixed_radices: "
                              "true)",
-                             s->nodes,
-                             (t == NET_TORUS || t == NET_EXPRESS) ? 3 : 2,
-                             topology_names[t]);
+                             s->nodes, info->min_radix, topology_names[t]);
         }
     }
     yaml_node_t *nr = cfg__map_get(c, sp, "routings");
@@ -763,11 +777,13 @@ static int read_space(cfg_doc *c, yaml_node_t *root, cfg_study *s)
         int any = 0;
         for (size_t t = 0; t < q->ntopologies && !any; t++)
             for (size_t r = 0; r < q->nroutings && !any; r++) {
-                if (q->topologies[t] == NET_HYPERCUBE)
-                    any = cfg_routing_applies(q->routings[r], NET_HYPERCUBE,
-                                              is_pow2(s->nodes)
-                                                  ? log2_exact(s->nodes)
-                                                  : 2);
+                if (net_topology_get(q->topologies[t])->fixed_radix) {
+                    int fn = net_topology_fixed_dims(q->topologies[t],
+                                                     s->nodes);
+                    any = cfg_routing_applies(q->routings[r],
+                                              q->topologies[t],
+                                              fn >= 1 ? fn : 2);
+                }
                 for (size_t d = 0; d < q->dimensions.n && !any; d++)
                     any = cfg_routing_applies(q->routings[r],
                                               q->topologies[t],
@@ -976,7 +992,7 @@ int cfg_study_load(const char *path, cfg_study *s, err *e)
     memset(s, 0, sizeof *s);
     /* O_NONBLOCK: opening a FIFO with no writer must not block; anything
      * but a regular file (a FIFO, /dev/zero, a directory) is refused, and
-     * at most CFG_TEXT_MAX + 1 bytes are read (issue 16) */
+     * at most CFG_TEXT_MAX + 1 bytes are read */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return err_set_at(e, ERR_IO, path, 0, 0, NULL, "cannot open: %s",

@@ -23,11 +23,12 @@
 #include "models/model.h"
 #include "net/err.h"
 #include "net/net.h"
+#include "net/topology.h"
 
 /* ---- routing schemes ----------------------------------------------------
  * A study names routing and switching together: every scheme is wormhole
  * switching with a net_routing, except "pcs" (pipelined circuit switching
- * with minimal adaptive routing and backtracking, seed 003). */
+ * with minimal adaptive routing and backtracking, [SKFO05]). */
 #define CFG_ROUTING_LIST(X)                                                   \
     X(CFG_ROUTE_DETERMINISTIC, "deterministic", NET_ROUTE_DETERMINISTIC,     \
       NET_SWITCH_WORMHOLE)                                                    \
@@ -117,8 +118,8 @@ typedef struct cfg_space {
     net_topology topologies[NET_TOPOLOGY_COUNT]; /* in file order, distinct */
     size_t ntopologies;
     int topologies_all;      /* 1: the file said "all" */
-    cfg_ints dimensions;     /* n values (the hypercube ignores them: its n
-                                is log2 N) */
+    cfg_ints dimensions;     /* n values (a topology with a fixed radix,
+                                the hypercube, ignores them: N fixes n) */
     int mixed_radices;       /* 1: every factorisation of N into n radices,
                                 not just the uniform k = N^(1/n) */
     cfg_routing routings[CFG_ROUTING_COUNT];     /* in file order, distinct */
@@ -127,8 +128,9 @@ typedef struct cfg_space {
                                 applies (routings[] then lists them all) */
     cfg_ints vcs;
     cfg_ints buffer_flits;
-    cfg_ints express_m;      /* express topology only */
-    cfg_ints express_kn;     /* express topology only */
+    cfg_ints params[NET_PARAM_COUNT]; /* per topology parameter
+                                (net/topology.h): its axis, used by the
+                                topology that has it only */
     int require_model;       /* 1: drop designs no analytic model covers */
 } cfg_space;
 

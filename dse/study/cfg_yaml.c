@@ -687,7 +687,7 @@ static int int_range(cfg_doc *c, yaml_node_t *node, const char *path,
     }
     /* from and to lie in [lo, hi] (int-sized bounds), so to - from cannot
      * overflow; stepping by index keeps from + i * step <= to, where the
-     * old `v += step` overflowed for a huge step (issue 16) */
+     * old `v += step` overflowed for a huge step */
     long count = (to - from) / step + 1;
     if (count > CFG_RANGE_MAX_VALUES)
         return cfg__fail(c, node, path, "range gives more than %d values",

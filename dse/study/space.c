@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "constraints/cons.h"
+#include "net/topology.h"
 #include "net/xalloc.h"
 
 #define DROP_TEXT_(e, text) text,
@@ -96,11 +97,14 @@ static long uniform_radix(long nodes, int n)
     return 0;
 }
 
-static int log2_floor(long x)
+/* The one n of a topology with a fixed radix r: log_r N, rounded down
+ * when N is not a power of r (every design is dropped then anyway). */
+static int fixed_dims(net_topology t, long nodes)
 {
+    int r = net_topology_get(t)->fixed_radix;
     int n = 0;
-    while (x > 1) {
-        x >>= 1;
+    while (nodes >= r) {
+        nodes /= r;
         n++;
     }
     return n;
@@ -170,24 +174,20 @@ static void visit(walk *w, net_design *d, cfg_routing r)
         drop(sp, DSE_DROP_ROUTING, text, why.msg);
         return;
     }
-    if (d->topology == NET_TORUS || d->topology == NET_EXPRESS)
-        for (int i = 0; i < d->n; i++)
-            if (d->k[i] < 3) {
-                snprintf(why.msg, sizeof why.msg,
-                         "radix %d in dimension %d: %s rings need k >= 3",
-                         d->k[i], i, net_topology_name(d->topology));
-                drop(sp, DSE_DROP_RADIX, text, why.msg);
-                return;
-            }
-    if (d->topology == NET_EXPRESS)
-        for (int i = 0; i < d->n; i++)
-            if (d->k[i] % d->express_kn || d->k[i] < 2 * d->express_kn) {
-                snprintf(why.msg, sizeof why.msg,
-                         "kn = %d does not divide radix %d into >= 2 groups",
-                         d->express_kn, d->k[i]);
-                drop(sp, DSE_DROP_EXPRESS_KN, text, why.msg);
-                return;
-            }
+    const net_topology_info *topo = net_topology_get(d->topology);
+    for (int i = 0; i < d->n; i++)
+        if (d->k[i] < topo->min_radix) {
+            snprintf(why.msg, sizeof why.msg,
+                     "radix %d in dimension %d: %s %ss need k >= %d", d->k[i],
+                     i, net_topology_name(d->topology), topo->dim_shape,
+                     topo->min_radix);
+            drop(sp, DSE_DROP_RADIX, text, why.msg);
+            return;
+        }
+    if (topo->check_params && topo->check_params(d, &why)) {
+        drop(sp, DSE_DROP_PARAMS, text, why.msg);
+        return;
+    }
     int min_vcs = net_min_vcs(d);
     if (min_vcs >= 0 && d->vcs < min_vcs) {
         snprintf(why.msg, sizeof why.msg, "%s routing on this %s needs %d "
@@ -225,44 +225,69 @@ static void visit(walk *w, net_design *d, cfg_routing r)
     push(sp, d, m);
 }
 
-/* Every (routing, vcs, buffer, m, kn) for one radix option; `bad` >= 0
- * drops them all for that structural reason. */
+/* The values of d's topology's own parameters, as an odometer over the
+ * study's axes: the last parameter varies fastest.  Returns 0 when every
+ * combination has been visited. */
+static int params_next(const cfg_space *q, net_topology t,
+                       size_t at[NET_PARAM_COUNT])
+{
+    for (int p = NET_PARAM_COUNT - 1; p >= 0; p--) {
+        if (!net_param_applies(t, (net_param)p))
+            continue;
+        if (++at[p] < q->params[p].n)
+            return 1;
+        at[p] = 0;
+    }
+    return 0;
+}
+
+/* Combinations of the topology's own parameters in the study. */
+static double params_combos(const cfg_space *q, net_topology t)
+{
+    double c = 1;
+    for (int p = 0; p < NET_PARAM_COUNT; p++)
+        if (net_param_applies(t, (net_param)p))
+            c *= (double)q->params[p].n;
+    return c;
+}
+
+/* Every (routing, vcs, buffer, topology parameters) for one radix option;
+ * `bad` >= 0 drops them all for that structural reason. */
 static void walk_rest(walk *w, const net_design *base, int bad,
                       const char *bad_why)
 {
     const cfg_study *s = w->s;
     const cfg_space *q = &s->space;
-    int express = base->topology == NET_EXPRESS;
-    size_t nm = express ? q->express_m.n : 1;
-    size_t nkn = express ? q->express_kn.n : 1;
+    net_topology t = base->topology;
     char what[128];
-    snprintf(what, sizeof what, "topology=%s n=%d",
-             net_topology_name(base->topology), base->n);
+    snprintf(what, sizeof what, "topology=%s n=%d", net_topology_name(t),
+             base->n);
     for (size_t ri = 0; ri < q->nroutings && !should_stop(w); ri++) {
         cfg_routing r = q->routings[ri];
-        if (q->routings_all && !cfg_routing_applies(r, base->topology, base->n))
+        if (q->routings_all && !cfg_routing_applies(r, t, base->n))
             continue;
         for (size_t vi = 0; vi < q->vcs.n; vi++)
-            for (size_t bi = 0; bi < q->buffer_flits.n; bi++)
-                for (size_t mi = 0; mi < nm; mi++)
-                    for (size_t ki = 0; ki < nkn; ki++) {
-                        w->sp->enumerated++;
-                        w->sp->enumerated_by_topology[base->topology]++;
-                        if (bad >= 0) {
-                            drop(w->sp, (dse_drop)bad, what, bad_why);
-                            continue;
-                        }
-                        net_design d = *base;
-                        cfg_routing_apply(r, &d);
-                        d.vcs = q->vcs.v[vi];
-                        d.buffer_flits = q->buffer_flits.v[bi];
-                        if (express) {
-                            d.express_m = q->express_m.v[mi];
-                            d.express_kn = q->express_kn.v[ki];
-                        }
-                        d.width = 1;
-                        visit(w, &d, r);
+            for (size_t bi = 0; bi < q->buffer_flits.n; bi++) {
+                size_t at[NET_PARAM_COUNT] = {0};
+                do {
+                    w->sp->enumerated++;
+                    w->sp->enumerated_by_topology[t]++;
+                    if (bad >= 0) {
+                        drop(w->sp, (dse_drop)bad, what, bad_why);
+                        continue;
                     }
+                    net_design d = *base;
+                    cfg_routing_apply(r, &d);
+                    d.vcs = q->vcs.v[vi];
+                    d.buffer_flits = q->buffer_flits.v[bi];
+                    for (int p = 0; p < NET_PARAM_COUNT; p++)
+                        if (net_param_applies(t, (net_param)p))
+                            net_param_set_value(&d, (net_param)p,
+                                                q->params[p].v[at[p]]);
+                    d.width = 1;
+                    visit(w, &d, r);
+                } while (params_next(q, t, at));
+            }
     }
 }
 
@@ -273,14 +298,14 @@ static void walk_dimension(walk *w, net_topology t, int n)
     cfg_study_design_base(w->s, &base);
     base.topology = t;
     char why[160];
-    if (t == NET_HYPERCUBE) {
-        if (nodes & (nodes - 1)) {
-            net_design_set_radix(&base, n, 2);
+    int fixed = net_topology_get(t)->fixed_radix;
+    if (fixed) {
+        net_design_set_radix(&base, n, fixed);
+        if (net_topology_fixed_dims(t, nodes) < 0) {
             snprintf(why, sizeof why, "%ld nodes", nodes);
             walk_rest(w, &base, DSE_DROP_NOT_POW2, why);
             return;
         }
-        net_design_set_radix(&base, n, 2);
         walk_rest(w, &base, -1, NULL);
         return;
     }
@@ -332,10 +357,8 @@ int dse_space_build_stoppable(const cfg_study *s, dse_space *out,
     walk w = {s, out, s->workload, stop, 0};
     for (size_t ti = 0; ti < s->space.ntopologies; ti++) {
         net_topology t = s->space.topologies[ti];
-        if (t == NET_HYPERCUBE) {
-            /* one n: log2 N (floor when N is not a power of two, where
-             * every design is dropped anyway) */
-            walk_dimension(&w, t, log2_floor(s->nodes));
+        if (net_topology_get(t)->fixed_radix) {
+            walk_dimension(&w, t, fixed_dims(t, s->nodes));
             continue;
         }
         for (size_t di = 0; di < s->space.dimensions.n; di++)
@@ -355,16 +378,14 @@ static double combos_rest(const cfg_study *s, net_topology t, int n)
     for (size_t ri = 0; ri < q->nroutings; ri++)
         if (!q->routings_all || cfg_routing_applies(q->routings[ri], t, n))
             routings++;
-    double c = routings * (double)q->vcs.n * (double)q->buffer_flits.n;
-    if (t == NET_EXPRESS)
-        c *= (double)q->express_m.n * (double)q->express_kn.n;
-    return c;
+    return routings * (double)q->vcs.n * (double)q->buffer_flits.n *
+           params_combos(q, t);
 }
 
 /* Radix options of (topology, n) as walk_dimension has them. */
 static double radix_options(const cfg_study *s, net_topology t, int n)
 {
-    if (t == NET_HYPERCUBE || !s->space.mixed_radices)
+    if (net_topology_get(t)->fixed_radix || !s->space.mixed_radices)
         return 1;
     size_t count = dse_space_factorisations(s->nodes, n, NULL, 0);
     return count ? (double)count : 1;
@@ -375,8 +396,8 @@ double dse_space_enumerated(const cfg_study *s)
     double total = 0;
     for (size_t ti = 0; ti < s->space.ntopologies; ti++) {
         net_topology t = s->space.topologies[ti];
-        if (t == NET_HYPERCUBE) {
-            int n = log2_floor(s->nodes);
+        if (net_topology_get(t)->fixed_radix) {
+            int n = fixed_dims(t, s->nodes);
             total += radix_options(s, t, n) * combos_rest(s, t, n);
             continue;
         }

@@ -28,14 +28,17 @@
 #include "models/model.h"
 #include "net/net.h"
 
-/* X(enum, text) in the order the checks run. */
+/* X(enum, text) in the order the checks run.  DSE_DROP_NOT_POW2 is the
+ * node count of a topology with a fixed radix (net/topology.h) and
+ * DSE_DROP_PARAMS the check of a topology's own parameters; their texts
+ * name the one topology each has today, as `dse check` prints them. */
 #define DSE_DROP_LIST(X)                                                      \
     X(DSE_DROP_NOT_POW2, "N not a power of two (hypercube)")                  \
     X(DSE_DROP_NOT_PERFECT_POWER, "N not a perfect n-th power")               \
     X(DSE_DROP_NO_FACTORISATION, "N has no factorisation into n radices")     \
     X(DSE_DROP_ROUTING, "routing not applicable to topology")                 \
     X(DSE_DROP_RADIX, "radix too small for topology (k < 3 ring)")            \
-    X(DSE_DROP_EXPRESS_KN, "express kn does not divide k into >= 2 groups")   \
+    X(DSE_DROP_PARAMS, "express kn does not divide k into >= 2 groups")       \
     X(DSE_DROP_VCS, "too few VCs for deadlock freedom")                       \
     X(DSE_DROP_INVALID, "other design check failed")                          \
     X(DSE_DROP_WIDTH, "width < 1 under budget")                               \

@@ -26,7 +26,7 @@
  *      (model_bound_compute): no network sustains a rate at which some
  *      channel is offered more than one flit per cycle, but a short probe
  *      can miss the overload when it falls on a few channels.  Hot-spot
- *      traffic is the case in point (docs/validation.md finding 8): the
+ *      traffic is the case in point (docs/models/corrected.md, CV5): the
  *      hot node's inputs overloaded by 20% leave about 1% of the offered
  *      messages undelivered, under the 3% threshold, and the source queues
  *      grow too slowly to reach 5 messages within a probe.  A rate with no
@@ -34,7 +34,7 @@
  *   3. Sweep (one (case, rate, seed) run per pool job, heaviest loads
  *      first so the long runs do not trail): rates frac x lo for each
  *      fraction, plus the source's own rates where it printed its
- *      simulation (seed 001); each run measures until the batch-means 95%
+ *      simulation ([QCC02]); each run measures until the batch-means 95%
  *      half-width is below ci_target (SIM_STOP_CI); the seeds of a point
  *      are merged with sim_result_merge (CI from the spread of the
  *      replication means).
@@ -248,8 +248,9 @@ static int probe(dse_validate_case *c, const dse_validate_opts *o, double rate)
      * longer the worms: 15000 messages of 16 flits on 1024 nodes near
      * saturation span about 100 services, of 128 flits about 48, in which
      * a 128-flit 4-ary 5-cube passed 97.4% of the offered load at a rate
-     * it carries in full over 30000 cycles (docs/validation/notes.md
-     * finding 26).  So the window covers at least probe_services message
+     * it carries in full over 30000 cycles (the probe's own window, not the
+     * network, set that limit).  So the window covers at least probe_services
+     * message
      * times (Lm cycles), the warm-up a third of that. */
     if (o->probe_services > 0) {
         double lm = net_message_flits(&c->design, &c->workload);

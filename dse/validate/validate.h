@@ -17,7 +17,7 @@
  * the same simulations, so the page shows what the corrections bought:
  * slot 0, the primary (opts.variant, corrected by default: what the
  * optimizer uses; it decides the verdicts), and slot 1, recommended (the
- * sources' models as MODELS.md resolves them), absent when the primary is
+ * sources' models as docs/models resolves them), absent when the primary is
  * recommended itself.  A model evaluation costs microseconds; the
  * simulation is the expensive part and is shared.
  *
@@ -255,7 +255,7 @@ void dse_validate_run_destroy(dse_validate_result *r); /* accepts NULL */
 void dse_validate_case_summarize(dse_validate_case *c,
                                  dse_validate_metric metric);
 
-/* The accuracy targets a compared set-up should meet (issue 15): the
+/* The accuracy targets a compared set-up should meet: the
  * model saturates within 0.8-1.25 times the simulated saturation rate,
  * and its MAPE at loads <= 80% of it is at most 10%. */
 #define DSE_VALIDATE_TARGET_SAT_LO 0.8

@@ -402,9 +402,9 @@ static const char *variant_words(model_variant v)
     case MODEL_VARIANT_CORRECTED:
         return "the default and what `dse optimize` uses: recommended plus "
                "the corrections traced to the model side by the findings "
-               "below (docs/models.md \"Corrected variant\")";
+               "below (docs/models/corrected.md)";
     case MODEL_VARIANT_RECOMMENDED:
-        return "the sources' models as MODELS.md resolves their typos";
+        return "the sources' models with their typos resolved";
     case MODEL_VARIANT_PRINTED:
         return "the sources' equations as printed";
     }
@@ -536,7 +536,7 @@ static void write_header(FILE *f, const dse_validate_result *r,
             "absolute error over the loads up to 50%% of the simulated "
             "saturation rate, **MAPE <=80%%** up to 80%%; points at which the "
             "model has already saturated are counted apart, not averaged.\n"
-            "- **Targets** (issue 15, for the %s variant): a set-up meets "
+            "- **Targets** (for the %s variant): a set-up meets "
             "them when the saturation `ratio` is within %g-%g and MAPE "
             "<=80%% is at most %g%%; the summary's `targets` column says "
             "which it misses (an unknown ratio or MAPE misses), and the "
@@ -581,7 +581,7 @@ static void write_header(FILE *f, const dse_validate_result *r,
             "`torus2d-adaptive-meanflow`, whose model has no source queue: "
             "there the simulator's network latency is compared.\n"
             "- **Claim**: what the source says about its own accuracy. Only "
-            "seed 001 prints numbers (within 6%% at low and moderate load); "
+            "[QCC02] prints numbers (within 6%% at low and moderate load); "
             "the others say \"close agreement\" from figures, which we read "
             "as MAPE <=50%% at most 10%%. A set-up above that bound (for the "
             "%s variant) is listed under Open discrepancies.\n"
