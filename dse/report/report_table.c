@@ -28,16 +28,15 @@ void rtable_fini(rtable *t)
 
 void rtable_cell(rtable *t, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    char *cell = dse_report_vformat(fmt, ap);
     va_end(ap);
     if (t->ncells == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 64;
         t->cells = xrealloc(t->cells, t->cap * sizeof *t->cells);
     }
-    t->cells[t->ncells++] = xstrdup(buf);
+    t->cells[t->ncells++] = cell;
 }
 
 void rtable_md(const rtable *t, FILE *out)

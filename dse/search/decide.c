@@ -567,6 +567,7 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
                volatile sig_atomic_t *stop, err *e)
 {
     size_t nr = s->rates.n, budget = (size_t)s->sim.max_designs;
+    r->check_mode = simulate_all != 0;
     if (simulate_all)
         budget = r->ncand;
     r->best_at_rate = xrealloc(r->best_at_rate, (nr + 1) * sizeof *r->best_at_rate);
@@ -607,6 +608,13 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
         snprintf(note, sizeof note, "round %d: %zu designs", r->rounds, n);
         if (progress)
             dse_progress_note(progress, note);
+        if (getenv("DSE_DECIDE_TRACE"))
+            for (size_t q = 0; q < n; q++) {
+                char t[256];
+                net_design_format(&r->cand[batch[q]].design, t, sizeof t);
+                fprintf(stderr, "trace round %d: %s (band %d)\n",
+                        r->rounds, t, r->cand[batch[q]].band_covers);
+            }
         rc = oracle->simulate(oracle->self, s, r, batch, n, e);
         if (rc)
             break;
@@ -662,7 +670,10 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
     if (rc == 0) {
         r->nuncertified = uncertified(s, r, open);
         r->certified = r->nuncertified == 0;
-        if (r->certified)
+        if (r->check_mode)
+            snprintf(r->stop_reason, sizeof r->stop_reason,
+                     "check mode: every feasible design simulated");
+        else if (r->certified)
             snprintf(r->stop_reason, sizeof r->stop_reason,
                      "certified: no unsimulated design's optimistic bound "
                      "reaches the simulated front");

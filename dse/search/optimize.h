@@ -129,6 +129,8 @@ typedef struct dse_run {
     size_t nuncertified;     /* unsimulated designs whose optimistic bound
                                 could still reach the front at the end */
     int certified;           /* 1: the rounds ended because none could */
+    int check_mode;          /* every feasible design simulated (the
+                                check mode): nothing left to certify */
     char stop_reason[160];   /* why the rounds ended, for a human */
     int seeds_used;          /* replications per simulated point */
     dse_disagreement *disagree;
