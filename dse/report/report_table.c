@@ -227,11 +227,24 @@ void report_table_finalists(const dse_run *r, rtable *t)
                             c->sim_saturation_lo, c->sim_saturation_hi);
             else
                 rtable_cell(t, "not measured");
-            rtable_cell(t, "%.5f%s", c->opt_saturation,
-                        c->band_measured ? "" : " (default band)");
+            if (isfinite(c->opt_saturation))
+                rtable_cell(t, "%.5f (%s)", c->opt_saturation,
+                            c->band_covers ? "model band" : "physical screen");
+            else
+                rtable_cell(t, "- (physical screen)");
         }
-        rtable_cell(t, "%.5f", c->saturation_rate);
-        rtable_cell(t, "%.2f", model_sum / (double)nr);
+        /* no model, or a model that saturates below a target rate: no
+         * figure to print */
+        if (c->model && isfinite(c->saturation_rate))
+            rtable_cell(t, "%.5f", c->saturation_rate);
+        else
+            rtable_cell(t, "-");
+        if (c->model && isfinite(model_sum))
+            rtable_cell(t, "%.2f", model_sum / (double)nr);
+        else if (c->model)
+            rtable_cell(t, "saturated at a target rate");
+        else
+            rtable_cell(t, "-");
         if (sim_n == nr)
             rtable_cell(t, "%.2f", sim_sum / (double)nr);
         else if (sim_n)
