@@ -608,13 +608,6 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
         snprintf(note, sizeof note, "round %d: %zu designs", r->rounds, n);
         if (progress)
             dse_progress_note(progress, note);
-        if (getenv("DSE_DECIDE_TRACE"))
-            for (size_t q = 0; q < n; q++) {
-                char t[256];
-                net_design_format(&r->cand[batch[q]].design, t, sizeof t);
-                fprintf(stderr, "trace round %d: %s (band %d)\n",
-                        r->rounds, t, r->cand[batch[q]].band_covers);
-            }
         rc = oracle->simulate(oracle->self, s, r, batch, n, e);
         if (rc)
             break;
