@@ -176,6 +176,9 @@ int cons_counts_of(const net_design *d, cons_counts *out, err *e)
     if (rc)
         return rc;
     const dim_ops *ops = &topology_ops[d->topology];
+    if (!ops->cut)
+        return err_set(e, ERR_UNSUPPORTED, "no channel counts for the %s yet",
+                       net_topology_name(d->topology));
     cons_counts c = {0};
     c.cut_dim = -1;
     /* Two passes: dimensions with an even radix first (they halve the

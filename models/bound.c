@@ -113,13 +113,16 @@
  *     express channels I_g -> I_{g+1} = k + G + g; the - direction is the +
  *     direction of the mirrored ring (position p -> k - 1 - p, which maps
  *     the interchange layout onto itself), numbered from k + 2G. */
+typedef struct ring_ops ring_ops;
+
 typedef struct ring {
-    net_topology topo;
+    const ring_ops *ops;
     int k, kn, G, m;
     int nch;
     int split_tie;    /* adaptive routing: a tie k/2 goes half each way */
     int drop_tie;     /* count only forced hops: a tie k/2, which an
                          adaptive routing may send either way, adds none */
+    net_topology topo;
 } ring;
 
 typedef struct leg {
@@ -128,37 +131,148 @@ typedef struct leg {
     double *wt;
 } leg;
 
-static void ring_init(ring *r, const net_design *d, int dim)
-{
-    memset(r, 0, sizeof *r);
-    r->topo = d->topology;
-    r->k = d->k[dim];
-    r->split_tie = d->routing != NET_ROUTE_DETERMINISTIC && r->k > 2;
-    r->nch = 2 * r->k;
-    if (r->topo == NET_EXPRESS) {
-        r->kn = d->express_kn;
-        r->G = r->k / r->kn;
-        r->m = d->express_m;
-        r->nch = 2 * (r->k + 2 * r->G);
-        r->split_tie = 0;
-    }
-}
-
-/* Capacity of a ring channel in channels (the express bundles hold m). */
-static double ring_cap(const ring *r, int c)
-{
-    if (r->topo != NET_EXPRESS)
-        return 1;
-    int half = r->k + 2 * r->G;
-    int x = c % half;
-    return x >= r->k + r->G ? r->m : 1;
-}
+/* What one kind of ring answers, a row per topology (the table below). */
+struct ring_ops {
+    /* Set the fields beyond k, nch = 2k and split_tie; NULL: none. */
+    void (*init)(ring *r, const net_design *d);
+    /* The channels (with weights) of the leg from position a to b != a. */
+    void (*leg)(const ring *r, int a, int b, leg *l);
+    /* The channels that lead into position h; *n set. */
+    void (*into)(const ring *r, int h, int *ch, int *n);
+    /* Class of a channel under translation symmetry: channels of one
+     * class carry the same uniform load. */
+    int (*cls)(const ring *r, int c);
+    /* Sources whose legs, summed, give every class its per-channel load. */
+    int (*period)(const ring *r);
+    /* Capacity of a channel in channels (express bundles hold m); NULL: 1. */
+    double (*cap)(const ring *r, int c);
+    /* Does channel number c exist (the mesh has no wrap-around, the
+     * hypercube one channel each way)?  NULL: all 2k do. */
+    int (*exists)(const ring *r, int c);
+    /* Direction or kind of a channel, for the binding class's name. */
+    const char *(*dir)(const ring *r, int c);
+    /* Name of the pooled class of single channels ("local" beside the
+     * express bundles). */
+    const char *pooled;
+};
 
 static void leg_add(leg *l, int c, double w)
 {
     l->ch[l->n] = c;
     l->wt[l->n] = w;
     l->n++;
+}
+
+/* ---- torus and hypercube: a cycle of k (the hypercube's of 2) ---- */
+
+static void cycle_leg(const ring *r, int a, int b, leg *l)
+{
+    int k = r->k;
+    int x = ((b - a) % k + k) % k;
+    double wp = 0, wm = 0;
+    if (x < k - x || (x == k - x && !r->split_tie))
+        wp = 1;
+    else if (x > k - x)
+        wm = 1;
+    else if (!r->drop_tie)
+        wp = wm = 0.5;
+    if (wp > 0)
+        for (int j = 0; j < x; j++)
+            leg_add(l, (a + j) % k, wp);
+    if (wm > 0)
+        for (int j = 0; j < k - x; j++)
+            leg_add(l, k + ((a - j) % k + k) % k, wm);
+}
+
+static void cycle_into(const ring *r, int h, int *ch, int *n)
+{
+    int k = r->k;
+    ch[(*n)++] = (h - 1 + k) % k;
+    if (k > 2)
+        ch[(*n)++] = k + (h + 1) % k;
+}
+
+static int kind_class(const ring *r, int c) { return c / r->k; }
+static int one_period(const ring *r) { (void)r; return 1; }
+
+static const char *cycle_dir(const ring *r, int c)
+{
+    return c < r->k ? "+" : "-";
+}
+
+static int pair_exists(const ring *r, int c) { return c < r->k; }
+
+static const char *pair_dir(const ring *r, int c)
+{
+    (void)r, (void)c;
+    return "";
+}
+
+/* ---- mesh: a line of k ---- */
+
+static void line_leg(const ring *r, int a, int b, leg *l)
+{
+    int k = r->k;
+    if (b > a)
+        for (int p = a; p < b; p++)
+            leg_add(l, p, 1);
+    else
+        for (int p = a; p > b; p--)
+            leg_add(l, k + p, 1);
+}
+
+static void line_into(const ring *r, int h, int *ch, int *n)
+{
+    int k = r->k;
+    if (h >= 1)
+        ch[(*n)++] = h - 1;
+    if (h <= k - 2)
+        ch[(*n)++] = k + h + 1;
+}
+
+static int line_class(const ring *r, int c) { (void)r; return c; }
+static int line_period(const ring *r) { return r->k; }
+
+static int line_exists(const ring *r, int c)
+{
+    return c != r->k - 1 && c != r->k;
+}
+
+/* ---- DCSH: a cluster of k buses ---- */
+
+static void bus_leg(const ring *r, int a, int b, leg *l)
+{
+    leg_add(l, a, 1);
+    leg_add(l, r->k + b, 1);
+}
+
+static void bus_into(const ring *r, int h, int *ch, int *n)
+{
+    ch[(*n)++] = r->k + h;
+}
+
+static const char *bus_dir(const ring *r, int c)
+{
+    return c < r->k ? "bus" : "input multiplexer";
+}
+
+/* ---- express-cube: a cycle with interchanges ---- */
+
+static void express_init(ring *r, const net_design *d)
+{
+    r->kn = d->express_kn;
+    r->G = r->k / r->kn;
+    r->m = d->express_m;
+    r->nch = 2 * (r->k + 2 * r->G);
+    r->split_tie = 0;
+}
+
+/* The express bundles hold m channels. */
+static double express_cap(const ring *r, int c)
+{
+    int half = r->k + 2 * r->G;
+    int x = c % half;
+    return x >= r->k + r->G ? r->m : 1;
 }
 
 /* The express-cube's + walk from position a by x > 0 positions (the hops
@@ -186,109 +300,105 @@ static void express_walk(const ring *r, int a, int x, double w, int base,
         leg_add(l, base + (gd * kn + j) % k, w);
 }
 
-/* The channels (with weights) of the leg from position a to b != a. */
-static void ring_leg(const ring *r, int a, int b, leg *l)
+static void express_leg(const ring *r, int a, int b, leg *l)
 {
     int k = r->k;
     int x = ((b - a) % k + k) % k;
-    l->n = 0;
-    switch (r->topo) {
-    case NET_DCSH:
-        leg_add(l, a, 1);
-        leg_add(l, k + b, 1);
-        return;
-    case NET_MESH:
-        if (b > a)
-            for (int p = a; p < b; p++)
-                leg_add(l, p, 1);
-        else
-            for (int p = a; p > b; p--)
-                leg_add(l, k + p, 1);
-        return;
-    case NET_EXPRESS:
-        if (x <= k - x)
-            express_walk(r, a, x, 1, 0, l);
-        else
-            express_walk(r, k - 1 - a, k - x, 1, k + 2 * r->G, l);
-        return;
-    default: { /* torus, hypercube */
-        double wp = 0, wm = 0;
-        if (x < k - x || (x == k - x && !r->split_tie))
-            wp = 1;
-        else if (x > k - x)
-            wm = 1;
-        else if (!r->drop_tie)
-            wp = wm = 0.5;
-        if (wp > 0)
-            for (int j = 0; j < x; j++)
-                leg_add(l, (a + j) % k, wp);
-        if (wm > 0)
-            for (int j = 0; j < k - x; j++)
-                leg_add(l, k + ((a - j) % k + k) % k, wm);
-        return;
-    }
+    if (x <= k - x)
+        express_walk(r, a, x, 1, 0, l);
+    else
+        express_walk(r, k - 1 - a, k - x, 1, k + 2 * r->G, l);
+}
+
+static void express_into(const ring *r, int h, int *ch, int *n)
+{
+    int k = r->k;
+    int half = k + 2 * r->G;
+    for (int s = 0; s < 2; s++) {
+        int p = s ? k - 1 - h : h, base = s ? half : 0;
+        ch[(*n)++] = base + (p % r->kn == 0 ? k + p / r->kn : p - 1);
     }
 }
 
-/* The channels of the ring that lead into position h. *n set. */
+/* Its kind and, for local channels, its position in the group. */
+static int express_class(const ring *r, int c)
+{
+    int k = r->k;
+    int half = k + 2 * r->G, s = c / half, x = c % half;
+    int cls = x < k ? x % r->kn : (x < k + r->G ? r->kn : r->kn + 1);
+    return s * (r->kn + 2) + cls;
+}
+
+static int express_period(const ring *r) { return r->kn; }
+
+static const char *express_dir(const ring *r, int c)
+{
+    int half = r->k + 2 * r->G, x = c % half;
+    if (x < r->k)
+        return c < half ? "local +" : "local -";
+    if (x < r->k + r->G)
+        return c < half ? "interchange exit +" : "interchange exit -";
+    return c < half ? "express +" : "express -";
+}
+
+static const ring_ops cycle_ops = {
+    .leg = cycle_leg, .into = cycle_into, .cls = kind_class,
+    .period = one_period, .dir = cycle_dir, .pooled = ""};
+static const ring_ops pair_ops = {
+    .leg = cycle_leg, .into = cycle_into, .cls = kind_class,
+    .period = one_period, .exists = pair_exists, .dir = pair_dir,
+    .pooled = ""};
+static const ring_ops line_ops = {
+    .leg = line_leg, .into = line_into, .cls = line_class,
+    .period = line_period, .exists = line_exists, .dir = cycle_dir,
+    .pooled = ""};
+static const ring_ops bus_ops = {
+    .leg = bus_leg, .into = bus_into, .cls = kind_class,
+    .period = one_period, .dir = bus_dir, .pooled = ""};
+static const ring_ops express_ops = {
+    .init = express_init, .leg = express_leg, .into = express_into,
+    .cls = express_class, .period = express_period, .cap = express_cap,
+    .dir = express_dir, .pooled = " local"};
+
+/* Indexed by net_topology.  A topology without a row is refused
+ * (model_bound_compute), not bounded as another. */
+static const ring_ops *const ring_table[NET_TOPOLOGY_COUNT] = {
+    [NET_TORUS] = &cycle_ops,     [NET_MESH] = &line_ops,
+    [NET_HYPERCUBE] = &pair_ops,  [NET_DCSH] = &bus_ops,
+    [NET_EXPRESS] = &express_ops,
+};
+
+static void ring_init(ring *r, const net_design *d, int dim)
+{
+    memset(r, 0, sizeof *r);
+    r->ops = ring_table[d->topology];
+    r->topo = d->topology;
+    r->k = d->k[dim];
+    r->split_tie = d->routing != NET_ROUTE_DETERMINISTIC && r->k > 2;
+    r->nch = 2 * r->k;
+    if (r->ops->init)
+        r->ops->init(r, d);
+}
+
+static double ring_cap(const ring *r, int c)
+{
+    return r->ops->cap ? r->ops->cap(r, c) : 1;
+}
+
+static void ring_leg(const ring *r, int a, int b, leg *l)
+{
+    l->n = 0;
+    r->ops->leg(r, a, b, l);
+}
+
 static void ring_into(const ring *r, int h, int *ch, int *n)
 {
-    int k = r->k;
     *n = 0;
-    switch (r->topo) {
-    case NET_DCSH:
-        ch[(*n)++] = k + h;
-        return;
-    case NET_MESH:
-        if (h >= 1)
-            ch[(*n)++] = h - 1;
-        if (h <= k - 2)
-            ch[(*n)++] = k + h + 1;
-        return;
-    case NET_EXPRESS: {
-        int half = k + 2 * r->G;
-        for (int s = 0; s < 2; s++) {
-            int p = s ? k - 1 - h : h, base = s ? half : 0;
-            ch[(*n)++] = base + (p % r->kn == 0 ? k + p / r->kn : p - 1);
-        }
-        return;
-    }
-    default:
-        ch[(*n)++] = (h - 1 + k) % k;
-        if (k > 2)
-            ch[(*n)++] = k + (h + 1) % k;
-        return;
-    }
+    r->ops->into(r, h, ch, n);
 }
 
-/* Class of a ring channel under translation symmetry: channels of one class
- * carry the same uniform load.  Torus, hypercube, DCSH: the channel's
- * kind; express: its kind and position in the group; mesh: itself. */
-static int ring_class(const ring *r, int c)
-{
-    int k = r->k;
-    switch (r->topo) {
-    case NET_MESH:
-        return c;
-    case NET_EXPRESS: {
-        int half = k + 2 * r->G, s = c / half, x = c % half;
-        int cls = x < k ? x % r->kn : (x < k + r->G ? r->kn : r->kn + 1);
-        return s * (r->kn + 2) + cls;
-    }
-    default:
-        return c / k;
-    }
-}
-
-/* Sources whose legs, summed, give every class its per-channel load. */
-static int ring_period(const ring *r)
-{
-    switch (r->topo) {
-    case NET_MESH: return r->k;
-    case NET_EXPRESS: return r->kn;
-    default: return 1;
-    }
-}
+static int ring_class(const ring *r, int c) { return r->ops->cls(r, c); }
+static int ring_period(const ring *r) { return r->ops->period(r); }
 
 /* Uniform per-channel loads (messages/cycle per unit rate, capacity
  * included) of every channel of the ring: u[0..nch-1]. */
@@ -311,22 +421,7 @@ static void ring_uniform(const ring *r, double pair, leg *l, double *u)
 
 static const char *dir_name(const ring *r, int c)
 {
-    switch (r->topo) {
-    case NET_DCSH:
-        return c < r->k ? "bus" : "input multiplexer";
-    case NET_EXPRESS: {
-        int half = r->k + 2 * r->G, x = c % half;
-        if (x < r->k)
-            return c < half ? "local +" : "local -";
-        if (x < r->k + r->G)
-            return c < half ? "interchange exit +" : "interchange exit -";
-        return c < half ? "express +" : "express -";
-    }
-    case NET_HYPERCUBE:
-        return "";
-    default:
-        return c < r->k ? "+" : "-";
-    }
+    return r->ops->dir(r, c);
 }
 
 typedef struct acc {
@@ -398,8 +493,8 @@ static void flows_exact(const net_design *d, const net_workload *w,
         }
         for (long x = 0; x < rings_n * r->nch; x++) {
             int c = (int)(x % r->nch);
-            if (r->topo == NET_MESH && (c == r->k - 1 || c == r->k))
-                continue;   /* no wrap-around channel */
+            if (r->ops->exists && !r->ops->exists(r, c))
+                continue;
             acc_take(best, load[x] / ring_cap(r, c) + base * u[i][c],
                      "dim %d %s", i, dir_name(r, c));
         }
@@ -437,17 +532,16 @@ static void perm_pooled(const net_design *d, const net_workload *w,
         long rings_n = nodes / r->k;
         double nlocal = 0, nexpr = 0;
         for (int c = 0; c < r->nch; c++) {
-            if (r->topo == NET_MESH && (c == r->k - 1 || c == r->k))
-                continue;   /* no wrap-around channel */
-            if (r->topo == NET_HYPERCUBE && c >= r->k)
-                continue;   /* one channel each way */
+            if (r->ops->exists && !r->ops->exists(r, c))
+                continue;   /* no wrap-around, or one channel each way */
             if (ring_cap(r, c) > 1)
                 nexpr += ring_cap(r, c);
             else
                 nlocal += 1;
         }
-        acc_take(best, local / (rings_n * nlocal), "dim %d%s", i,
-                 r->topo == NET_EXPRESS ? " local (mean)" : " (mean)");
+        char pooled[32];
+        snprintf(pooled, sizeof pooled, "%s (mean)", r->ops->pooled);
+        acc_take(best, local / (rings_n * nlocal), "dim %d%s", i, pooled);
         if (nexpr > 0)
             acc_take(best, expr / (rings_n * nexpr), "dim %d%s", i,
                      " express (mean)");
@@ -521,10 +615,8 @@ static void hot_adaptive(const net_design *d, const net_workload *w,
         }
         double total = 0, nchan = 0;
         for (int c = 0; c < r.nch; c++) {
-            if (r.topo == NET_MESH && (c == r.k - 1 || c == r.k))
-                continue;   /* no wrap-around channel */
-            if (r.topo == NET_HYPERCUBE && c >= r.k)
-                continue;   /* one channel each way */
+            if (r.ops->exists && !r.ops->exists(&r, c))
+                continue;   /* no wrap-around, one hypercube channel */
             acc_take(best, (1 - th) * uf[c] + th * hot[c] / ring_cap(&r, c),
                      "dim %d %s (forced)", i, dir_name(&r, c));
             total += u[i][c] * ring_cap(&r, c);
@@ -595,6 +687,10 @@ int model_bound_compute(const net_design *d, const net_workload *w,
         return rc;
     if ((rc = net_workload_check(d, w, e)))
         return rc;
+    if (!ring_table[d->topology])
+        return err_set(e, ERR_UNSUPPORTED,
+                       "no channel-load bound for the %s yet",
+                       net_topology_name(d->topology));
     if (w->traffic == NET_TRAFFIC_BROADCAST && d->topology != NET_TORUS &&
         d->topology != NET_DCSH)
         return err_set(e, ERR_UNSUPPORTED,

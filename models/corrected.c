@@ -7,7 +7,7 @@
  * Why a variant and not an edit: the printed and recommended readings
  * reproduce the sources' own figures and stay reachable.  `dse validate`
  * compared them with the simulator and traced the larger gaps to the
- * models (docs/validation/notes.md); the corrections re-derive those terms
+ * models (docs/models/corrected.md); the corrections re-derive those terms
  * from the simulated semantics (docs/models/semantics.md), with no constant
  * fitted to a simulation.  The contracts are in model_int.h.
  */

@@ -49,8 +49,8 @@
  *   ejection_channels == 0 sets W_qd = 0; >= 2 is not covered.
  *
  * Corrected variant (MODEL_VARIANT_CORRECTED; the recommended weights and
- * item 2, re-derived from the simulator's semantics, docs/validation/
- * notes.md CV3, CV5 and CV13; nothing fitted).  Measured with
+ * item 2, re-derived from the simulator's semantics, docs/models/
+ * corrected.md, CV3, CV5 and CV13; nothing fitted).  Measured with
  * bench_probe_duato (the ejection channel's hold and wait per message, the
  * bus VCs' holds, the blocked headers): at 50% load on the 16 x 16 V = 2
  * example the simulated latency is the source's wait for an injection VC

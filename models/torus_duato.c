@@ -44,7 +44,7 @@
  *       multiplexing degree uses the transmitting one,
  *       V_avg = Vbar(B1(m_c, L - d_avg Dr, V)), and only L - d_avg Dr is
  *       stretched (a deciding header holds its VC but sends nothing;
- *       CV1 of docs/validation/notes.md, which traced the reported
+ *       docs/models/corrected.md, CV1, which traced the reported
  *       +33% of the 8x8x8 Dr = 2 example to Dr x Vbar);
  *   (b) W_s = M/G/1 wait of the node's one injection channel,
  *       lam E[L^2] / (2 (1 - lam Lm)), unstretched (CV2);
@@ -60,9 +60,10 @@
  *       of the transmitting occupancy and is not stretched.
  *   Latency = W_s + (L - idle) V_avg + idle, idle = d_avg Dr + W_qd, and
  *   V_avg = Vbar(B1(m_c, L - idle, V)); exact zero load.
- *   Worm holding time (corrected, torus2d_duato.c (d), docs/models/corrected.md, "The
- *   worm's holding time"): the unknown is the mean VC holding time S over
- *   channel visits, S = 1 + C (1 + Dr + Pbar S) + drain + out W_qd with
+ *   Worm holding time (corrected, torus2d_duato.c (d);
+ *   docs/models/corrected.md, "The worm's holding time"): the unknown is
+ *   the mean VC holding time S over channel visits,
+ *   S = 1 + C (1 + Dr + Pbar S) + drain + out W_qd with
  *   Pbar = sum_r w_r P_a^(r-1) P_d / D; L = D (1 + Dr) + Lm + W_qd +
  *   (sum_r w_r P_a^(r-1) P_d) S; V_avg from 1 + C (1 + Pbar S) + drain.
  *   The first-to-free wait (1/m, m = r (V - 2) + 1) and the rest of the

@@ -42,7 +42,7 @@
     X(NET_ROUTE_PCUBE, "pcube", "partially adaptive P-cube (hypercube only)") \
     X(NET_ROUTE_HOP_BASED, "hop_based", "structured buffer pool, VC = hops")  \
     X(NET_ROUTE_MINIMAL_ADAPTIVE, "minimal_adaptive",                         \
-      "minimal fully adaptive without VC classes (seed 001 2D torus; PCS)")
+      "minimal fully adaptive without VC classes ([QCC02] 2D torus; PCS)")
 
 #define NET_SWITCHING_LIST(X)                                                 \
     X(NET_SWITCH_WORMHOLE, "wormhole", "wormhole flow control")               \
@@ -96,7 +96,7 @@ typedef struct net_workload {
     net_length_dist length;   /* fixed or exponential (geometric) */
     net_traffic traffic;
     double hotspot_fraction;  /* theta, hotspot only, in [0,1] */
-    long hotspot_node;        /* hotspot only; -1 = node N-1 (seed 003) */
+    long hotspot_node;        /* hotspot only; -1 = node N-1 ([SKFO05]) */
     double broadcast_fraction;/* beta, broadcast only, in [0,1] */
 } net_workload;
 

@@ -73,7 +73,7 @@ int net_check(const net_design *d, err *e)
         !(d->topology == NET_TORUS && d->n == 2))
         return err_set(e, ERR_INFEASIBLE,
                        "minimal_adaptive wormhole routing is the 2D torus "
-                       "scheme of seed 001; not defined for a %d-D %s",
+                       "scheme of [QCC02]; not defined for a %d-D %s",
                        d->n, topo);
     int min_vcs = net_min_vcs(d);
     if (min_vcs < 0)

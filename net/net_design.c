@@ -112,6 +112,16 @@ int net_workload_format(const net_workload *w, char *buf, size_t size)
     return (int)tb.used;
 }
 
+/* ", torus, mesh, ...": every name of a list, for the messages that
+ * refuse an unknown one (skip the first two characters). */
+#define NAME_LIST_(e, name, desc) ", " name
+static const char topology_names[] = NET_TOPOLOGY_LIST(NAME_LIST_);
+static const char routing_names[] = NET_ROUTING_LIST(NAME_LIST_);
+static const char switching_names[] = NET_SWITCHING_LIST(NAME_LIST_);
+static const char traffic_names[] = NET_TRAFFIC_LIST(NAME_LIST_);
+static const char length_names[] = NET_LENGTH_LIST(NAME_LIST_);
+#undef NAME_LIST_
+
 static int parse_int(const char *key, const char *value, long lo, long hi,
                      long *out, err *e)
 {
@@ -183,20 +193,10 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
     long v;
     int rc;
     if (strcmp(key, "topology") == 0) {
-        if (net_topology_parse(value, &d->topology)) {
-            char names[256] = "";
-            size_t used = 0;
-            for (int t = 0; t < NET_TOPOLOGY_COUNT && used < sizeof names; t++) {
-                int w = snprintf(names + used, sizeof names - used, "%s%s",
-                                 t ? ", " : "",
-                                 net_topology_name((net_topology)t));
-                if (w > 0)
-                    used += (size_t)w;
-            }
+        if (net_topology_parse(value, &d->topology))
             return err_set(e, ERR_INVALID,
                            "topology: unknown topology \"%s\" (%s)", value,
-                           names);
-        }
+                           topology_names + 2);
         int fixed = net_topology_get(d->topology)->fixed_radix;
         if (fixed)
             net_design_set_radix(d, d->n, fixed);
@@ -205,16 +205,15 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
     if (strcmp(key, "routing") == 0) {
         if (net_routing_parse(value, &d->routing))
             return err_set(e, ERR_INVALID,
-                           "routing: unknown routing \"%s\" (deterministic, "
-                           "duato, pcube, hop_based, minimal_adaptive)",
-                           value);
+                           "routing: unknown routing \"%s\" (%s)", value,
+                           routing_names + 2);
         return 0;
     }
     if (strcmp(key, "switching") == 0) {
         if (net_switching_parse(value, &d->switching))
             return err_set(e, ERR_INVALID,
-                           "switching: unknown switching \"%s\" (wormhole, pcs)",
-                           value);
+                           "switching: unknown switching \"%s\" (%s)", value,
+                           switching_names + 2);
         return 0;
     }
     if (strcmp(key, "k") == 0)
@@ -275,17 +274,15 @@ int net_workload_set(net_workload *w, const char *key, const char *value,
     if (strcmp(key, "length") == 0) {
         if (net_length_parse(value, &w->length))
             return err_set(e, ERR_INVALID,
-                           "length: unknown distribution \"%s\" (fixed, "
-                           "exponential)",
-                           value);
+                           "length: unknown distribution \"%s\" (%s)",
+                           value, length_names + 2);
         return 0;
     }
     if (strcmp(key, "traffic") == 0) {
         if (net_traffic_parse(value, &w->traffic))
             return err_set(e, ERR_INVALID,
-                           "traffic: unknown pattern \"%s\" (uniform, hotspot, "
-                           "broadcast, transpose, bit_reversal, shuffle)",
-                           value);
+                           "traffic: unknown pattern \"%s\" (%s)", value,
+                           traffic_names + 2);
         return 0;
     }
     if (strcmp(key, "theta") == 0) {

@@ -2,7 +2,8 @@
 # Fails (exit 1) when a source file includes a header of a layer it may not
 # use.  The rules are docs/architecture.md's table "What may include what";
 # CMake runs this on every build (target check_layers), so a wrong include
-# fails the build, not a review.  A quoted include without a slash is a
+# fails the build, not a review.  tests/ and bench/ may use every layer's
+# public headers; a private *_int.h only through the list private_ok.  A quoted include without a slash is a
 # header of the file's own folder.
 set -eu
 top=${1:-$(dirname "$0")/..}
@@ -51,6 +52,45 @@ for dir in net constraints models sim dse/common dse/study dse/search \
         done
     done
 done
+# tests/ and bench/ may include every layer's public headers, but a
+# layer's private header (*_int.h) only where this list names the pair:
+# each entry is "FILE HEADER", a test or benchmark that checks or probes
+# the internals that header exposes.
+private_ok="
+tests/test_models_hcube.c models/hcube_pcs_int.h
+tests/test_models_hcube.c models/hcube_pcube_int.h
+tests/test_sim.c sim/rng_int.h
+tests/test_sim2.c sim/sim_int.h
+tests/test_sim2_flow.c sim/sim_int.h
+tests/test_sim_fast.c sim/sim_int.h
+tests/test_topology.c sim/sim_int.h
+tests/test_traffic.c sim/sim_int.h
+bench/probe_det.c sim/sim_int.h
+bench/probe_duato.c sim/sim_int.h
+bench/sim_saturated.c sim/sim_int.h
+"
+# One grep over every test and benchmark file: FILE:HEADER per quoted
+# include of a private header or of test support.
+found=$(grep -HoE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*(_int\.h|support/[^"]*)"' \
+            tests/*.c tests/*.h tests/support/*.c tests/support/*.h \
+            tests/fuzz/*.c bench/*.c bench/*.h 2>/dev/null |
+        sed 's/:.*"\([^"]*\)".*/ \1/') || true
+if ! printf '%s\n' "$found" | awk -v ok="$private_ok" '
+    BEGIN { n = split(ok, l, "\n"); for (i = 1; i <= n; i++) allow[l[i]] = 1 }
+    NF == 2 {
+        if ($2 ~ /_int\.h$/) {
+            if (!($0 in allow)) {
+                printf "%s: includes the private header \"%s\"; add \"%s\" to private_ok in scripts/check_layers.sh if it needs those internals\n", $1, $2, $0 > "/dev/stderr"
+                bad = 1
+            }
+        } else if ($1 !~ /^tests\//) {
+            printf "%s: includes test support \"%s\" (tests/ only)\n", $1, $2 > "/dev/stderr"
+            bad = 1
+        }
+    }
+    END { exit bad }'; then
+    bad=1
+fi
 # Nothing but README.md and top-level headers directly under dse/.
 for f in dse/*; do
     [ -d "$f" ] && continue

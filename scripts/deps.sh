@@ -5,7 +5,7 @@
 set -eu
 PKGS="build-essential cmake pkg-config git libyaml-dev libnlopt-dev \
 libhiredis-dev libcmocka-dev libjansson-dev libxxhash-dev libplplot-dev \
-libssl-dev libmicrohttpd-dev zlib1g-dev redis-server clang curl chromium \
+libssl-dev libmicrohttpd-dev zlib1g-dev redis-server stunnel4 clang curl chromium \
 fonts-dejavu-core"
 missing=""
 for p in $PKGS; do

@@ -237,24 +237,25 @@ double sim_work_estimate(const sim_params *p)
 
 /* ---- create / destroy -------------------------------------------------- */
 
-int sim_net_create(const sim_params *p, sim_net **out, err *e)
+/* Network channels, then injection channels: every channel that has VCs. */
+static long net_channels(const sim_net *net)
 {
-    *out = NULL;
-    int rc = check_params(p, e);
-    if (rc)
-        return rc;
-    sim_net *net = xcalloc(1, sizeof *net);
-    net->p = *p;
+    return (long)net->topo.nnet + (long)net->nodes * net->topo.ipn;
+}
+
+/* The channel graph, its routing and traffic tables, and the design's
+ * scalars.  On failure nothing but the topology is built. */
+static int create_topology(sim_net *net, err *e)
+{
+    const sim_params *p = &net->p;
     const net_design *d = &p->design;
     if (p->workload.traffic == NET_TRAFFIC_BROADCAST) {
         net->topo.bports = d->topology == NET_DCSH ? d->n : 2 * d->n;
         net->topo.mcast = d->topology == NET_DCSH;
     }
-    if ((rc = sim__topo_build(&net->topo, d, e))) {
-        sim__topo_free(&net->topo);
-        free(net);
+    int rc = sim__topo_build(&net->topo, d, e);
+    if (rc)
         return rc;
-    }
     net->routing = sim__routing_find(d);
     net->traffic = sim__traffic_find(p->workload.traffic);
     net->V = d->vcs;
@@ -267,22 +268,25 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     int lm = net_message_flits(d, &p->workload);
     net->mean_len = lm;
     net->fixed_len = p->workload.length == NET_LENGTH_FIXED ? lm : 0;
+    return 0;
+}
 
-    long nchan = (long)net->topo.nnet + (long)net->nodes * net->topo.ipn;
-    if (nchan * net->V > INT32_MAX / 2) {
-        int vcs = net->V;
-        sim__topo_free(&net->topo);
-        free(net);
+/* V VCs per channel, free and empty (credit delay > 0: B credits each).
+ * Refuses, before allocating, a network whose VCs an int32_t cannot
+ * number. */
+static int create_vcs(sim_net *net, err *e)
+{
+    long nchan = net_channels(net);
+    if (nchan * net->V > INT32_MAX / 2)
         return err_set(e, ERR_UNSUPPORTED,
                        "%ld channels x %d VCs: too many for the simulator",
-                       nchan, vcs);
-    }
+                       nchan, net->V);
     net->nvc = (int32_t)(nchan * net->V);
     net->vc = xmalloc(sizeof *net->vc * (size_t)net->nvc);
     net->vc_active = xmalloc(sizeof *net->vc_active * (size_t)net->nvc);
     net->vc_ready = xcalloc((size_t)net->nvc, sizeof *net->vc_ready);
     net->vc_since = xcalloc((size_t)net->nvc, sizeof *net->vc_since);
-    if (p->credit_delay) {
+    if (net->cd) {
         net->vc_credits = xmalloc(sizeof *net->vc_credits * (size_t)net->nvc);
         for (int32_t x = 0; x < net->nvc; x++)
             net->vc_credits[x] = net->B;
@@ -297,7 +301,14 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     }
     net->mask_all = net->V == 64 ? ~UINT64_C(0)
                                  : (UINT64_C(1) << net->V) - 1;
-    net->pcs = d->switching == NET_SWITCH_PCS;
+    net->pcs = net->p.design.switching == NET_SWITCH_PCS;
+    return 0;
+}
+
+/* DCSH: the bus VCs (one resource per bus and VC) and the input
+ * multiplexers. */
+static void create_buses(sim_net *net)
+{
     if (net->topo.phys) {
         net->bus_vc = xmalloc(sizeof *net->bus_vc * (size_t)net->nvc);
         for (int32_t x = 0; x < net->nvc; x++)
@@ -314,17 +325,15 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
             net->grp_owner[i] = SIM_NONE;
         }
         /* M8: deterministic routing without VCs arbitrates per message */
-        net->mux_lock = d->routing == NET_ROUTE_DETERMINISTIC && net->V == 1;
+        net->mux_lock = net->p.design.routing == NET_ROUTE_DETERMINISTIC &&
+                        net->V == 1;
     }
-    net->routing->setup(net);
-    if (net->traffic->setup)
-        net->traffic->setup(net);
-    net->hot_node = -1;
-    if (p->workload.traffic == NET_TRAFFIC_HOTSPOT)
-        net->hot_node = (int32_t)(p->workload.hotspot_node < 0
-                                      ? net->nodes - 1
-                                      : p->workload.hotspot_node);
+}
 
+/* The message pools, one seeded stream per source, the injection queues
+ * and the PEs' sending state, the generation calendar. */
+static void create_sources(sim_net *net)
+{
     net->msg_free = SIM_NONE;
     net->bc_free = SIM_NONE;
     net->src = xcalloc((size_t)net->nodes, sizeof *net->src);
@@ -336,7 +345,7 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     }
     for (int u = 0; u < net->nodes; u++) {
         sim_source *s = &net->src[u];
-        rng_seed(&s->rng, p->seed, (uint64_t)u);
+        rng_seed(&s->rng, net->p.seed, (uint64_t)u);
         s->silent = net->traffic->silent && net->traffic->silent(net, u);
         if (s->silent)
             net->silent_nodes++;
@@ -351,6 +360,13 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->heap_node = xmalloc(sizeof *net->heap_node * (size_t)net->nodes);
     net->act_src = xmalloc(sizeof *net->act_src * (size_t)net->nodes);
     net->qready = xcalloc((nq + 63) / 64, sizeof *net->qready);
+}
+
+/* The per-cycle work lists and, with credit delay c > 0, the ring of
+ * credits in flight. */
+static void create_work_lists(sim_net *net)
+{
+    long nchan = net_channels(net);
     net->eject_busy = xcalloc((size_t)net->topo.routers,
                               sizeof *net->eject_busy);
     net->active = xmalloc(sizeof *net->active * (size_t)net->nvc);
@@ -363,6 +379,12 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
         net->cw_n = xcalloc((size_t)net->cd + 1, sizeof *net->cw_n);
         net->cw_cap = xcalloc((size_t)net->cd + 1, sizeof *net->cw_cap);
     }
+}
+
+/* The switching engine (engine.c, TWO ENGINES), whether failed headers
+ * sleep, and dimension-order allocation's shortcut and route table. */
+static void select_engine(sim_net *net)
+{
     net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
     net->engine = net->sleepy && !net->cd && !net->topo.grp
                       ? &sim__engine_fast
@@ -381,6 +403,13 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
                     c >= 0 ? c * 2 + cls : -1;
             }
     }
+}
+
+/* The event-driven work sets (engine_fast.c) and the sleeping headers'
+ * state (engine.c), all empty. */
+static void create_work_sets(sim_net *net)
+{
+    long nchan = net_channels(net);
     net->blk = xcalloc((size_t)net->nvc, 1);
     net->held = xcalloc((size_t)nchan, sizeof *net->held);
     net->arb = xcalloc((size_t)nchan, sizeof *net->arb);
@@ -398,6 +427,34 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     for (int32_t i = 0; i < net->nslots; i++)
         net->wl_head[i] = SIM_NONE;
     net->wn_free = SIM_NONE;
+}
+
+int sim_net_create(const sim_params *p, sim_net **out, err *e)
+{
+    *out = NULL;
+    int rc = check_params(p, e);
+    if (rc)
+        return rc;
+    sim_net *net = xcalloc(1, sizeof *net);
+    net->p = *p;
+    if ((rc = create_topology(net, e)) || (rc = create_vcs(net, e))) {
+        sim__topo_free(&net->topo);
+        free(net);
+        return rc;
+    }
+    create_buses(net);
+    net->routing->setup(net);
+    if (net->traffic->setup)
+        net->traffic->setup(net);
+    net->hot_node = -1;
+    if (p->workload.traffic == NET_TRAFFIC_HOTSPOT)
+        net->hot_node = (int32_t)(p->workload.hotspot_node < 0
+                                      ? net->nodes - 1
+                                      : p->workload.hotspot_node);
+    create_sources(net);
+    create_work_lists(net);
+    select_engine(net);
+    create_work_sets(net);
     rng_seed(&net->rng, p->seed, SIM_RNG_ALLOC);
     sim__stats_init(&net->stats, p);
     net->sources_on = 1;
@@ -647,10 +704,33 @@ static void note(sim_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
-int sim_net_run(sim_net *net, sim_result *r, err *e)
+/* The run's state between cycles: its verdict so far and its clocks. */
+typedef struct run_state {
+    sim_status status;
+    char why[200];               /* a saturation verdict's reason */
+    int nb_final;                /* leading batches summarised at the end */
+    int64_t next_check;          /* cycle of the next periodic check */
+    long next_progress;          /* cycle of the next progress report (0:
+                                    none) */
+} run_state;
+
+/* The window's accepted throughput fell short of its offered: saturated,
+ * and why. */
+static void saturated_short(const sim_net *net, run_state *s)
+{
+    sim_result tmp;
+    memset(&tmp, 0, sizeof tmp);
+    window_rates(net, &tmp);
+    s->status = SIM_SATURATED;
+    snprintf(s->why, sizeof s->why,
+             "accepted %.4g < %.2g x offered %.4g flits/node/cycle",
+             tmp.accepted_flits, net->p.saturation_ratio, tmp.offered_flits);
+}
+
+/* The result's identity; a network in which no node sends is refused. */
+static int run_begin(const sim_net *net, sim_result *r, err *e)
 {
     const sim_params *p = &net->p;
-    sim_stats *st = &net->stats;
     memset(r, 0, sizeof *r);
     r->seed = p->seed;
     r->rate = p->rate;
@@ -667,124 +747,124 @@ int sim_net_run(sim_net *net, sim_result *r, err *e)
                 "to themselves)",
              net->silent_nodes, net->nodes,
              net_traffic_name(p->workload.traffic));
+    return 0;
+}
 
-    sim_status status = SIM_OK;
-    char why[200] = "";
-    long next_progress = p->progress_cycles > 0 ? p->progress_cycles : 0;
-    int nb_final = 0;
-    int64_t next_check = 0;
-    for (;;) {
-        sim__cycle(net);
-        if (watchdog(net)) {
-            status = SIM_DEADLOCK;
-            break;
-        }
-        if (st->window == 1 && net->generated >= st->tag_end) {
-            st->window = 2;
-            st->we = net->now;
-            if (p->stop == SIM_STOP_MESSAGES && throughput_short(net)) {
-                status = SIM_SATURATED;
-                sim_result tmp;
-                memset(&tmp, 0, sizeof tmp);
-                window_rates(net, &tmp);
-                snprintf(why, sizeof why,
-                         "accepted %.4g < %.2g x offered %.4g "
-                         "flits/node/cycle",
-                         tmp.accepted_flits, p->saturation_ratio,
-                         tmp.offered_flits);
-                break;
-            }
-        }
-        if (p->stop == SIM_STOP_MESSAGES && st->done >= p->messages) {
-            nb_final = st->nbatches;
-            break;
-        }
-        if (net->now < next_check)
-            continue;
-        next_check = net->now + 256;        /* every 256 cycles: */
-        if ((double)net->queued >
-            p->saturation_queue * (double)net->sending_nodes) {
-            status = SIM_SATURATED;
-            snprintf(why, sizeof why,
-                     "source queues hold %.1f messages per node (limit %g)",
-                     (double)net->queued / (double)net->sending_nodes,
-                     p->saturation_queue);
-            break;
-        }
-        if (p->stop == SIM_STOP_CI) {
-            int nb = sim__stats_prefix(st);
-            long got = 0;
-            for (int i = 0; i < nb; i++)
-                got += st->b[i].n;
-            if (nb >= 10 && got >= p->min_messages) {
-                sim_result tmp;
-                memset(&tmp, 0, sizeof tmp);
-                if (throughput_short(net)) {
-                    status = SIM_SATURATED;
-                    window_rates(net, &tmp);
-                    snprintf(why, sizeof why,
-                             "accepted %.4g < %.2g x offered %.4g "
-                             "flits/node/cycle",
-                             tmp.accepted_flits, p->saturation_ratio,
-                             tmp.offered_flits);
-                    break;
-                }
-                sim__stats_summary(st, nb, &tmp);
-                /* the unicast latency's CI; all broadcasts (beta = 1):
-                 * the broadcast latency's */
-                int bc_only = tmp.broadcasts == tmp.messages;
-                double lat = bc_only ? tmp.broadcast_latency : tmp.latency;
-                double hw = bc_only ? tmp.broadcast_latency_ci95
-                                    : tmp.latency_ci95;
-                if (lat > 0 && hw < p->ci_target * lat) {
-                    r->ci_met = 1;
-                    nb_final = nb;
-                    break;
-                }
-            }
-            if (st->done >= p->max_messages) {
-                nb_final = sim__stats_prefix(st);
-                break;
-            }
-        }
-        if (p->stop_flag && *p->stop_flag) {
-            status = SIM_STOPPED;
-            break;
-        }
-        if (p->max_cycles > 0 && net->now >= p->max_cycles) {
-            status = SIM_CYCLE_LIMIT;
-            break;
-        }
-        if (p->progress && next_progress && net->now >= next_progress) {
-            next_progress = (long)net->now + p->progress_cycles;
-            sim_progress pr = {p->rate, p->seed, (long)net->now,
-                               net->generated, st->done,
-                               p->stop == SIM_STOP_MESSAGES ? p->messages
-                                                            : 0};
-            p->progress(p->progress_ctx, &pr);
+/* After every cycle: the window closes once the last tagged message is
+ * generated (count rule: the throughput verdict), and the count rule ends
+ * when every tagged message is measured.  Returns 1 to stop. */
+static int check_cycle(sim_net *net, run_state *s)
+{
+    const sim_params *p = &net->p;
+    sim_stats *st = &net->stats;
+    if (st->window == 1 && net->generated >= st->tag_end) {
+        st->window = 2;
+        st->we = net->now;
+        if (p->stop == SIM_STOP_MESSAGES && throughput_short(net)) {
+            saturated_short(net, s);
+            return 1;
         }
     }
-
-    if (status == SIM_SATURATED) {
-        /* A deadlocked network also stops accepting: tell them apart. */
-        for (long i = 0; i <= p->deadlock_cycles; i++)
-            sim__cycle(net);
-        if (sim__deadlock_find(net, p->deadlock_cycles) > 0)
-            status = SIM_DEADLOCK;
+    if (p->stop == SIM_STOP_MESSAGES && st->done >= p->messages) {
+        s->nb_final = st->nbatches;
+        return 1;
     }
+    return 0;
+}
 
+/* The CI rule: once the complete leading batches are enough (>= 10,
+ * >= min_messages messages), stop when the window falls short (saturated)
+ * or the half-width meets the target; stop at max_messages anyway.
+ * Returns 1 to stop. */
+static int check_ci(sim_net *net, sim_result *r, run_state *s)
+{
+    const sim_params *p = &net->p;
+    sim_stats *st = &net->stats;
+    int nb = sim__stats_prefix(st);
+    long got = 0;
+    for (int i = 0; i < nb; i++)
+        got += st->b[i].n;
+    if (nb >= 10 && got >= p->min_messages) {
+        if (throughput_short(net)) {
+            saturated_short(net, s);
+            return 1;
+        }
+        sim_result tmp;
+        memset(&tmp, 0, sizeof tmp);
+        sim__stats_summary(st, nb, &tmp);
+        /* the unicast latency's CI; all broadcasts (beta = 1): the
+         * broadcast latency's */
+        int bc_only = tmp.broadcasts == tmp.messages;
+        double lat = bc_only ? tmp.broadcast_latency : tmp.latency;
+        double hw = bc_only ? tmp.broadcast_latency_ci95 : tmp.latency_ci95;
+        if (lat > 0 && hw < p->ci_target * lat) {
+            r->ci_met = 1;
+            s->nb_final = nb;
+            return 1;
+        }
+    }
+    if (st->done >= p->max_messages) {
+        s->nb_final = sim__stats_prefix(st);
+        return 1;
+    }
+    return 0;
+}
+
+/* Every 256 cycles: growing source queues (saturated), the CI rule, the
+ * stop flag and the cycle limit, then a progress report when due.
+ * Returns 1 to stop. */
+static int check_periodic(sim_net *net, sim_result *r, run_state *s)
+{
+    const sim_params *p = &net->p;
+    if ((double)net->queued >
+        p->saturation_queue * (double)net->sending_nodes) {
+        s->status = SIM_SATURATED;
+        snprintf(s->why, sizeof s->why,
+                 "source queues hold %.1f messages per node (limit %g)",
+                 (double)net->queued / (double)net->sending_nodes,
+                 p->saturation_queue);
+        return 1;
+    }
+    if (p->stop == SIM_STOP_CI && check_ci(net, r, s))
+        return 1;
+    if (p->stop_flag && *p->stop_flag) {
+        s->status = SIM_STOPPED;
+        return 1;
+    }
+    if (p->max_cycles > 0 && net->now >= p->max_cycles) {
+        s->status = SIM_CYCLE_LIMIT;
+        return 1;
+    }
+    if (p->progress && s->next_progress && net->now >= s->next_progress) {
+        s->next_progress = (long)net->now + p->progress_cycles;
+        sim_progress pr = {p->rate, p->seed, (long)net->now, net->generated,
+                           net->stats.done,
+                           p->stop == SIM_STOP_MESSAGES ? p->messages : 0};
+        p->progress(p->progress_ctx, &pr);
+    }
+    return 0;
+}
+
+/* The verdict and the measurements into r, with the notes that explain
+ * them. */
+static void run_results(const sim_net *net, const run_state *s,
+                        sim_result *r)
+{
+    const sim_params *p = &net->p;
+    const sim_stats *st = &net->stats;
+    sim_status status = s->status;
     r->status = status;
     r->saturated = status == SIM_SATURATED;
     r->deadlock = status == SIM_DEADLOCK;
     r->cycles = (long)net->now;
     window_rates(net, r);
     if (status == SIM_OK) {
-        sim__stats_summary(st, nb_final, r);
+        sim__stats_summary(st, s->nb_final, r);
     } else {
         r->messages = st->done;
     }
     if (status == SIM_SATURATED)
-        note(r, "saturated: %s", why);
+        note(r, "saturated: %s", s->why);
     if (status == SIM_DEADLOCK)
         note(r, "deadlock at cycle %ld: %s", (long)net->now,
              net->deadlock_desc);
@@ -804,6 +884,39 @@ int sim_net_run(sim_net *net, sim_result *r, err *e)
         note(r, "PCS path setup %.3f cycles (probe out and "
                 "acknowledgement back), %.4f backtracks per message",
              r->path_setup, r->backtracks);
+}
+
+int sim_net_run(sim_net *net, sim_result *r, err *e)
+{
+    const sim_params *p = &net->p;
+    int rc = run_begin(net, r, e);
+    if (rc)
+        return rc;
+    run_state s = {.status = SIM_OK,
+                   .next_progress = p->progress_cycles > 0 ? p->progress_cycles
+                                                           : 0};
+    for (;;) {
+        sim__cycle(net);
+        if (watchdog(net)) {
+            s.status = SIM_DEADLOCK;
+            break;
+        }
+        if (check_cycle(net, &s))
+            break;
+        if (net->now < s.next_check)
+            continue;
+        s.next_check = net->now + 256;
+        if (check_periodic(net, r, &s))
+            break;
+    }
+    if (s.status == SIM_SATURATED) {
+        /* A deadlocked network also stops accepting: tell them apart. */
+        for (long i = 0; i <= p->deadlock_cycles; i++)
+            sim__cycle(net);
+        if (sim__deadlock_find(net, p->deadlock_cycles) > 0)
+            s.status = SIM_DEADLOCK;
+    }
+    run_results(net, &s, r);
     return 0;
 }
 

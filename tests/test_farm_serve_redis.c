@@ -56,20 +56,6 @@ static pid_t serve_start_ttl(const test_redis *r, const char *root,
     return pid;
 }
 
-/* waitpid with a deadline: the exit status, or -1 (still running). */
-static int wait_exit(pid_t pid, double seconds)
-{
-    for (double t = 0; t < seconds; t += 0.05) {
-        int status;
-        if (waitpid(pid, &status, WNOHANG) == pid) {
-            test_untrack(pid);
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-        }
-        test_sleep(0.05);
-    }
-    return -1;
-}
-
 /* Run a dse command line; its stdout (first line) into out. */
 static int dse_cli(const char *args, char *out, size_t size)
 {
@@ -84,33 +70,13 @@ static int dse_cli(const char *args, char *out, size_t size)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static void study_field(dse_store *st, const char *id, const char *field,
-                        char *buf, size_t size)
-{
-    char key[64];
-    snprintf(key, sizeof key, "dse:study:%s", id);
-    size_t n;
-    char **f, **v;
-    buf[0] = '\0';
-    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
-        return;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(f[i], field) == 0)
-            snprintf(buf, size, "%s", v[i]);
-        free(f[i]);
-        free(v[i]);
-    }
-    free(f);
-    free(v);
-}
-
 /* Wait until study id's field equals value (up to seconds). */
 static int wait_field(dse_store *st, const char *id, const char *field,
                       const char *value, double seconds)
 {
     char buf[2048];
     for (double t = 0; t < seconds; t += 0.05) {
-        study_field(st, id, field, buf, sizeof buf);
+        test_study_field(st, id, field, buf, sizeof buf);
         if (strcmp(buf, value) == 0)
             return 1;
         test_sleep(0.05);
@@ -178,7 +144,7 @@ static void test_daemon(void **state)
     assert_int_equal(waitpid(d, &status, 0), d);
     test_untrack(d);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    study_field(&st, "1", "status", buf, sizeof buf);
+    test_study_field(&st, "1", "status", buf, sizeof buf);
     assert_string_equal(buf, "queued");
     snprintf(args, sizeof args, "status 1 --redis %s", r.url);
     assert_int_equal(dse_cli(args, out, sizeof out), 0);
@@ -187,7 +153,7 @@ static void test_daemon(void **state)
     /* a restarted daemon resumes it */
     d = serve_start(&r, root);
     assert_true(wait_field(&st, "1", "status", "done", 60));
-    study_field(&st, "1", "report", buf, sizeof buf);
+    test_study_field(&st, "1", "report", buf, sizeof buf);
     char want[600];
     snprintf(want, sizeof want, "%s/1", root);
     assert_string_equal(buf, want);
@@ -215,7 +181,7 @@ static void test_daemon(void **state)
     assert_int_equal(dse_serve_submit(&spec, &fo, yaml, "tiny.yaml", tid, &e), 0);
     free(yaml);
     assert_true(wait_field(&st, tid, "status", "refused", 30));
-    study_field(&st, tid, "reason", buf, sizeof buf);
+    test_study_field(&st, tid, "reason", buf, sizeof buf);
     assert_non_null(strstr(buf, "feasible designs")); /* 5 > 3 */
     /* report directories naming the root, a parent of other reports, or an
      * absolute path: each study still lands in ROOT/ID (its jobs are
@@ -232,7 +198,7 @@ static void test_daemon(void **state)
     }
     for (size_t i = 0; i < 3; i++) {
         assert_true(wait_field(&st, ids[i], "status", "done", 120));
-        study_field(&st, ids[i], "report", buf, sizeof buf);
+        test_study_field(&st, ids[i], "report", buf, sizeof buf);
         snprintf(want, sizeof want, "%s/%s", root, ids[i]);
         assert_string_equal(buf, want);
         snprintf(want, sizeof want, "%s/%s/results.json", root, ids[i]);
@@ -286,9 +252,24 @@ static void test_two_daemons_fencing(void **state)
     kill(a, SIGSTOP);
     test_sleep(1.6); /* past A's 1 s lock */
     pid_t b = serve_start_ttl(&r, root, "serveB.log", "1");
-    test_sleep(1.5); /* B took the lock and resumed study 1 */
+    /* B took the lock and resumed study 1 (a lock found absent, nobody
+     * having taken it, A would rightly take again) */
+    int b_holds = 0;
+    for (int i = 0; i < 400 && !b_holds; i++) {
+        const char *keys[1] = {"dse:serve:lock"};
+        char *holder = NULL;
+        st.ops->get_many(st.self, keys, 1, &holder, NULL);
+        char mark[32];
+        snprintf(mark, sizeof mark, "-%ld ", (long)b);
+        b_holds = holder && strstr(holder, mark) != NULL;
+        free(holder);
+        if (!b_holds)
+            test_sleep(0.05);
+    }
+    assert_true(b_holds);
+    test_sleep(0.5);
     kill(a, SIGCONT);
-    assert_int_equal(wait_exit(a, 30), 1);
+    assert_int_equal(test_wait_exit(a, 30), 1);
     snprintf(path, sizeof path, "%s/serveA.log", r.dir);
     char *log = read_text(path);
     assert_non_null(log);
@@ -296,7 +277,7 @@ static void test_two_daemons_fencing(void **state)
         fail_msg("daemon A's log:\n%s", log);
     free(log);
     assert_true(wait_field(&st, "1", "status", "done", 120));
-    study_field(&st, "1", "report", buf, sizeof buf);
+    test_study_field(&st, "1", "report", buf, sizeof buf);
     snprintf(path, sizeof path, "%s/1", root);
     assert_string_equal(buf, path);
     snprintf(path, sizeof path, "%s/1/results.json", root);
@@ -317,7 +298,7 @@ static void test_two_daemons_fencing(void **state)
     assert_int_equal(n, 0);
     free(ids);
     kill(b, SIGTERM);
-    assert_int_equal(wait_exit(b, 30), 0);
+    assert_int_equal(test_wait_exit(b, 30), 0);
     dse_store_close(&st);
     assert_int_equal(test_worker_stop(w), 0);
     test_redis_fini(&r);

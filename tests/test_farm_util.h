@@ -297,4 +297,41 @@ static inline long long test_hget_ll(dse_store *st, const char *key,
     return out;
 }
 
+/* waitpid with a deadline: the exit status (128 when killed by a signal),
+ * or -1 (still running after `seconds`). */
+static inline int test_wait_exit(pid_t pid, double seconds)
+{
+    for (double t = 0; t < seconds; t += 0.05) {
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            test_untrack(pid);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+        }
+        test_sleep(0.05);
+    }
+    return -1;
+}
+
+/* One field of the daemon's record of study id (prefix dse:) into buf
+ * ("" when absent). */
+static inline void test_study_field(dse_store *st, const char *id,
+                                    const char *field, char *buf, size_t size)
+{
+    char key[64];
+    snprintf(key, sizeof key, "dse:study:%s", id);
+    size_t n;
+    char **f, **v;
+    buf[0] = '\0';
+    if (st->ops->hgetall(st->self, key, &n, &f, &v, NULL))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(f[i], field) == 0)
+            snprintf(buf, size, "%s", v[i]);
+        free(f[i]);
+        free(v[i]);
+    }
+    free(f);
+    free(v);
+}
+
 #endif

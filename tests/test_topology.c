@@ -21,6 +21,7 @@
 
 #include "constraints/cons.h"
 #include "dse/study/cfg.h"
+#include "models/model.h"
 #include "net/net.h"
 #include "net/topology.h"
 #include "net/xalloc.h"
@@ -198,8 +199,40 @@ static void test_routings_agree(void **state)
     }
 }
 
-/* The cost model counts every topology, and the study reader explores
- * each with its own radix rules. */
+/* Every routing and switching some topology supports can be named in a
+ * study: a CFG_ROUTING_LIST scheme (dse/study/cfg.h) maps to it. */
+static void test_study_names_every_routing(void **state)
+{
+    (void)state;
+    for (int r = 0; r < NET_ROUTING_COUNT; r++)
+        for (int s = 0; s < NET_SWITCHING_COUNT; s++) {
+            int supported = 0;
+            for (int t = 0; t < NET_TOPOLOGY_COUNT && !supported; t++) {
+                net_design d = sample((net_topology)t, 2, 2);
+                d.routing = (net_routing)r;
+                d.switching = (net_switching)s;
+                supported = net_routing_applies(&d);
+            }
+            if (!supported)
+                continue;
+            int named = 0;
+            for (int c = 0; c < CFG_ROUTING_COUNT; c++) {
+                net_design d;
+                net_design_init(&d);
+                cfg_routing_apply((cfg_routing)c, &d);
+                named |= d.routing == (net_routing)r &&
+                         d.switching == (net_switching)s;
+            }
+            if (!named)
+                fail_msg("no study routing scheme is %s routing with %s "
+                         "switching",
+                         net_routing_name((net_routing)r),
+                         net_switching_name((net_switching)s));
+        }
+}
+
+/* The cost model counts every topology, the channel-load bound covers it,
+ * and a study may name a routing on it. */
 static void test_cost_and_study_accept(void **state)
 {
     (void)state;
@@ -214,6 +247,14 @@ static void test_cost_and_study_accept(void **state)
         assert_true(c.channels > 0 && c.buffered_inputs >= c.channels);
         assert_int_equal(cons_has_interchanges(d.topology),
                          c.interchange_channels > 0);
+        /* the models' physical screen bounds it (uniform traffic) */
+        net_workload w;
+        net_workload_init(&w);
+        model_bound b;
+        if (model_bound_compute(&d, &w, &b, &e))
+            fail_msg("%s: %s", net_topology_name(d.topology), e.msg);
+        assert_float_equal(b.hops, net_avg_distance(&d), 1e-9);
+        assert_true(b.rate > 0 && b.zero_load > b.hops);
         /* a routing the descriptor accepts is one a study may name */
         int any = 0;
         for (int r = 0; r < CFG_ROUTING_COUNT; r++)
@@ -366,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_descriptors_complete),
         cmocka_unit_test(test_text_round_trip),
         cmocka_unit_test(test_routings_agree),
+        cmocka_unit_test(test_study_names_every_routing),
         cmocka_unit_test(test_cost_and_study_accept),
         cmocka_unit_test(test_distances_match_simulator),
     };

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dse/farm/farm_serve.h"
 #include "dse/report/report.h"
 #include "dse/study/cfg.h"
 #include "dse/cli/cli.h"
@@ -26,7 +27,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: dse check [--designs] STUDY.yaml...\n\n"
+            "usage: dse check [--designs] [--max-enumerated N] STUDY.yaml...\n\n"
             "Validate each study file; print the study, the size of its design\n"
             "space (enumerated and feasible), how many designs were dropped for\n"
             "each reason with an example, and the feasible designs per topology.\n"
@@ -34,6 +35,10 @@ static void usage(FILE *out)
             "source line, and the exit status is 2.\n\n"
             "options:\n"
             "  --designs   also list every feasible design and its model\n"
+            "  --max-enumerated N\n"
+            "              refuse a study whose design space has more than N\n"
+            "              combinations, counted before building it (default\n"
+            "              1000000, the same as dse serve)\n"
             "  -h, --help  this text\n");
 }
 
@@ -181,7 +186,7 @@ static void print_space(const dse_space *sp, int designs)
     }
 }
 
-static int check_one(const char *path, int designs)
+static int check_one(const char *path, int designs, size_t max_enumerated)
 {
     cfg_study s;
     err e;
@@ -190,6 +195,14 @@ static int check_one(const char *path, int designs)
     if (cfg_study_load(path, &s, &e)) {
         dse_cli_print_error(&e);
         return 2;
+    }
+    /* counted first: a space of billions of combinations would take
+     * gigabytes and minutes to build just to be refused */
+    if (dse_serve_check_enumerated(&s, max_enumerated, "dse check's", &e)) {
+        fprintf(stderr, "%s: %s (raise it with --max-enumerated)\n", path,
+                e.msg);
+        cfg_study_fini(&s);
+        return 1;
     }
     dse_space sp;
     int rc = dse_space_build(&s, &sp, &e);
@@ -213,6 +226,9 @@ static int check_one(const char *path, int designs)
 int dse_cmd_check(int argc, char **argv)
 {
     int designs = 0, nfiles = 0;
+    dse_serve_opts defaults;
+    dse_serve_opts_init(&defaults);
+    size_t max_enumerated = defaults.limits.max_enumerated;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
@@ -220,6 +236,19 @@ int dse_cmd_check(int argc, char **argv)
         }
         if (strcmp(argv[i], "--designs") == 0) {
             designs = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--max-enumerated") == 0) {
+            char *end = NULL;
+            double v = i + 1 < argc ? strtod(argv[i + 1], &end) : 0;
+            if (i + 1 >= argc || *end || !(v >= 1) || v > 1e15) {
+                fprintf(stderr, "dse check: --max-enumerated: expected a "
+                                "number of combinations >= 1\n");
+                return 2;
+            }
+            max_enumerated = (size_t)v;
+            argv[i + 1] = NULL; /* consumed: not a study file */
+            i++;
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1]) {
@@ -235,11 +264,11 @@ int dse_cmd_check(int argc, char **argv)
     }
     int status = 0, shown = 0;
     for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1])
+        if (!argv[i] || (argv[i][0] == '-' && argv[i][1]))
             continue;
         if (shown++)
             printf("\n");
-        int rc = check_one(argv[i], designs);
+        int rc = check_one(argv[i], designs, max_enumerated);
         if (rc > status)
             status = rc;
     }

@@ -19,8 +19,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: dse results STUDY-ID --redis URL [--output DIR] [--prefix P]\n\n"
             "Fetch the report of a study the daemon finished (index.html, report.md,\n"
-            "candidates.csv, results.json) through Redis into DIR, a new directory\n"
-            "(default dse-results-ID); an existing non-empty DIR is refused.\n"
+            "candidates.csv, results.json, curves.csv, curves.json) through Redis\n"
+            "into DIR, a new directory (default dse-results-ID); an existing\n"
+            "non-empty DIR is refused.\n"
             "Reports over %ld MiB are not kept in Redis ('dse status ID' says so).\n\n"
             "Exit status: 0 written, 1 no such study, not done, not stored, DIR not\n"
             "empty, or Redis unreachable, 2 bad usage.\n",

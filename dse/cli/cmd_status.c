@@ -10,6 +10,7 @@
  * Read-only: a few hash and list reads, no keyspace scan.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "dse/cli/commands.h"
 #include "dse/farm/farm_serve.h"
+#include "dse/farm/escape.h"
 #include "dse/farm/studies.h"
 
 #define RECENT 50
@@ -52,6 +54,27 @@ static void duration(double s, char *buf, size_t size)
 #define DETAIL_MAX                                                            \
     (sizeof ((dse_study_info *)0)->report +                                   \
      sizeof ((dse_study_info *)0)->reason + 256)
+
+/* printf for what comes from Redis: control characters (an escape
+ * sequence planted in a study's name or a worker's host name) become '?'
+ * before they reach the terminal; only the format's newlines stay. */
+static void tprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void tprintf(const char *fmt, ...)
+{
+    char line[DETAIL_MAX + 1024], clean[sizeof line];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(line);
+    int nl = n > 0 && line[n - 1] == '\n';
+    if (nl)
+        line[n - 1] = '\0';
+    fputs(dse_term_clean(line, clean, sizeof clean), stdout);
+    if (nl)
+        fputc('\n', stdout);
+}
 
 /* One line of what a study is doing. */
 static void detail(const dse_study_info *x, char *buf, size_t size)
@@ -99,12 +122,12 @@ static int show_one(dse_store *st, const dse_farm_opts *fo, const char *id,
     when(x.started, b, sizeof b);
     when(x.finished, c, sizeof c);
     detail(&x, line, sizeof line);
-    printf("study %s (%s): %s\n", id, x.name, x.status);
-    printf("  submitted %s, started %s, finished %s\n", a, b, c);
+    tprintf("study %s (%s): %s\n", id, x.name, x.status);
+    tprintf("  submitted %s, started %s, finished %s\n", a, b, c);
     if (line[0])
-        printf("  %s\n", line);
+        tprintf("  %s\n", line);
     if (x.failed_jobs)
-        printf("  %lld job(s) failed on the farm (see %sdead)\n",
+        tprintf("  %lld job(s) failed on the farm (see %sdead)\n",
                x.failed_jobs, fo->prefix);
     return 0;
 }
@@ -159,20 +182,20 @@ static int show_all(dse_store *st, const dse_farm_opts *fo, int as_json)
         free(xs);
         return print_json(o);
     }
-    printf("farm: %zu worker(s) alive", nw);
+    tprintf("farm: %zu worker(s) alive", nw);
     for (size_t i = 0; i < nw; i++) {
-        printf("%s%s", i ? ", " : " (", workers[i]);
+        tprintf("%s%s", i ? ", " : " (", workers[i]);
         free(workers[i]);
     }
     free(workers);
-    printf("%s; jobs: %lld waiting, %lld running; %lld dead letter(s)\n",
+    tprintf("%s; jobs: %lld waiting, %lld running; %lld dead letter(s)\n",
            nw ? ")" : "", queued - inflight, inflight, dead);
     if (n == 0)
-        printf("no studies submitted\n");
+        tprintf("no studies submitted\n");
     for (size_t i = 0; i < n; i++) {
         char line[DETAIL_MAX];
         detail(&xs[i], line, sizeof line);
-        printf("%-6s %-9s %-24s %s\n", xs[i].id, xs[i].status, xs[i].name,
+        tprintf("%-6s %-9s %-24s %s\n", xs[i].id, xs[i].status, xs[i].name,
                line);
     }
     free(xs);

@@ -3,7 +3,7 @@
  * (validate.h) and write docs/validation.md with its plots.
  *
  *   dse validate [--quick] [--model NAME] [--variant NAME] [--out FILE]
- *                [--overwrite] [--jobs N] [--seeds N] [--notes FILE]
+ *                [--overwrite] [--jobs N] [--seeds N]
  *                [--ci FRAC] [--warmup N] [--max-messages N] [--list] [-q]
  *
  * The model side is evaluated under two variants against the same
@@ -96,8 +96,6 @@ static void usage(FILE *out)
         "                      refuses before simulating.  Pages or\n"
         "                      directories it did not write are never\n"
         "                      replaced\n"
-        "  --notes FILE        Markdown quoted under \"Open discrepancies\"\n"
-        "                      (default: PAGE-without-.md/notes.md if present)\n"
         "  --jobs N            threads (all cores)\n"
         "  --seeds N           replications per rate (3; --quick 1; the study\n"
         "                      designs' short sweeps keep 2, --quick 1)\n"
@@ -209,7 +207,7 @@ static void print_summary(const dse_validate_result *r)
 
 int dse_cmd_validate(int argc, char **argv)
 {
-    enum { OPT_QUICK = 256, OPT_MODEL, OPT_OUT, OPT_NOTES, OPT_JOBS,
+    enum { OPT_QUICK = 256, OPT_MODEL, OPT_OUT, OPT_JOBS,
            OPT_SEEDS, OPT_CI, OPT_WARMUP, OPT_MAXMSG, OPT_LIST,
            OPT_VARIANT, OPT_OVERWRITE };
     static const struct option longopts[] = {
@@ -218,7 +216,6 @@ int dse_cmd_validate(int argc, char **argv)
         {"variant", required_argument, NULL, OPT_VARIANT},
         {"out", required_argument, NULL, OPT_OUT},
         {"overwrite", no_argument, NULL, OPT_OVERWRITE},
-        {"notes", required_argument, NULL, OPT_NOTES},
         {"jobs", required_argument, NULL, OPT_JOBS},
         {"seeds", required_argument, NULL, OPT_SEEDS},
         {"ci", required_argument, NULL, OPT_CI},
@@ -230,7 +227,7 @@ int dse_cmd_validate(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     int quick = 0, quiet = 0, list = 0, overwrite = 0;
-    const char *model_name = NULL, *out = "docs/validation.md", *notes = NULL;
+    const char *model_name = NULL, *out = "docs/validation.md";
     long jobs = 0, seeds = 0, warmup = -1, maxmsg = 0;
     model_variant variant = MODEL_VARIANT_CORRECTED;
     double ci = 0;
@@ -261,9 +258,6 @@ int dse_cmd_validate(int argc, char **argv)
             if (model_variant_parse(optarg, &variant) != 0)
                 return bad("--variant: expected corrected, recommended or "
                            "printed, got \"%s\"", optarg);
-            break;
-        case OPT_NOTES:
-            notes = optarg;
             break;
         case OPT_JOBS:
             if (parse_long("--jobs", optarg, 1, 1024, &jobs))
@@ -326,20 +320,6 @@ int dse_cmd_validate(int argc, char **argv)
             o.min_messages = maxmsg;
     }
 
-    char default_notes[1100];
-    if (!notes) {
-        size_t len = strlen(out);
-        if (len > 3 && strcmp(out + len - 3, ".md") == 0 &&
-            len < sizeof default_notes - 16) {
-            snprintf(default_notes, sizeof default_notes, "%.*s/notes.md",
-                     (int)(len - 3), out);
-            if (access(default_notes, R_OK) == 0)
-                notes = default_notes;
-        }
-    } else if (access(notes, R_OK) != 0) {
-        return bad("--notes %s: %s", notes, strerror(errno));
-    }
-
     {
         err ce;
         err_clear(&ce);
@@ -379,7 +359,7 @@ int dse_cmd_validate(int argc, char **argv)
         return rc == ERR_INVALID ? 2 : 1;
     }
     int status = 0;
-    if (dse_validate_write_md(r, out, command, rev, notes, &e)) {
+    if (dse_validate_write_md(r, out, command, rev, &e)) {
         fprintf(stderr, "dse validate: %s\n", e.msg);
         status = 1;
     }

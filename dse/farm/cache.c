@@ -80,6 +80,11 @@ int dse_cache_create(const char *dir, const dse_executor *inner,
     int rc = mkdir_p(dir, e);
     if (rc)
         return rc;
+    struct stat sb;
+    if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return err_set(e, ERR_IO, "cache directory %s exists and is not a "
+                                  "directory",
+                       dir);
     if (access(dir, W_OK | X_OK))
         return err_set(e, ERR_IO, "cache directory %s: %s", dir,
                        strerror(errno));
@@ -114,16 +119,33 @@ static void path_of(const dse_cache *c, const char *key, char *buf,
     snprintf(buf, size, "%s/%.2s/%s.json", c->dir, key, key);
 }
 
-/* The file's text (caller frees), or NULL when absent or too large. */
+/* The file's text (caller frees), or NULL when absent, too large, or not
+ * a regular file.  Opened non-blocking and without following a symbolic
+ * link: a FIFO or device planted in the cache directory would otherwise
+ * block open() or read() forever; it is refused (a miss) by its type. */
 static char *read_small(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
         return NULL;
-    char *buf = xmalloc(RESULT_MAX + 1);
-    size_t n = fread(buf, 1, RESULT_MAX + 1, f);
-    fclose(f);
-    if (n == 0 || n > RESULT_MAX) {
+    struct stat sb;
+    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+        sb.st_size > RESULT_MAX) {
+        close(fd);
+        return NULL;
+    }
+    char *buf = xmalloc((size_t)sb.st_size + 1);
+    size_t n = 0;
+    while (n < (size_t)sb.st_size) {
+        ssize_t r = read(fd, buf + n, (size_t)sb.st_size - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (n != (size_t)sb.st_size) {
         free(buf);
         return NULL;
     }

@@ -5,6 +5,9 @@
 #include "dse/farm/farm.h"
 
 #include <errno.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +108,41 @@ int dse_farm_secret_from_env(dse_secret *out, err *e)
                        n);
     memcpy(out->bytes, buf, n);
     out->len = n;
+    return 0;
+}
+
+void dse_farm_secret_tag(const dse_secret *sec, char out[DSE_FARM_TAG_HEX + 1])
+{
+    static const char text[] = "dse farm secret check v1";
+    unsigned char md[32];
+    unsigned int len = 0;
+    HMAC(EVP_sha256(), sec->bytes, (int)sec->len,
+         (const unsigned char *)text, sizeof text - 1, md, &len);
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
+    out[DSE_FARM_TAG_HEX] = '\0';
+}
+
+int dse_farm_secret_matches(const dse_farm_opts *o, const char *tag,
+                            const char *who, err *e)
+{
+    if (!tag)
+        return 0;
+    if (!o->secret.len)
+        return err_set(e, ERR_CONFIG,
+                       "this farm seals its results (%ssecret is set) and "
+                       "this %s has no farm secret: set DSE_FARM_SECRET or "
+                       "DSE_FARM_SECRET_FILE as on the farm's other machines",
+                       o->prefix, who);
+    char want[DSE_FARM_TAG_HEX + 1];
+    dse_farm_secret_tag(&o->secret, want);
+    if (strlen(tag) != DSE_FARM_TAG_HEX ||
+        CRYPTO_memcmp(want, tag, DSE_FARM_TAG_HEX) != 0)
+        return err_set(e, ERR_CONFIG,
+                       "this %s's farm secret is not the farm's (%ssecret "
+                       "holds another secret's check value): give every "
+                       "machine the same DSE_FARM_SECRET",
+                       who, o->prefix);
     return 0;
 }
 

@@ -34,6 +34,10 @@
 #include "dse/farm/store.h"
 
 #define DSE_FARM_PREFIX_MAX 64
+/* Expiry of a coordinator's reply stream (PREFIX reply:ID): set by every
+ * announcement and refreshed by the coordinator while it waits, so the
+ * stream of a coordinator that was killed goes within ten minutes. */
+#define DSE_FARM_REPLY_TTL_MS (10L * 60 * 1000)
 #define DSE_FARM_GROUP "workers"
 
 typedef struct dse_farm_opts {
@@ -62,6 +66,19 @@ int dse_farm_opts_check(const dse_farm_opts *o, err *e);
  * read or the secret is shorter than 16 bytes or longer than
  * DSE_SECRET_MAX. */
 int dse_farm_secret_from_env(dse_secret *out, err *e);
+
+/* The farm's secret check value, stored at PREFIX secret by every
+ * coordinator and worker that has a secret: HMAC-SHA256(secret, a fixed
+ * text) in hex.  It tells a machine without the secret, or with another
+ * one, that its results would be refused, before it takes any work; it
+ * reveals nothing of the secret. */
+#define DSE_FARM_TAG_HEX 64
+void dse_farm_secret_tag(const dse_secret *sec, char out[DSE_FARM_TAG_HEX + 1]);
+/* 0 when tag (PREFIX secret's value; NULL: absent) agrees with o's secret:
+ * absent, or the check value of o's secret.  ERR_CONFIG with what to do
+ * otherwise; who is "worker" or "coordinator", for the message. */
+int dse_farm_secret_matches(const dse_farm_opts *o, const char *tag,
+                            const char *who, err *e);
 
 /* Read a small secret file (password, farm secret) into buf, dropping one
  * trailing newline; *len its length.  0 or ERR_CONFIG. */

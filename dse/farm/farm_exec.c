@@ -52,7 +52,8 @@ struct dse_farm {
     dse_store st;
     dse_farm_opts o;
     char url[320];
-    char k_jobs[128], k_reply[160], k_workers[128], k_stats[128];
+    char k_jobs[128], k_reply[160], k_workers[128], k_stats[128],
+        k_secret[128];
     char last_reply[DSE_STORE_ID_MAX];
     void (*hook)(void *ctx, const dse_farm_status *st);
     void *hook_ctx;
@@ -80,6 +81,27 @@ static void random_hex(char *buf, size_t bytes)
         snprintf(buf + 2 * i, 3, "%02x", raw[i]);
 }
 
+/* Agree with the farm on its secret before sending work: a coordinator
+ * without the secret the workers seal with would refuse every result; one
+ * with it tells the workers (PREFIX secret), so a worker without it stops
+ * before taking a job instead of having every job dead-lettered. */
+static int declare_secret(dse_farm *f, err *e)
+{
+    const char *keys[1] = {f->k_secret};
+    char *tag = NULL;
+    int rc = f->st.ops->get_many(f->st.self, keys, 1, &tag, e);
+    if (rc)
+        return rc;
+    if (tag && !f->o.secret.len)
+        rc = dse_farm_secret_matches(&f->o, tag, "coordinator", e);
+    free(tag);
+    if (rc || !f->o.secret.len)
+        return rc;
+    char mine[DSE_FARM_TAG_HEX + 1];
+    dse_farm_secret_tag(&f->o.secret, mine);
+    return f->st.ops->set(f->st.self, f->k_secret, mine, 0, 0, NULL, e);
+}
+
 int dse_farm_create(const dse_store_spec *spec, const dse_farm_opts *o,
                     dse_farm **out, err *e)
 {
@@ -99,14 +121,17 @@ int dse_farm_create(const dse_store_spec *spec, const dse_farm_opts *o,
     dse_farm_key(o, "jobs", f->k_jobs, sizeof f->k_jobs);
     dse_farm_key(o, "workers", f->k_workers, sizeof f->k_workers);
     dse_farm_key(o, "stats", f->k_stats, sizeof f->k_stats);
+    dse_farm_key(o, "secret", f->k_secret, sizeof f->k_secret);
     snprintf(name, sizeof name, "reply:%s", id);
     dse_farm_key(o, name, f->k_reply, sizeof f->k_reply);
     snprintf(f->last_reply, sizeof f->last_reply, "0-0");
     dse_store_open(spec, &f->st);
     rc = f->st.ops->xgroup_create(f->st.self, f->k_jobs, DSE_FARM_GROUP, NULL,
                                   e);
+    if (rc == 0)
+        rc = declare_secret(f, e);
     if (rc) {
-        if (e)
+        if (e && rc != ERR_CONFIG)
             err_prefix(e, "cannot use Redis");
         dse_farm_destroy(f);
         return rc;
@@ -331,8 +356,14 @@ static int fetch(batch *b, ujob **list, size_t n, int from_cache, int requeue,
         if (take_result(b, list[i], vals[i], from_cache) == 0 || !requeue)
             continue;
         if (++list[i]->requeues > f->o.max_deliveries)
-            fail_ujob(b, list[i], "announced done, but its result cannot be "
-                                  "read from the store");
+            fail_ujob(b, list[i],
+                      vals[i] && dse_job_result_verify(vals[i], list[i]->key,
+                                                       &f->o.secret, NULL)
+                          ? "announced done, but its result is not sealed "
+                            "with this coordinator's farm secret (does the "
+                            "worker have DSE_FARM_SECRET?)"
+                          : "announced done, but its result cannot be read "
+                            "from the store");
         else
             list[i]->enqueued = 0;
     }
@@ -438,8 +469,12 @@ static int health(batch *b, double *no_worker_since, int *give_up, err *e)
     for (size_t i = 0; i < workers; i++)
         free(members[i]);
     free(members);
-    rc = f->st.ops->xpending_count(f->st.self, f->k_jobs, DSE_FARM_GROUP, &pel,
-                                   e);
+    /* keep this coordinator's reply stream while it lives (it expires
+     * DSE_FARM_REPLY_TTL_MS after the last refresh when it is killed) */
+    rc = f->st.ops->expire(f->st.self, f->k_reply, DSE_FARM_REPLY_TTL_MS, e);
+    if (!rc)
+        rc = f->st.ops->xpending_count(f->st.self, f->k_jobs, DSE_FARM_GROUP,
+                                       &pel, e);
     long long len = 0;
     if (!rc)
         rc = f->st.ops->xlen(f->st.self, f->k_jobs, &len, e);
@@ -495,6 +530,7 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
     if (f->down_since == 0)
         f->down_since = dse_now_s();
     double backoff = 0.05;
+    int lost_data = 0;
     for (;;) {
         if (stop && *stop)
             return err_set(e, ERR_INTERRUPTED, "interrupted");
@@ -512,6 +548,11 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
         int created = 0;
         int rc = f->st.ops->xgroup_create(f->st.self, f->k_jobs,
                                           DSE_FARM_GROUP, &created, &le);
+        if (rc == 0 && (created || lost_data)) {
+            /* the server lost its data: the secret's check value too */
+            lost_data = 1;
+            rc = declare_secret(f, &le);
+        }
         if (rc == ERR_REDIS) {
             f->last_err = le;
             continue;
@@ -523,7 +564,7 @@ static int recover(batch *b, volatile sig_atomic_t *stop, err *e)
         }
         f->broken = 0;
         f->down_since = 0;
-        if (created) /* the server lost its data: send everything again */
+        if (lost_data) /* send everything again */
             for (size_t i = 0; i < b->nu; i++)
                 b->u[i].enqueued = 0;
         return 0;
@@ -535,6 +576,7 @@ static int run_batch(batch *b, volatile sig_atomic_t *stop, err *e)
     dse_farm *f = b->f;
     size_t next_check = 0, next_sweep = b->nu;
     double last_sweep = dse_now_s(), last_health = 0, no_worker_since = 0;
+    size_t fail_from = f->nfail;
     f->broken = 0;
     for (;;) {
         if (stop && *stop)
@@ -594,6 +636,18 @@ static int run_batch(batch *b, volatile sig_atomic_t *stop, err *e)
     }
     if (f->hook)
         f->hook(f->hook_ctx, &st);
+    /* A study missing some of its answers would rank and certify the rest
+     * as if they were all there: a wrong report with a success status.
+     * The run fails instead, with the first reason (all of them through
+     * dse_farm_failures). */
+    if (b->failed_jobs)
+        return err_set(e, ERR_REDIS,
+                       "%zu %s job(s) failed on the farm (dead-lettered in "
+                       "%sdead); no report is written from partial results. "
+                       "First: %s",
+                       b->failed_jobs, b->phase, f->o.prefix,
+                       f->nfail > fail_from ? f->fail[fail_from]
+                                            : "(reasons not kept)");
     return 0;
 }
 

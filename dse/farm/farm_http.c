@@ -26,16 +26,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "dse/farm/escape.h"
+#include "dse/farm/http_guard.h"
 #include "dse/farm/studies.h"
 #include "net/xalloc.h"
 
 #define RECENT 100
-#define CSP "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+/* Nothing but the page's own inline style and data: images: no script,
+ * no frame, no form, and no <base> to redirect relative links, whatever
+ * slips into a page. */
+#define CSP                                                                  \
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "         \
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+/* Availability against slow or greedy clients (http_guard.h): a request's
+ * headers within HEADER_S of its connection, its response within
+ * REQUEST_S; at most PER_CLIENT connections per client address, TOTAL in
+ * all; an idle kept-alive connection closed after IDLE_S. */
+#define HEADER_S 5.0
+#define REQUEST_S 60.0
+#define PER_CLIENT 8
+#define TOTAL 256
+#define IDLE_S 10
 
 struct dse_http {
     struct MHD_Daemon *mhd;
@@ -44,6 +61,7 @@ struct dse_http {
     dse_farm_opts fo;
     char root[PATH_MAX];
     int port;
+    dse_http_guard *guard;
 };
 
 int dse_http_addr_parse(const char *text, char addr[64], int *port, err *e)
@@ -108,19 +126,16 @@ static void putf(buf *b, const char *fmt, ...)
         put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
-/* Text into HTML (element content and attribute values). */
+static void put_cb(void *ctx, const char *p, size_t n)
+{
+    put(ctx, p, n);
+}
+
+/* Text from Redis into HTML (element content and attribute values): every
+ * field of a study, ours or not, goes through here. */
 static void put_esc(buf *b, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': put(b, "&amp;", 5); break;
-        case '<': put(b, "&lt;", 4); break;
-        case '>': put(b, "&gt;", 4); break;
-        case '"': put(b, "&quot;", 6); break;
-        case '\'': put(b, "&#39;", 5); break;
-        default: put(b, s, 1);
-        }
-    }
+    dse_html_escape(s, put_cb, b);
 }
 
 static void duration(double s, char *out, size_t size)
@@ -160,6 +175,7 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned code,
     MHD_add_response_header(r, "Content-Type", type);
     MHD_add_response_header(r, "Content-Security-Policy", CSP);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(r, "Cache-Control", "no-store");
     enum MHD_Result ok = MHD_queue_response(c, code, r);
     MHD_destroy_response(r);
@@ -194,7 +210,61 @@ static const char *status_color(const char *status)
     return "#cf222e"; /* failed, refused, cancelled */
 }
 
-static void page(buf *b, const dse_study_info *xs, size_t n, const char *err_msg)
+/* The report file `file` of a done study x, opened (without following a
+ * symbolic link) when it is a regular file in the study's report
+ * directory and that directory resolves inside the output root: the fd,
+ * or -1 (*why says which check failed: 404 or 403). */
+static int open_report_file(const dse_http *h, const dse_study_info *x,
+                            const char *file, struct stat *sb, unsigned *why)
+{
+    *why = MHD_HTTP_NOT_FOUND;
+    char rroot[PATH_MAX], rdir[PATH_MAX];
+    if (!x->report[0] || !realpath(h->root, rroot) ||
+        !realpath(x->report, rdir))
+        return -1;
+    size_t rl = strlen(rroot);
+    if (strncmp(rdir, rroot, rl) != 0 || rdir[rl] != '/') {
+        *why = MHD_HTTP_FORBIDDEN;
+        return -1;
+    }
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%s", rdir, file);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0 && (fstat(fd, sb) || !S_ISREG(sb->st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* Links to the report files a done study has: only those that exist
+ * (a study's formats may leave some out). */
+static void report_links(const dse_http *h, buf *b, const dse_study_info *x)
+{
+    if (!dse_study_id_ok(x->id))
+        return;
+    int any = 0;
+    for (size_t i = 0; dse_report_files[i]; i++) {
+        struct stat sb;
+        unsigned why;
+        int fd = open_report_file(h, x, dse_report_files[i], &sb, &why);
+        if (fd < 0)
+            continue;
+        close(fd);
+        const char *f = dse_report_files[i];
+        if (!strcmp(f, "index.html"))
+            putf(b, "%s<a href=\"/studies/%s/report/\">report</a>",
+                 any++ ? " &middot; " : "", x->id);
+        else
+            putf(b, "%s<a href=\"/studies/%s/report/%s\">%s</a>",
+                 any++ ? " &middot; " : "", x->id, f, f);
+    }
+    if (any && x->reason[0])
+        put_s(b, "<br>");
+}
+
+static void page(const dse_http *h, buf *b, const dse_study_info *xs, size_t n,
+                 const char *err_msg)
 {
     size_t count[4] = {0}; /* queued running done other */
     for (size_t i = 0; i < n; i++) {
@@ -233,30 +303,32 @@ static void page(buf *b, const dse_study_info *xs, size_t n, const char *err_msg
         duration(x->elapsed_s, el, sizeof el);
         duration(x->eta_s, eta, sizeof eta);
         when(x->submitted, sub, sizeof sub);
-        putf(b, "<tr id=\"study-%s\"><td>%s</td><td>", x->id, x->id);
+        put_s(b, "<tr id=\"study-");
+        put_esc(b, x->id);
+        put_s(b, "\"><td>");
+        put_esc(b, x->id);
+        put_s(b, "</td><td>");
         put_esc(b, x->name);
-        putf(b, "</td><td class=\"st\" style=\"color:%s\">%s%s</td><td>",
-             status_color(x->status), x->status,
+        putf(b, "</td><td class=\"st\" style=\"color:%s\">",
+             status_color(x->status));
+        put_esc(b, x->status);
+        putf(b, "%s</td><td>",
              x->cancel_requested && !strcmp(x->status, "running")
                  ? " (cancelling)" : "");
         if (!strcmp(x->status, "running")) {
             double pct = x->progress >= 0 ? 100.0 * x->progress : 0;
             putf(b, "<div class=\"bar\"><div class=\"fill\" style=\"width:"
-                    "%.0f%%\"></div></div>%s %lld/%lld jobs (%.0f%%), %lld "
-                    "worker(s)",
-                 pct, x->phase[0] ? x->phase : "starting", x->done, x->total,
-                 pct, x->workers);
+                    "%.0f%%\"></div></div>",
+                 pct);
+            put_esc(b, x->phase[0] ? x->phase : "starting");
+            putf(b, " %lld/%lld jobs (%.0f%%), %lld worker(s)", x->done,
+                 x->total, pct, x->workers);
         } else {
             put_s(b, "<span class=\"muted\">-</span>");
         }
         putf(b, "</td><td>%s</td><td>%s</td><td>%s</td><td>", el, eta, sub);
         if (!strcmp(x->status, "done"))
-            putf(b, "<a href=\"/studies/%s/report/\">report</a> &middot; "
-                    "<a href=\"/studies/%s/report/report.md\">report.md</a> "
-                    "&middot; <a href=\"/studies/%s/report/candidates.csv\">"
-                    "candidates.csv</a> &middot; <a href=\"/studies/%s/report/"
-                    "results.json\">results.json</a>%s",
-                 x->id, x->id, x->id, x->id, x->reason[0] ? "<br>" : "");
+            report_links(h, b, x);
         put_esc(b, x->reason);
         put_s(b, "</td></tr>\n");
     }
@@ -294,21 +366,13 @@ static enum MHD_Result report_file(dse_http *h, struct MHD_Connection *c,
         return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, e.msg);
     if (rc || strcmp(x.status, "done") || !x.report[0])
         return text(c, MHD_HTTP_NOT_FOUND, "no finished report for this study");
-    char rroot[PATH_MAX], rdir[PATH_MAX];
-    if (!realpath(h->root, rroot) || !realpath(x.report, rdir))
-        return text(c, MHD_HTTP_NOT_FOUND, "report directory not found");
-    size_t rl = strlen(rroot);
-    if (strncmp(rdir, rroot, rl) != 0 || rdir[rl] != '/')
-        return text(c, MHD_HTTP_FORBIDDEN, "report outside the output root");
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/%s", rdir, file);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
     struct stat sb;
-    if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-        if (fd >= 0)
-            close(fd);
-        return text(c, MHD_HTTP_NOT_FOUND, "no such report file");
-    }
+    unsigned why;
+    int fd = open_report_file(h, &x, file, &sb, &why);
+    if (fd < 0)
+        return text(c, why, why == MHD_HTTP_FORBIDDEN
+                                ? "report outside the output root"
+                                : "no such report file");
     struct MHD_Response *r =
         MHD_create_response_from_fd((size_t)sb.st_size, fd); /* owns fd */
     if (!r) {
@@ -318,9 +382,44 @@ static enum MHD_Result report_file(dse_http *h, struct MHD_Connection *c,
     MHD_add_response_header(r, "Content-Type", type_of(file));
     MHD_add_response_header(r, "Content-Security-Policy", CSP);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind,
+                                   const char *key, const char *value)
+{
+    (void)kind;
+    (void)value;
+    if (key && !strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+        ++*(int *)cls;
+    return MHD_YES;
+}
+
+/* What libmicrohttpd lets through and a request smuggled past a proxy
+ * needs: an HTTP/1.1 request without Host (also refused by strict mode,
+ * checked again here), two Content-Length headers.  The reason, or NULL. */
+static const char *bad_request(struct MHD_Connection *c, const char *version)
+{
+    if (version && !strcmp(version, MHD_HTTP_VERSION_1_1) &&
+        !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST))
+        return "HTTP/1.1 request without a Host header";
+    int lengths = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_header, &lengths);
+    if (lengths > 1)
+        return "more than one Content-Length header";
+    return NULL;
+}
+
+static void request_done(void *cls, struct MHD_Connection *c, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    dse_http *h = cls;
+    (void)req_cls;
+    (void)toe;
+    dse_http_guard_request_done(h->guard, c);
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
@@ -333,6 +432,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
     (void)upload_data;
     if (!*req_cls) { /* first call: headers only */
         *req_cls = (void *)1;
+        dse_http_guard_headers_done(h->guard, c);
+        const char *why = bad_request(c, version);
+        if (why)
+            return text(c, MHD_HTTP_BAD_REQUEST, why);
         return MHD_YES;
     }
     if (*upload_data_size) {
@@ -347,7 +450,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
         size_t n = 0;
         int rc = dse_study_list(&h->st, &h->fo, RECENT, 0, &xs, &n, &e);
         buf b = {0};
-        page(&b, xs, n, rc ? e.msg : NULL);
+        page(h, &b, xs, n, rc ? e.msg : NULL);
         free(xs);
         return respond(c, rc ? MHD_HTTP_SERVICE_UNAVAILABLE : MHD_HTTP_OK,
                        "text/html; charset=utf-8", &b);
@@ -408,12 +511,19 @@ int dse_http_start(const dse_store_spec *spec, const dse_farm_opts *fo,
     h->fo = *fo;
     snprintf(h->root, sizeof h->root, "%s", output_root);
     dse_store_open(&h->spec, &h->st); /* connects on first use, in MHD's thread */
-    h->mhd = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, (uint16_t)port, NULL,
-        NULL, handle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
+    h->guard = dse_http_guard_start(HEADER_S, REQUEST_S);
+    if (h->guard)
+        h->mhd = MHD_start_daemon(
+            MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, (uint16_t)port,
+            NULL, NULL, handle, h, MHD_OPTION_SOCK_ADDR,
+            (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_TIMEOUT,
+            (unsigned)IDLE_S, MHD_OPTION_CONNECTION_LIMIT, (unsigned)TOTAL,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)PER_CLIENT,
+            MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+            MHD_OPTION_NOTIFY_CONNECTION, dse_http_guard_notify, h->guard,
+            MHD_OPTION_NOTIFY_COMPLETED, request_done, h, MHD_OPTION_END);
     if (!h->mhd) {
+        dse_http_guard_stop(h->guard);
         dse_store_close(&h->st);
         free(h);
         return err_set(e, ERR_IO, "--http %s: cannot listen on %s:%d "
@@ -450,6 +560,7 @@ void dse_http_stop(dse_http *h)
     if (!h)
         return;
     MHD_stop_daemon(h->mhd);
+    dse_http_guard_stop(h->guard);
     dse_store_close(&h->st);
     free(h);
 }

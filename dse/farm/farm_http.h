@@ -15,7 +15,8 @@
  *                                  curves.csv, curves.json when the
  *                                  report has them)
  *
- * Anything else is 404 (405 for methods other than GET and HEAD).  Files
+ * Anything else is 404 (405 for methods other than GET and HEAD; 400 for
+ * an HTTP/1.1 request without Host or with two Content-Length headers).  Files
  * are served only for studies whose status is done, only under the four
  * names above (a URL never becomes a path), only from the study's report
  * directory when it resolves inside the output root, opened without

@@ -53,6 +53,21 @@ void dse_serve_opts_init(dse_serve_opts *o)
 
 /* ---- untrusted studies -------------------------------------------------- */
 
+int dse_serve_check_enumerated(const cfg_study *s, size_t max,
+                               const char *whose, err *e)
+{
+    /* count before enumerating: a space of millions of combinations
+     * would take minutes and gigabytes to build just to be refused */
+    double combos = dse_space_enumerated(s);
+    if (combos > (double)max)
+        return err_set(e, ERR_CONFIG,
+                       "%.0f design combinations to enumerate (topologies x "
+                       "dimensions x radices x routings x vcs x buffers x "
+                       "express m x kn): over %s limit of %zu",
+                       combos, whose, max);
+    return 0;
+}
+
 int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                            const volatile sig_atomic_t *stop, err *e)
 {
@@ -72,21 +87,16 @@ int dse_serve_check_limits(const cfg_study *s, const dse_serve_limits *l,
                        "seeds x (warm-up + 10 x measured)): over this farm's "
                        "limit of %.3g",
                        total, l->max_sim_messages);
-    /* count before enumerating: a space of millions of combinations
-     * would take minutes and gigabytes to build just to be refused */
-    double combos = dse_space_enumerated(s);
-    if (combos > (double)l->max_enumerated)
-        return err_set(e, ERR_CONFIG,
-                       "%.0f design combinations to enumerate (topologies x "
-                       "dimensions x radices x routings x vcs x buffers x "
-                       "express m x kn): over this farm's limit of %zu",
-                       combos, l->max_enumerated);
+    int rc = dse_serve_check_enumerated(s, l->max_enumerated, "this farm's",
+                                        e);
+    if (rc)
+        return rc;
     /* Under max_enumerated the build is bounded, but still seconds for a
      * million combinations: it polls the daemon's stop flag, so SIGTERM
      * during a check is not held up by it. */
     dse_space sp;
     err le;
-    int rc = dse_space_build_stoppable(s, &sp, stop, &le);
+    rc = dse_space_build_stoppable(s, &sp, stop, &le);
     if (rc) {
         dse_space_fini(&sp);
         if (rc == ERR_INTERRUPTED)
@@ -235,7 +245,12 @@ typedef struct daemon {
     volatile sig_atomic_t halt;    /* stop studies: *stop or lost */
     volatile sig_atomic_t lost;    /* another daemon holds the lock */
     char name[160];
-    char token[200];               /* "NAME GEN", the lock's value */
+    char token[200];               /* "NAME GEN", the lock's value;
+                                      changed only under tok_lock (the
+                                      lock taken again after Redis lost
+                                      it), read by the runners */
+    long long gen;                 /* GEN of token */
+    pthread_mutex_t tok_lock;
     long lock_ttl_ms;
     char k_queue[160], k_running[160], k_lock[160], k_gen[160];
     pthread_mutex_t log_lock;
@@ -269,6 +284,16 @@ static void set_lost(daemon *d)
 /* 1 when the lock still holds this daemon's token; else sets lost and
  * halt (a Redis error counts as still ours: the refresh loop decides).
  * A read: for decisions only, never to guard a write (fenced() does). */
+static void token_of(daemon *d, char out[200])
+{
+    pthread_mutex_lock(&d->tok_lock);
+    memcpy(out, d->token, 200);
+    pthread_mutex_unlock(&d->tok_lock);
+}
+
+/* An absent lock is not another daemon's: the server lost it (restarted
+ * without persistence, or down past its expiry, or flushed), and the
+ * refresh loop takes it again if nobody else has. */
 static int still_ours(daemon *d, dse_store *st)
 {
     if (d->lost)
@@ -277,7 +302,9 @@ static int still_ours(daemon *d, dse_store *st)
     char *holder = NULL;
     if (st->ops->get_many(st->self, keys, 1, &holder, NULL) != 0)
         return 1;
-    int mine = holder && strcmp(holder, d->token) == 0;
+    char token[200];
+    token_of(d, token);
+    int mine = !holder || strcmp(holder, token) == 0;
     free(holder);
     if (!mine)
         set_lost(d);
@@ -305,12 +332,28 @@ static int fenced(daemon *d, dse_store *st, const dse_store_cmd *cmds,
 {
     if (d->lost)
         return 0;
-    dse_store_fence f = {d->k_lock, d->token, 0};
+    char token[200];
+    token_of(d, token);
+    dse_store_fence f = {d->k_lock, token, 0};
     int rc = st->ops->fenced(st->self, &f, cmds, n, e);
     if (rc)
         return rc;
-    if (!f.held)
+    if (!f.held) {
+        /* none ran; whose is the lock?  Absent: the server lost it, the
+         * refresh loop takes it again, the caller retries as after a
+         * store failure.  Another token: lost. */
+        const char *keys[1] = {d->k_lock};
+        char *holder = NULL;
+        rc = st->ops->get_many(st->self, keys, 1, &holder, e);
+        if (rc)
+            return rc;
+        if (!holder)
+            return err_set(e, ERR_REDIS, "%s is absent (the server lost "
+                                         "it): taking it again",
+                           d->k_lock);
+        free(holder);
         set_lost(d);
+    }
     return f.held;
 }
 
@@ -359,10 +402,12 @@ static void keep_report(runner *r, const char *dir)
 {
     daemon *d = r->d;
     err e;
-    dse_store_fence f = {d->k_lock, d->token, 0};
+    char token[200];
+    token_of(d, token);
+    dse_store_fence f = {d->k_lock, token, 0};
     int rc = dse_study_store_report(&r->st, &d->o->farm, r->id, dir, &f, &e);
     if (rc == 0 && !f.held) {
-        set_lost(d);
+        still_ours(d, &r->st); /* lost, unless the server lost the lock */
         return;
     }
     dse_store_cmd c;
@@ -413,17 +458,41 @@ static void finish_study(runner *r, const char *status, const char *reason)
          rc < 0 ? " (not recorded: Redis unreachable)" : "");
 }
 
+/* The daemon is stopping: the study is marked queued again.  Its id stays
+ * in studies:running; once every runner has stopped, requeue_running
+ * moves all of them back to the head of the queue in the order they were
+ * taken, so studies stopped together keep their order. */
 static void requeue(runner *r)
 {
     daemon *d = r->d;
-    dse_store_cmd c[3];
-    cmd_of(&c[0], "HSET", r->key, "status", "queued", "reason",
+    dse_store_cmd c;
+    cmd_of(&c, "HSET", r->key, "status", "queued", "reason",
            "daemon stopped while running it; resumes when a daemon starts",
            NULL);
-    cmd_of(&c[1], "LREM", d->k_running, "0", r->id, NULL);
-    cmd_of(&c[2], "LPUSH", d->k_queue, r->id, NULL);
-    if (fenced(d, &r->st, c, 3, NULL) == 1) /* 0: the holder resumed it */
+    if (fenced(d, &r->st, &c, 1, NULL) == 1) /* 0: the holder resumed it */
         dlog(d, "study %s: requeued", r->id);
+}
+
+/* Every id in studies:running back to the head of the queue, the first
+ * taken first, in one fenced step. */
+static void requeue_running(daemon *d, dse_store *st)
+{
+    char **ids;
+    size_t n;
+    if (st->ops->lrange(st->self, d->k_running, 0, -1, &ids, &n, NULL))
+        return;
+    dse_store_cmd *c = xcalloc(2 * n + 1, sizeof *c);
+    for (size_t i = 0; i < n; i++) { /* the last taken pushed first */
+        const char *id = ids[n - 1 - i] ? ids[n - 1 - i] : "";
+        cmd_of(&c[2 * i], "LREM", d->k_running, "0", id, NULL);
+        cmd_of(&c[2 * i + 1], "LPUSH", d->k_queue, id, NULL);
+    }
+    if (n)
+        fenced(d, st, c, 2 * n, NULL);
+    free(c);
+    for (size_t i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
 }
 
 static void run_study(runner *r)
@@ -462,6 +531,12 @@ static void run_study(runner *r)
     dse_store_cmd drop;
     cmd_of(&drop, "LREM", d->k_running, "0", r->id, NULL);
     if (!yaml) {
+        if (n > 0) { /* a record without its study: it can never run */
+            finish_study(r, "failed", "its record has no study YAML "
+                                      "(damaged or not made by dse submit)");
+            fenced(d, &r->st, &drop, 1, NULL);
+            return;
+        }
         if (fenced(d, &r->st, &drop, 1, NULL) == 1)
             dlog(d, "study %s: no such study, dropped from the queue", r->id);
         return;
@@ -629,6 +704,7 @@ static int take_lock(daemon *d, dse_store *st, err *e)
         if ((rc = st->ops->incr(st->self, d->k_gen, &gen, e)))
             return rc;
         snprintf(d->token, sizeof d->token, "%s %lld", d->name, gen);
+        d->gen = gen;
         rc = st->ops->set(st->self, d->k_lock, d->token, d->lock_ttl_ms, 1,
                           &set, e);
         if (rc || !set)
@@ -644,6 +720,48 @@ static int take_lock(daemon *d, dse_store *st, err *e)
     dse_store_fence f = {d->k_lock, d->token, 0};
     rc = st->ops->fenced(st->self, &f, &c, 1, e);
     return rc ? rc : f.held;
+}
+
+/* The refresh found the lock not ours.  Another daemon's token: lost (0).
+ * Absent: the server lost it (restarted without persistence, down past
+ * the expiry, flushed, evicted), which is not losing it to someone.  It
+ * is taken again with a new token if no other daemon took it meanwhile:
+ * every take increments serve:lock:gen, so a counter one past this
+ * daemon's (or reset below it, the server having lost its data) means
+ * nobody did; the runners' studies carry on under the new token (1).
+ * <0: the store failed (the loop tries again). */
+static int regain_lock(daemon *d, dse_store *st, err *e)
+{
+    const char *keys[1] = {d->k_lock};
+    char *holder = NULL;
+    int rc = st->ops->get_many(st->self, keys, 1, &holder, e);
+    if (rc)
+        return rc;
+    if (holder) {
+        free(holder);
+        return 0;
+    }
+    long long gen;
+    if ((rc = st->ops->incr(st->self, d->k_gen, &gen, e)))
+        return rc;
+    if (gen > d->gen + 1)
+        return 0; /* another daemon took it (and let it go) meanwhile */
+    char token[200];
+    snprintf(token, sizeof token, "%s %lld", d->name, gen);
+    int set = 0;
+    rc = st->ops->set(st->self, d->k_lock, token, d->lock_ttl_ms, 1, &set, e);
+    if (rc)
+        return rc;
+    if (!set)
+        return 0;
+    pthread_mutex_lock(&d->tok_lock);
+    memcpy(d->token, token, sizeof token);
+    d->gen = gen;
+    pthread_mutex_unlock(&d->tok_lock);
+    dlog(d, "%s was gone (Redis restarted, flushed or evicted it): took it "
+            "again as %s",
+         d->k_lock, token);
+    return 1;
 }
 
 /* Put the ids a previous daemon left running back at the queue's head. */
@@ -684,6 +802,7 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
     daemon d = {.spec = spec, .o = o, .stop = stop};
     d.lock_ttl_ms = o->lock_ttl_ms > 0 ? o->lock_ttl_ms : LOCK_TTL_MS;
     pthread_mutex_init(&d.log_lock, NULL);
+    pthread_mutex_init(&d.tok_lock, NULL);
     char host[64];
     if (gethostname(host, sizeof host))
         snprintf(host, sizeof host, "serve");
@@ -736,7 +855,8 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
     double refresh_s = (double)d.lock_ttl_ms / 5000.0;
     while (!*stop && !d.lost) {
         dse__farm_sleep(refresh_s, stop);
-        if (!*stop && !d.lost && take_lock(&d, &st, NULL) == 0) {
+        if (!*stop && !d.lost && take_lock(&d, &st, NULL) == 0 &&
+            regain_lock(&d, &st, NULL) == 0) {
             d.lost = 1;
             dlog(&d, "lost %s to another daemon: taking no more work",
                  d.k_lock);
@@ -752,6 +872,8 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
         rs[i].stop_study = 1;
     for (int i = 0; i < o->concurrent; i++)
         pthread_join(th[i], NULL);
+    if (!d.lost)
+        requeue_running(&d, &st);
     /* release the lock if it is still ours (fenced: not a successor's) */
     if (!d.lost) {
         dse_store_cmd c;
@@ -764,6 +886,7 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
     free(th);
     dlog(&d, "stopped");
     pthread_mutex_destroy(&d.log_lock);
+    pthread_mutex_destroy(&d.tok_lock);
     if (d.lost)
         return err_set(e, ERR_REDIS,
                        "lost the lock %s to another daemon (this one was "

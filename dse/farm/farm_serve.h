@@ -61,6 +61,14 @@ typedef struct dse_serve_opts {
 
 void dse_serve_opts_init(dse_serve_opts *o);
 
+/* The design space's combinations, counted without enumerating them
+ * (dse_space_enumerated: microseconds, no allocation), against max:
+ * 0, or ERR_CONFIG naming the count and "whose" limit it exceeds ("this
+ * farm's", "dse check's").  What the daemon and dse check run before
+ * building a space. */
+int dse_serve_check_enumerated(const cfg_study *s, size_t max,
+                               const char *whose, err *e);
+
 /* Check a study against the limits: counts its design space's
  * combinations first (dse_space_enumerated, no allocation) and builds the
  * space only under max_enumerated, polling *stop (may be NULL) as it goes.

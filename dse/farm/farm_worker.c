@@ -47,7 +47,11 @@
 
 #define DEAD_MAXLEN 10000        /* dead-letter stream cap (approximate) */
 #define DEAD_TEXT_MAX 4096       /* job text kept in a dead letter */
-#define REPLY_TTL_MS (24L * 3600 * 1000)
+/* A reply stream outlives its coordinator only when that was killed
+ * (its normal end deletes it); a live coordinator keeps refreshing it
+ * (farm_exec.c), and one that lost it reads the results from the store
+ * anyway, so a short expiry is safe. */
+#define REPLY_TTL_MS DSE_FARM_REPLY_TTL_MS
 
 typedef struct worker {
     const dse_store_spec *spec;
@@ -56,7 +60,7 @@ typedef struct worker {
     volatile sig_atomic_t done_flag; /* job threads have finished */
     char name[160];
     char k_jobs[128], k_dead[128], k_workers[128], k_self[320], k_stats[128],
-        k_reply_prefix[128];
+        k_reply_prefix[128], k_secret[128];
     pthread_mutex_t lock;
     char (*inhand)[DSE_STORE_ID_MAX]; /* per slot; "" when idle */
     long busy, done, dead, reclaimed;
@@ -348,6 +352,33 @@ static void process(conn *c, const dse_store_entry *en)
     free(out);
 }
 
+/* Before taking work: does this worker's secret agree with the farm's
+ * (PREFIX secret)?  A worker without it would store results the
+ * coordinators refuse, so every job would end dead-lettered.  0 agree;
+ * else the worker's fatal error is set (ERR_REDIS on a hard stop). */
+static int secret_ok(conn *c)
+{
+    worker *w = c->w;
+    const char *keys[1] = {w->k_secret};
+    char *tag = NULL;
+    err le;
+    int rc;
+    RETRY(c, rc, le, c->st.ops->get_many(c->st.self, keys, 1, &tag, &le));
+    if (rc)
+        return rc;
+    rc = dse_farm_secret_matches(&w->o->farm, tag, "worker", &le);
+    free(tag);
+    if (rc) {
+        pthread_mutex_lock(&w->lock);
+        if (!w->fatal) {
+            w->fatal = rc;
+            w->fatal_err = le;
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    return rc;
+}
+
 /* ---- threads ---------------------------------------------------------------- */
 
 typedef struct slot_arg {
@@ -384,6 +415,8 @@ static void *slot_main(void *arg)
             }
             conn_ok(&c);
             need_setup = 0;
+            if (secret_ok(&c))
+                break;
         }
         dse_store_entry *en = NULL;
         size_t n = 0;
@@ -402,15 +435,25 @@ static void *slot_main(void *arg)
                                  1, 500, &en, &n, &le);
         }
         if (rc) {
-            need_setup = 1; /* a lost group (NOGROUP) is created again */
-            if (rc == ERR_INVALID && strstr(le.msg, "NOGROUP"))
+            /* a lost group (NOGROUP), or the stream deleted while this
+             * read blocked on it (UNBLOCKED: FLUSHDB, eviction, DEL):
+             * the group is created again and the worker keeps serving */
+            need_setup = 1;
+            if (rc == ERR_INVALID && (strstr(le.msg, "NOGROUP") ||
+                                      strstr(le.msg, "UNBLOCKED"))) {
+                wlog(w, "job stream or group lost (%s): creating it again",
+                     le.msg);
                 continue;
+            }
             if (!retry_after(&c, rc, &le))
                 break;
             continue;
         }
         conn_ok(&c);
         for (size_t i = 0; i < n; i++) {
+            /* left pending on a mismatch: another worker reclaims it */
+            if (secret_ok(&c))
+                break;
             set_inhand(w, a->slot, en[i].id);
             process(&c, &en[i]);
             set_inhand(w, a->slot, NULL);
@@ -431,6 +474,11 @@ static void heartbeat(worker *w, dse_store *st, int *down)
         return;
     }
     *down = 0;
+    if (w->o->farm.secret.len) { /* declare the secret to the farm */
+        char tag[DSE_FARM_TAG_HEX + 1];
+        dse_farm_secret_tag(&w->o->farm.secret, tag);
+        ops->set(st->self, w->k_secret, tag, 0, 1, NULL, NULL);
+    }
     ops->zadd(st->self, w->k_workers, (double)now, w->name, NULL);
     /* forget workers silent for 10 timeouts (bounded, no key scan) */
     ops->zrem_below(st->self, w->k_workers,
@@ -523,6 +571,7 @@ int dse_worker_run(const dse_store_spec *spec, const dse_worker_opts *o,
     dse_farm_key(fo, "workers", w->k_workers, sizeof w->k_workers);
     dse_farm_key(fo, "stats", w->k_stats, sizeof w->k_stats);
     dse_farm_key(fo, "reply:", w->k_reply_prefix, sizeof w->k_reply_prefix);
+    dse_farm_key(fo, "secret", w->k_secret, sizeof w->k_secret);
     char self[200];
     snprintf(self, sizeof self, "worker:%s", w->name);
     dse_farm_key(fo, self, w->k_self, sizeof w->k_self);

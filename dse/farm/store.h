@@ -36,6 +36,20 @@
 
 #define DSE_STORE_ID_MAX 48   /* a stream entry id "1700000000000-12" */
 
+/* Bounds on what a read may bring in: anyone who can write to the server
+ * can plant a value of hundreds of megabytes, and reading it whole would
+ * make every reader allocate that much.  A string longer than
+ * DSE_STORE_VALUE_MAX reads as absent (results, locks and flags are a few
+ * KiB at most; a planted result is then run again and overwritten); a
+ * hash whose fields and values add up to more than DSE_STORE_HASH_MAX, or
+ * with more than DSE_STORE_HASH_FIELDS fields, is refused (ERR_INVALID)
+ * before anything is read (a study's record holds its YAML, at most 1 MiB;
+ * a report's, at most 32 MiB of files).  Both are checked by the server
+ * (STRLEN, HSTRLEN) in the same atomic step as the read. */
+#define DSE_STORE_VALUE_MAX (4L * 1024 * 1024)
+#define DSE_STORE_HASH_MAX (33L * 1024 * 1024)
+#define DSE_STORE_HASH_FIELDS 4096
+
 /* One stream entry. */
 typedef struct dse_store_entry {
     char id[DSE_STORE_ID_MAX];
@@ -71,7 +85,8 @@ typedef struct dse_store_ops {
     int (*time_ms)(void *self, long long *ms, err *e);
 
     /* ---- strings ---- */
-    /* values[i] = the value of keys[i] or NULL when absent. */
+    /* values[i] = the value of keys[i], or NULL when absent, not a string
+     * or longer than DSE_STORE_VALUE_MAX. */
     int (*get_many)(void *self, const char *const *keys, size_t n,
                     char **values, err *e);
     /* SET; ttl_ms > 0 sets an expiry; only_if_absent: NX, and *was_set (may
@@ -85,7 +100,8 @@ typedef struct dse_store_ops {
     /* ---- hashes ---- */
     int (*hset)(void *self, const char *key, size_t n,
                 const char *const *fields, const char *const *values, err *e);
-    /* *n pairs in *fields / *values (both NULL when the hash is absent). */
+    /* *n pairs in *fields / *values (both NULL when the hash is absent);
+     * ERR_INVALID when over DSE_STORE_HASH_MAX or DSE_STORE_HASH_FIELDS. */
     int (*hgetall)(void *self, const char *key, size_t *n, char ***fields,
                    char ***values, err *e);
     int (*hincrby)(void *self, const char *key, const char *field,
@@ -193,9 +209,7 @@ int dse_store_url_parse(const char *url, dse_redis_url *out, err *e);
 /* "redis://host:port/db" without the credentials, for messages. */
 void dse_store_url_print(const dse_redis_url *u, char *buf, size_t size);
 
-struct dse_mem_db;
-
-/* What to open: a Redis URL, or (when mem is non-NULL) an in-memory db. */
+/* What to open: a Redis URL, or (when open is non-NULL) another backend. */
 typedef struct dse_store_spec {
     dse_redis_url redis;
     /* Another backend in Redis's place (tests/support/store_mem.h): when

@@ -172,16 +172,21 @@ int dse_store_url_parse(const char *url, dse_redis_url *out, err *e)
     if (!out->password[0]) {
         const char *pw = getenv("DSE_REDIS_PASSWORD");
         const char *file = getenv("DSE_REDIS_PASSWORD_FILE");
+        if (pw && pw[0] && file && file[0])
+            return err_set(e, ERR_CONFIG,
+                           "both DSE_REDIS_PASSWORD and "
+                           "DSE_REDIS_PASSWORD_FILE are set: set only one");
         if (pw && pw[0]) {
             if (strlen(pw) >= sizeof out->password)
                 return err_set(e, ERR_CONFIG, "DSE_REDIS_PASSWORD: too long");
             snprintf(out->password, sizeof out->password, "%s", pw);
         } else if (file && file[0]) {
             size_t n;
+            err le;
             int rc = dse__farm_read_secret(file, out->password,
-                                           sizeof out->password, &n, e);
+                                           sizeof out->password, &n, &le);
             if (rc)
-                return rc;
+                return err_set(e, rc, "DSE_REDIS_PASSWORD_FILE: %s", le.msg);
         }
     }
     return 0;
@@ -458,6 +463,22 @@ static int r_time_ms(void *self, long long *ms, err *e)
     return 0;
 }
 
+/* MGET with each value's length checked first, in one atomic script: a
+ * string over the bound (ARGV[1]) or of another type reads as nil, so a
+ * planted value of any size costs the reader nothing. */
+static const char get_bounded_script[] =
+    "local out = {}\n"
+    "local max = tonumber(ARGV[1])\n"
+    "for i, k in ipairs(KEYS) do\n"
+    "  local n = redis.pcall('STRLEN', k)\n"
+    "  if type(n) == 'number' and n <= max then\n"
+    "    out[i] = redis.call('GET', k)\n"
+    "  else\n"
+    "    out[i] = false\n"
+    "  end\n"
+    "end\n"
+    "return out\n";
+
 static int r_get_many(void *self, const char *const *keys, size_t n,
                       char **values, err *e)
 {
@@ -465,12 +486,18 @@ static int r_get_many(void *self, const char *const *keys, size_t n,
         values[i] = NULL;
     if (n == 0)
         return 0;
-    const char **argv = xmalloc((n + 1) * sizeof *argv);
-    argv[0] = "MGET";
+    const char **argv = xmalloc((n + 4) * sizeof *argv);
+    char nk[32], max[32];
+    fmt_long(nk, (long long)n);
+    fmt_long(max, DSE_STORE_VALUE_MAX);
+    argv[0] = "EVAL";
+    argv[1] = get_bounded_script;
+    argv[2] = nk;
     for (size_t i = 0; i < n; i++)
-        argv[i + 1] = keys[i];
+        argv[i + 3] = keys[i];
+    argv[n + 3] = max;
     redisReply *rep;
-    int rc = run(self, (int)n + 1, argv, 0, &rep, e);
+    int rc = run(self, (int)n + 4, argv, 0, &rep, e);
     free(argv);
     if (rc)
         return rc;
@@ -549,14 +576,45 @@ static int r_hset(void *self, const char *key, size_t n,
     return rc;
 }
 
+/* HGETALL after adding up the hash's size (HSTRLEN of every field), in
+ * one atomic script; over the bounds it answers an error instead, before
+ * anything large is sent. */
+static const char hgetall_bounded_script[] =
+    "local t = redis.call('TYPE', KEYS[1])['ok']\n"
+    "if t ~= 'hash' then return redis.call('HGETALL', KEYS[1]) end\n"
+    "local nf = redis.call('HLEN', KEYS[1])\n"
+    "if nf > tonumber(ARGV[2]) then\n"
+    "  return redis.error_reply('TOOBIG ' .. nf .. ' fields')\n"
+    "end\n"
+    "local total = 0\n"
+    "for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do\n"
+    "  total = total + #f + redis.call('HSTRLEN', KEYS[1], f)\n"
+    "end\n"
+    "if total > tonumber(ARGV[1]) then\n"
+    "  return redis.error_reply('TOOBIG ' .. total .. ' bytes')\n"
+    "end\n"
+    "return redis.call('HGETALL', KEYS[1])\n";
+
 static int r_hgetall(void *self, const char *key, size_t *n, char ***fields,
                      char ***values, err *e)
 {
     *n = 0;
     *fields = *values = NULL;
-    const char *argv[] = {"HGETALL", key};
+    char max[32], maxf[32];
+    fmt_long(max, DSE_STORE_HASH_MAX);
+    fmt_long(maxf, DSE_STORE_HASH_FIELDS);
+    const char *argv[] = {"EVAL", hgetall_bounded_script, "1", key, max, maxf};
     redisReply *rep;
-    int rc = run(self, 2, argv, 0, &rep, e);
+    err le;
+    int rc = run(self, 6, argv, 0, &rep, &le);
+    if (rc == ERR_INVALID && strstr(le.msg, "TOOBIG"))
+        return err_set(e, ERR_INVALID,
+                       "redis hash %.160s is too large to read (%s; the "
+                       "limits are %ld bytes and %d fields): refused",
+                       key, strstr(le.msg, "TOOBIG") + 7, DSE_STORE_HASH_MAX,
+                       DSE_STORE_HASH_FIELDS);
+    if (rc && e)
+        *e = le;
     if (rc)
         return rc;
     if (rep->type != REDIS_REPLY_ARRAY) {

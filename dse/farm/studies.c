@@ -411,6 +411,18 @@ int dse_study_fetch_report(dse_store *st, const dse_farm_opts *fo,
                        "study %s's report is not stored in Redis%s%s", id,
                        s.reason[0] ? ": " : "", s.reason);
     }
+    /* the bound the daemon keeps when it stores a report, applied again:
+     * what is in report:ID may have been planted */
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += strlen(v[i]);
+    if (total > (size_t)DSE_REPORT_STORE_MAX) {
+        free_pairs(n, f, v);
+        return err_set(e, ERR_INVALID,
+                       "study %s's stored report has %zu bytes, over the "
+                       "%ld MiB a daemon stores: refused (not written)",
+                       id, total, DSE_REPORT_STORE_MAX >> 20);
+    }
     /* temporary directory beside out_dir */
     char tmp[2 * PATH_MAX + 32];
     char parent[PATH_MAX];

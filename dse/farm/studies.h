@@ -16,7 +16,7 @@
  *                     where study:ID holds the study's YAML
  *   report:ID         hash: file name -> content, the finished study's
  *                     report files (index.html, report.md, candidates.csv,
- *                     results.json), at most DSE_REPORT_STORE_MAX bytes
+ *                     results.json, curves.csv, curves.json), at most DSE_REPORT_STORE_MAX bytes
  *                     in all; absent when larger (study:ID's field
  *                     report_stored says why)
  *

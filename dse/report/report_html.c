@@ -22,6 +22,7 @@
  * report and a JS runtime to the browser test; the charts label the
  * finalists and the exports carry every point with its design instead.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -678,5 +679,10 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
           "scored design: <a href=\"candidates.csv\">candidates.csv</a>; the "
           "whole run: <a href=\"results.json\">results.json</a> "
           "(docs/results-schema.md).</p>\n</body>\n</html>\n", out);
-    return ferror(out) ? err_set(e, ERR_IO, "cannot write index.html") : 0;
+    /* flushed here so that the reason (a full disk: ENOSPC) is this
+     * write's errno, not lost by the caller's fclose */
+    if (fflush(out) || ferror(out))
+        return err_set(e, ERR_IO, "cannot write index.html: %s",
+                       strerror(errno ? errno : EIO));
+    return 0;
 }

@@ -1,6 +1,6 @@
 /*
- * report_json.c — results.json, schema "dse-results" version 1
- * (docs/results-schema.md).  Numbers that are undefined (saturated
+ * report_json.c — results.json, schema "dse-results", version
+ * DSE_RESULTS_VERSION of report.h (docs/results-schema.md).  Numbers that are undefined (saturated
  * latency, unsimulated points) are written as null, never as NaN.
  * Timings are optional so a local and a farm run can be compared byte for
  * byte after leaving them out.

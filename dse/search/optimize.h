@@ -145,7 +145,8 @@ struct sim_params;
 struct sim_result;
 struct sim_saturation_result;
 
-/* Where the optimizer's two batches of independent jobs run.  NULL in
+/* Where the optimizer's three batches of independent jobs (scoring,
+ * simulations at the target rates, saturation searches) run.  NULL in
  * dse_optimize_opts means the local thread pool; the Redis farm
  * (dse/farm*.c) supplies its own.  Both calls must give results that
  * depend only on the jobs (never on scheduling), so local and farm runs of

@@ -317,11 +317,10 @@ int dse_validate_out_check(const char *md_path, const dse_validate_opts *o,
  * docs/validation/), linked relatively, and the marker
  * (DSE_VALIDATE_MARKER).  Refuses (ERR_CONFIG, nothing written) what
  * dse_validate_out_check(md_path, &r->opts) refuses.  command: the command line to
- * record; revision: the git revision; notes_path: a Markdown file appended
- * under "Open discrepancies" (NULL or missing: none).  0, ERR_CONFIG or
- * ERR_IO. */
+ * record; revision: the git revision.  The page is results only: no
+ * hand-written text is quoted into it.  0, ERR_CONFIG or ERR_IO. */
 int dse_validate_write_md(const dse_validate_result *r, const char *md_path,
                           const char *command, const char *revision,
-                          const char *notes_path, err *e);
+                          err *e);
 
 #endif

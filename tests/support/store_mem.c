@@ -303,7 +303,8 @@ static int m_get_many(void *self, const char *const *keys, size_t n,
         return rc;
     for (size_t i = 0; i < n; i++) {
         mkey *k = find(m->db, keys[i]);
-        if (k && k->type == T_STRING)
+        if (k && k->type == T_STRING &&
+            strlen(k->str) <= (size_t)DSE_STORE_VALUE_MAX)
             values[i] = xstrdup(k->str);
     }
     leave(m, 0);
@@ -430,6 +431,17 @@ static int m_hgetall(void *self, const char *key, size_t *n, char ***fields,
     mkey *k = get_typed(m->db, key, T_HASH, &bad);
     if (bad)
         return wrongtype(m, e);
+    size_t total = 0;
+    for (size_t i = 0; k && i < k->n; i++)
+        total += strlen(k->a[i]) + strlen(k->b[i]);
+    if (k && (k->n > DSE_STORE_HASH_FIELDS ||
+              total > (size_t)DSE_STORE_HASH_MAX)) {
+        leave(m, 0);
+        return err_set(e, ERR_INVALID,
+                       "redis hash %.160s is too large to read (%zu fields, "
+                       "%zu bytes): refused",
+                       key, k->n, total);
+    }
     if (k && k->n) {
         *fields = xcalloc(k->n, sizeof **fields);
         *values = xcalloc(k->n, sizeof **values);
