@@ -469,6 +469,11 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
     net->routing->setup(net);
     if (net->traffic->setup)
         net->traffic->setup(net);
+    net->hot_node = -1;
+    if (p->workload.traffic == NET_TRAFFIC_HOTSPOT)
+        net->hot_node = (int32_t)(p->workload.hotspot_node < 0
+                                      ? net->nodes - 1
+                                      : p->workload.hotspot_node);
     create_sources(net);
     create_work_lists(net);
     select_engine(net);

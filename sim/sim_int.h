@@ -611,6 +611,11 @@ struct sim_net {
      * the units the workload generates) */
     long generated, delivered, queued;
     long flits_generated, flits_injected, flits_consumed;
+    /* hot-spot traffic: the flits generated for and delivered to the hot
+     * node (whole messages), so that an overload of its ejection shows
+     * even where it is a small share of all traffic (saturation.c) */
+    int32_t hot_node;            /* -1: not hot-spot traffic */
+    long hot_flits_generated, hot_flits_delivered;
     int64_t last_move;           /* last cycle any flit moved */
     int64_t next_deadlock_check;
 

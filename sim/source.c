@@ -179,6 +179,8 @@ int32_t sim__message_new(sim_net *net, int32_t u, int32_t dst, int32_t len,
     m->bt_ch = -1;
     m->t_go = -1;
     net->flits_generated += len;
+    if (dst == net->hot_node)
+        net->hot_flits_generated += len;
     if (net->stats.window == 1)
         net->stats.win_gen_flits += len;
     sim__queue_push(net, u, u * net->topo.ipn, i);
@@ -228,6 +230,8 @@ void sim__deliver(sim_net *net, int32_t mi)
     const sim_msg *m = &net->msg[mi];
     sim_stats *st = &net->stats;
     net->delivered++;
+    if (m->dst == net->hot_node)
+        net->hot_flits_delivered += m->len;
     if (st->window == 1)
         st->win_del_msgs++;
     if (m->serial >= st->warmup && m->serial < st->tag_end)

@@ -99,11 +99,15 @@ static void print_summary(const dse_run *r, const char *dir)
         char label[200];
         dse_design_label(&c->design, label, sizeof label);
         printf("  #%d %-48s", c->finalist, label);
-        if (isfinite(c->sim_saturation))
+        if (isfinite(c->sim_saturation) && isfinite(c->saturation_rate))
             printf(" sat %.5f (model %.5f)", c->sim_saturation,
                    c->saturation_rate);
-        else
+        else if (isfinite(c->sim_saturation))
+            printf(" sat %.5f (no model)", c->sim_saturation);
+        else if (isfinite(c->saturation_rate))
             printf(" sat (model) %.5f", c->saturation_rate);
+        else
+            printf(" sat -");
         for (size_t ri = 0; ri < s->rates.n; ri++) {
             const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
             if (p && isfinite(p->latency))

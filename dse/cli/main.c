@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "dse/cli/commands.h"
+#include "dse/common/bands.h"
+#include "dse/validate/validate.h"
 #include "dse/dse.h"
 #include "dse/study/cfg.h"
 
@@ -56,6 +58,8 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *name = argv[1];
+    /* a model's error band is trusted only where its set-ups were */
+    dse_bands_set_coverage(dse_validate_covers);
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
         strcmp(name, "help") == 0) {
         usage(stdout);

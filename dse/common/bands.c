@@ -170,3 +170,16 @@ const dse_band *dse_band_for(const char *model, const char *variant)
             return &vfallback[k];
     return &fallback;
 }
+
+static dse_band_covers_fn coverage;
+
+void dse_bands_set_coverage(dse_band_covers_fn fn)
+{
+    coverage = fn;
+}
+
+int dse_band_covers(const char *model, const net_design *d,
+                    const net_workload *w)
+{
+    return model && coverage && coverage(model, d, w);
+}

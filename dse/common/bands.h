@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "net/err.h"
+#include "net/net.h"
 
 typedef struct dse_band {
     char model[48];
@@ -52,6 +53,18 @@ int dse_bands_parse(const char *text, dse_band **out, size_t *count, err *e);
  * setups = 0 so callers can say the figure is a guess.  Never NULL;
  * static data, thread-safe after the first call. */
 const dse_band *dse_band_for(const char *model, const char *variant);
+
+/* Whether a model's band may be trusted for a design: its validation
+ * set-ups span the design's regime (dse/validate/validate_regime.c).  The
+ * decision asks dse_band_covers; the program registers the set-ups' check
+ * at start-up (dse/cli/main.c, bench/decide.c).  Nothing registered: no
+ * band is trusted, every optimistic bound is the physical screen (valid,
+ * only slower to certify). */
+typedef int (*dse_band_covers_fn)(const char *model, const net_design *d,
+                                  const net_workload *w);
+void dse_bands_set_coverage(dse_band_covers_fn fn);
+int dse_band_covers(const char *model, const net_design *d,
+                    const net_workload *w);
 
 /* The embedded CSV text (generated at build time from
  * docs/validation/error-bands.csv). */

@@ -57,15 +57,27 @@ void dse_report_best_by_topology(const dse_run *r, size_t ri,
     }
 }
 
+char *dse_report_vformat(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *buf = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+    vsnprintf(buf, n > 0 ? (size_t)n + 1 : 1, fmt, again);
+    va_end(again);
+    if (n <= 0)
+        buf[0] = 0;
+    return buf;
+}
+
 void dse_report_line_add(char ***notes, size_t *count, const char *fmt, ...)
 {
-    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    char *line = dse_report_vformat(fmt, ap);
     va_end(ap);
     *notes = xrealloc(*notes, (*count + 1) * sizeof **notes);
-    (*notes)[(*count)++] = xstrdup(buf);
+    (*notes)[(*count)++] = line;
 }
 
 /* The candidate of `topology` with n = 2 and the lowest latency at rate

@@ -18,6 +18,7 @@
 #ifndef DSE_REPORT_H
 #define DSE_REPORT_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "dse/search/optimize.h"
@@ -71,8 +72,12 @@ double dse_report_latency(const dse_candidate *c, size_t ri, int *simulated);
  * rate, the models' regret, how sure (caller frees each and the array). */
 char **dse_report_verdict(const dse_run *r, size_t *count);
 
+/* A printf-formatted string of any length (caller frees). */
+char *dse_report_vformat(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
+
 /* Append a printf-formatted line to a growing array of owned strings
- * (findings, verdict sentences). */
+ * (findings, verdict sentences), never truncated. */
 void dse_report_line_add(char ***lines, size_t *count, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

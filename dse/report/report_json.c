@@ -101,12 +101,17 @@ static json_t *candidate_json(const dse_run *r, size_t i)
     json_object_set_new(o, "bound_rate", num(c->bound_rate));
     json_object_set_new(o, "optimistic_saturation", num(c->opt_saturation));
     json_object_set_new(o, "band_measured", json_boolean(c->band_measured));
+    json_object_set_new(o, "optimistic_bound",
+                        json_string(c->band_covers ? "model band"
+                                                   : "physical screen"));
     json_object_set_new(o, "sim_round", json_integer(c->sim_round));
     json_object_set_new(o, "sim_saturation",
                         json_pack("{s:o, s:o, s:o}", "rate",
                                   num(c->sim_saturation), "lo",
                                   num(c->sim_saturation_lo), "hi",
                                   num(c->sim_saturation_hi)));
+    json_object_set_new(o, "sim_above_bound",
+                        json_boolean(c->sim_above_bound));
     json_object_set_new(o, "ruled_out_by",
                         c->dominated_by >= 0
                             ? json_integer((json_int_t)c->dominated_by)

@@ -28,16 +28,15 @@ void rtable_fini(rtable *t)
 
 void rtable_cell(rtable *t, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    char *cell = dse_report_vformat(fmt, ap);
     va_end(ap);
     if (t->ncells == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 64;
         t->cells = xrealloc(t->cells, t->cap * sizeof *t->cells);
     }
-    t->cells[t->ncells++] = xstrdup(buf);
+    t->cells[t->ncells++] = cell;
 }
 
 void rtable_md(const rtable *t, FILE *out)
@@ -230,11 +229,24 @@ void report_table_finalists(const dse_run *r, rtable *t)
                             c->sim_saturation_lo, c->sim_saturation_hi);
             else
                 rtable_cell(t, "not measured");
-            rtable_cell(t, "%.5f%s", c->opt_saturation,
-                        c->band_measured ? "" : " (default band)");
+            if (isfinite(c->opt_saturation))
+                rtable_cell(t, "%.5f (%s)", c->opt_saturation,
+                            c->band_covers ? "model band" : "physical screen");
+            else
+                rtable_cell(t, "- (physical screen)");
         }
-        rtable_cell(t, "%.5f", c->saturation_rate);
-        rtable_cell(t, "%.2f", model_sum / (double)nr);
+        /* no model, or a model that saturates below a target rate: no
+         * figure to print */
+        if (c->model && isfinite(c->saturation_rate))
+            rtable_cell(t, "%.5f", c->saturation_rate);
+        else
+            rtable_cell(t, "-");
+        if (c->model && isfinite(model_sum))
+            rtable_cell(t, "%.2f", model_sum / (double)nr);
+        else if (c->model)
+            rtable_cell(t, "saturated at a target rate");
+        else
+            rtable_cell(t, "-");
         if (sim_n == nr)
             rtable_cell(t, "%.2f", sim_sum / (double)nr);
         else if (sim_n)

@@ -54,20 +54,127 @@ static void rate_list(const cfg_study *s, const int *pick, char *buf,
     }
 }
 
-/* Mean of lat_b / lat_a - 1 over the rates both sustain (NAN: none). */
-static double mean_slower(const dse_run *r, size_t a, size_t b)
+/* Append printf text to a growing string. */
+static void cat(char **buf, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void cat(char **buf, const char *fmt, ...)
 {
-    double sum = 0;
-    size_t n = 0;
-    for (size_t ri = 0; ri < r->study->rates.n; ri++) {
-        double la = dse_report_latency(&r->cand[a], ri, NULL);
-        double lb = dse_report_latency(&r->cand[b], ri, NULL);
-        if (isfinite(la) && isfinite(lb)) {
-            sum += lb / la - 1;
-            n++;
+    va_list ap;
+    va_start(ap, fmt);
+    char *more = dse_report_vformat(fmt, ap);
+    va_end(ap);
+    size_t n = *buf ? strlen(*buf) : 0;
+    *buf = xrealloc(*buf, n + strlen(more) + 1);
+    strcpy(*buf + n, more);
+    free(more);
+}
+
+/* The runner-up b against the recommendation a, from the figures the
+ * tables print: at each target rate both sustain, faster or slower beyond
+ * both 95% intervals, else tied; the mean latency ratio over those rates;
+ * the simulated saturation rates; and what put a first (the order of
+ * dse/search/decide.c: the Pareto front, then the rates best or tied,
+ * the rates sustained, the saturation rate, the latency). */
+static char *compare_next(const dse_run *r, size_t a, size_t b)
+{
+    const cfg_study *s = r->study;
+    size_t nr = s->rates.n;
+    const dse_candidate *ca = &r->cand[a], *cb = &r->cand[b];
+    int *faster = xcalloc(nr + 1, sizeof *faster);
+    int *slower = xcalloc(nr + 1, sizeof *slower);
+    int *tied = xcalloc(nr + 1, sizeof *tied);
+    size_t nf = 0, ns = 0, nt = 0, both = 0;
+    double logsum = 0;
+    for (size_t ri = 0; ri < nr; ri++) {
+        const dse_sim_point *p = &ca->sim[ri], *q = &cb->sim[ri];
+        if (p->saturated || q->saturated || !isfinite(p->latency) ||
+            !isfinite(q->latency))
+            continue;
+        double hp = isfinite(p->half_width) ? p->half_width : 0;
+        double hq = isfinite(q->half_width) ? q->half_width : 0;
+        both++;
+        logsum += log(q->latency / p->latency);
+        if (q->latency + hq < p->latency - hp)
+            nf += faster[ri] = 1;
+        else if (q->latency - hq > p->latency + hp)
+            ns += slower[ri] = 1;
+        else
+            nt += tied[ri] = 1;
+    }
+    char label[200], list[400];
+    char *out = NULL;
+    cat(&out, " The next best is %s", label_of(r, b, label, sizeof label));
+    if (both == 0) {
+        cat(&out, ", which sustains none of the rates the recommendation "
+                  "does");
+    } else {
+        double mean = 100 * (exp(logsum / (double)both) - 1);
+        if (nf == 0 && ns == 0)
+            cat(&out, ", tied with it at every rate both sustain (%.0f%% %s "
+                      "on average, within the intervals)",
+                fabs(mean), mean >= 0 ? "slower" : "faster");
+        else if (nf == 0)
+            cat(&out, ", %.0f%% slower on average over the rates both "
+                      "sustain", mean);
+        else if (ns == 0)
+            cat(&out, ", %.0f%% faster on average over the rates both "
+                      "sustain", -mean);
+        else
+            cat(&out, ", %.0f%% %s on average over the rates both sustain",
+                fabs(mean), mean >= 0 ? "slower" : "faster");
+        if (nf) {
+            rate_list(s, faster, list, sizeof list);
+            cat(&out, "; faster beyond both intervals at %s", list);
+        }
+        if (ns && nf) {
+            rate_list(s, slower, list, sizeof list);
+            cat(&out, ", slower at %s", list);
+        }
+        if (nt && (nf || ns)) {
+            rate_list(s, tied, list, sizeof list);
+            cat(&out, ", tied at %s", list);
         }
     }
-    return n ? sum / (double)n : NAN;
+    double sa = ca->sim_saturation, sb = cb->sim_saturation;
+    if (isfinite(sa) && isfinite(sb) && sa > 0) {
+        double d = 100 * (sb / sa - 1);
+        if (fabs(d) < 0.5)
+            cat(&out, "; it saturates at the same rate (%.5f)", sb);
+        else
+            cat(&out, "; it saturates %s, at %.5f against %.5f (%.0f%% %s)",
+                sb < sa ? "earlier" : "later", sb, sa, fabs(d),
+                sb < sa ? "lower" : "higher");
+    }
+    cat(&out, ".");
+    /* what put the recommendation first */
+    int bt_a = 0, bt_b = 0, su_a = 0, su_b = 0;
+    for (size_t ri = 0; ri < nr; ri++) {
+        bt_a += ca->sim[ri].tied_best;
+        bt_b += cb->sim[ri].tied_best;
+        su_a += !ca->sim[ri].saturated && isfinite(ca->sim[ri].latency);
+        su_b += !cb->sim[ri].saturated && isfinite(cb->sim[ri].latency);
+    }
+    if (ca->sim_rank == 0 && cb->sim_rank > 0)
+        cat(&out, " The recommendation is on the simulated Pareto front and "
+                  "the next best is not (a simulated design is at least as "
+                  "good on every objective).");
+    else if (bt_a != bt_b)
+        cat(&out, " What decides: best or tied at %d target rate(s) "
+                  "against %d.", bt_a, bt_b);
+    else if (su_a != su_b)
+        cat(&out, " What decides: both best or tied at %d rate(s); it "
+                  "sustains %d target rate(s) against %d.", bt_a, su_a, su_b);
+    else if (isfinite(sa) && isfinite(sb) && sa != sb)
+        cat(&out, " What decides: both best or tied at the same %d rate(s), "
+                  "so the higher simulated saturation rate (the headroom "
+                  "above the target load) breaks the tie.", bt_a);
+    else
+        cat(&out, " What decides: the lower latency relative to the best, "
+                  "on the same rates and saturation rate.");
+    free(faster);
+    free(slower);
+    free(tied);
+    return out;
 }
 
 static void model_only_verdict(const dse_run *r, char ***lines, size_t *n)
@@ -130,23 +237,25 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
         snprintf(satbuf, sizeof satbuf, "%.5f messages/node/cycle (the "
                  "saturation search's bracket %.5f-%.5f)", rec->sim_saturation,
                  rec->sim_saturation_lo, rec->sim_saturation_hi);
-    char next[400] = "";
-    if (r->runner_up != SIZE_MAX) {
-        double slower = mean_slower(r, r->recommended, r->runner_up);
-        if (isfinite(slower))
-            snprintf(next, sizeof next, " The next best is %s, %.0f%% %s on "
-                     "average over the rates both sustain.",
-                     label_of(r, r->runner_up, other, sizeof other),
-                     fabs(100 * slower), slower >= 0 ? "slower" : "faster");
-        else
-            snprintf(next, sizeof next, " The next best is %s.",
-                     label_of(r, r->runner_up, other, sizeof other));
-    }
+    char *next = r->runner_up != SIZE_MAX
+                     ? compare_next(r, r->recommended, r->runner_up)
+                     : NULL;
+    /* a rate sustained in its replications above the search's rate */
+    for (size_t ri = 0; ri < nr; ri++)
+        if (!sat[ri] && isfinite(rec->sim_saturation) &&
+            s->rates.v[ri] > rec->sim_saturation)
+            used += (size_t)snprintf(
+                why + used, used < sizeof why ? sizeof why - used : 0,
+                "; at %g its replications reached a steady state although "
+                "its saturation search puts it at %.5f (interval up to "
+                "%.5f)", s->rates.v[ri], rec->sim_saturation,
+                rec->sim_saturation_hi);
     dse_report_line_add(&lines, count, "Build %s: %s (simulated, %d replications, 95%% "
         "intervals; overlapping intervals count as ties). Its simulated "
         "saturation rate is %s.%s",
         label_of(r, r->recommended, label, sizeof label), why, r->seeds_used,
-        satbuf, next);
+        satbuf, next ? next : "");
+    free(next);
 
     /* per target rate */
     for (size_t ri = 0; ri < nr; ri++) {
@@ -201,24 +310,58 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
     }
 
     /* how sure */
-    size_t ruled = 0, guessed = 0;
+    size_t ruled = 0, unmeasured = 0, on_band = 0, no_model = 0, outside = 0;
     for (size_t i = 0; i < r->ncand; i++) {
-        ruled += r->cand[i].dominated_by >= 0;
-        guessed += !r->cand[i].band_measured;
+        const dse_candidate *c = &r->cand[i];
+        ruled += c->dominated_by >= 0;
+        unmeasured += c->model && !c->band_measured;
+        if (c->sim)
+            continue;
+        if (c->band_covers)
+            on_band++;
+        else if (!c->model)
+            no_model++;
+        else
+            outside++;
     }
-    dse_report_line_add(&lines, count, "%s %zu of %zu feasible designs simulated in %d "
-        "round(s); %zu ruled out because a simulated design beats even their "
-        "optimistic bound (model widened by its measured error, "
-        "docs/decision.md).",
-        r->certified ? "Certified:" : "NOT certified:", r->nsimulated,
-        r->ncand, r->rounds, ruled);
-    if (!r->certified)
+    if (r->check_mode) {
+        dse_report_line_add(&lines, count, "Check mode: all %zu feasible "
+            "designs simulated; nothing is left to certify.", r->ncand);
+    } else {
+        dse_report_line_add(&lines, count, "%s %zu of %zu feasible designs "
+            "simulated in %d round(s); %zu ruled out because a simulated "
+            "design beats even their optimistic bound (docs/decision.md).",
+            r->certified ? "Certified:" : "NOT certified:", r->nsimulated,
+            r->ncand, r->rounds, ruled);
+        if (on_band + no_model + outside)
+            dse_report_line_add(&lines, count, "Of the %zu designs not "
+                "simulated, %zu rest on their model's measured error band "
+                "(inside the regime its validation set-ups span) and %zu on "
+                "the physical screen alone, exact zero-load latency and "
+                "channel-load bound (%zu without a model, %zu outside their "
+                "model's validated regime).",
+                on_band + no_model + outside, on_band, no_model + outside,
+                no_model, outside);
+    }
+    if (!r->certified && !r->check_mode)
         dse_report_line_add(&lines, count, "The rounds ended because the %s. Raise "
             "simulation.max_designs to settle it.", r->stop_reason);
-    if (guessed)
-        dse_report_line_add(&lines, count, "%zu design(s) have a model without a measured "
-            "error band; their optimistic bounds use the default band.",
-            guessed);
+    if (unmeasured)
+        dse_report_line_add(&lines, count, "%zu design(s) have a model whose "
+            "error band was never measured; their optimistic bounds are the "
+            "physical screen.", unmeasured);
+    size_t above = 0, first_above = SIZE_MAX;
+    for (size_t i = 0; i < r->ncand; i++)
+        if (r->cand[i].sim && r->cand[i].sim_above_bound && above++ == 0)
+            first_above = i;
+    if (above)
+        dse_report_line_add(&lines, count, "WARNING: %zu simulated design(s) "
+            "sustain a rate above their channel-load bound (%s: %.5f "
+            "against %.5f): a bug in the bound or in the simulator's "
+            "saturation search. The rates are kept as measured, not capped.",
+            above, label_of(r, first_above, label, sizeof label),
+            r->cand[first_above].sim_saturation,
+            r->cand[first_above].bound_rate);
     if (r->ndisagree)
         dse_report_line_add(&lines, count, "The models and the simulator order %zu pair(s) "
             "of simulated designs the other way round at some target rate "
@@ -250,18 +393,16 @@ void report_table_decision(const dse_run *r, rtable *t)
             rtable_cell(t, "%s: %.1f ± %.1f", label_of(r, b, label, sizeof label),
                         p->latency, p->half_width);
         }
-        char ties[1000] = "";
-        size_t u = 0;
-        for (size_t f = 0; f < r->nfinalists && u < sizeof ties; f++) {
+        char *ties = NULL;
+        for (size_t f = 0; f < r->nfinalists; f++) {
             size_t i = r->finalists[f];
             if (i == b || !r->cand[i].sim[ri].tied_best)
                 continue;
-            int w = snprintf(ties + u, sizeof ties - u, "%s%s", u ? "; " : "",
-                             label_of(r, i, label, sizeof label));
-            if (w > 0)
-                u += (size_t)w;
+            cat(&ties, "%s%s", ties ? "; " : "",
+                label_of(r, i, label, sizeof label));
         }
-        rtable_cell(t, "%s", u ? ties : "-");
+        rtable_cell(t, "%s", ties ? ties : "-");
+        free(ties);
         size_t who[2] = {r->recommended, r->model_choice};
         for (int k = 0; k < 2; k++) {
             if (who[k] == SIZE_MAX || !r->cand[who[k]].sim) {

@@ -7,8 +7,11 @@
  * bounded by physics), compared with the *worst* end of the simulated
  * design's confidence interval.  So a wrong model can delay the decision
  * (more simulation) but, within its measured error, cannot hide a better
- * design.  A design whose model has no measured band gets the default band
- * (bands.h: wider than any model measured), and the report says so.
+ * design.  A model's band is used only inside the regime its validation
+ * set-ups span (bands.h, dse_band_covers); every other design (no model,
+ * an unmeasured model, a regime never validated) rests on the physical
+ * screen alone, which holds for any network: exact zero-load latency and
+ * the channel-load bound.  The report says which design rests on which.
  *
  * Determinism: every choice is made from figures in index order, with ties
  * broken by index; the oracle's results depend only on the designs and the
@@ -61,8 +64,14 @@ void dse_decide_bounds(const cfg_study *s, dse_candidate *c)
         dse_band_for(c->model ? c->model->name : NULL,
                      model_variant_name(s->model.variant));
     c->band_measured = band->setups > 0;
+    /* The band is a bound only where it was measured: a model inside the
+     * regime of its validation set-ups; elsewhere (and without a model)
+     * the physical screen alone. */
+    c->band_covers = c->band_measured && c->model &&
+                     dse_band_covers(c->model->name, &c->design, &s->workload);
     double opt = INFINITY;
-    if (isfinite(c->saturation_rate) && band->sat_ratio_lo > 0)
+    if (c->band_covers && isfinite(c->saturation_rate) &&
+        band->sat_ratio_lo > 0)
         opt = c->saturation_rate / band->sat_ratio_lo;
     if (isfinite(c->bound_rate))
         opt = fmin(opt, c->bound_rate);
@@ -72,19 +81,11 @@ void dse_decide_bounds(const cfg_study *s, dse_candidate *c)
         c->sim_saturation = c->sim_saturation_lo = c->sim_saturation_hi = NAN;
 }
 
-int dse_cap_sim_saturation(dse_candidate *c)
+int dse_check_sim_saturation(dse_candidate *c)
 {
     double b = c->bound_rate;
-    if (!isfinite(b))
-        return 0;
-    int capped = c->sim_saturation > b;
-    if (capped)
-        c->sim_saturation = b;
-    if (c->sim_saturation_lo > b)
-        c->sim_saturation_lo = b;
-    if (c->sim_saturation_hi > b)
-        c->sim_saturation_hi = b;
-    return capped;
+    c->sim_above_bound = isfinite(b) && c->sim_saturation > b;
+    return c->sim_above_bound;
 }
 
 double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,
@@ -96,8 +97,8 @@ double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,
     double floor_latency = isfinite(c->exact_zero_load) ? c->exact_zero_load
                            : isfinite(c->zero_load)     ? c->zero_load
                                                         : 0;
-    if (!isfinite(c->latency[ri]))
-        return floor_latency;   /* the model gave up; physics did not */
+    if (!c->band_covers || !isfinite(c->latency[ri]))
+        return floor_latency;   /* no trusted model figure: physics only */
     const dse_band *band =
         dse_band_for(c->model ? c->model->name : NULL,
                      model_variant_name(s->model.variant));
@@ -566,6 +567,7 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
                volatile sig_atomic_t *stop, err *e)
 {
     size_t nr = s->rates.n, budget = (size_t)s->sim.max_designs;
+    r->check_mode = simulate_all != 0;
     if (simulate_all)
         budget = r->ncand;
     r->best_at_rate = xrealloc(r->best_at_rate, (nr + 1) * sizeof *r->best_at_rate);
@@ -661,7 +663,10 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
     if (rc == 0) {
         r->nuncertified = uncertified(s, r, open);
         r->certified = r->nuncertified == 0;
-        if (r->certified)
+        if (r->check_mode)
+            snprintf(r->stop_reason, sizeof r->stop_reason,
+                     "check mode: every feasible design simulated");
+        else if (r->certified)
             snprintf(r->stop_reason, sizeof r->stop_reason,
                      "certified: no unsimulated design's optimistic bound "
                      "reaches the simulated front");

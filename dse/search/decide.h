@@ -66,13 +66,13 @@ void dse_decide_bounds(const cfg_study *s, dse_candidate *c);
  * optimistic saturation rate does not exceed the rate. */
 double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,
                               size_t ri);
-/* Cap c's simulated saturation rate and its interval at the channel-load
+/* Flag c when its simulated saturation rate is above the channel-load
  * bound (c->bound_rate, set by dse_decide_bounds): no network carries more
- * than one flit per cycle over its busiest channel, and a short probe can
- * miss an overload that falls on a few channels (P-cube's node 0,
- * docs/models/corrected.md, CV16; hot spots, CV5).  Returns 1
- * when the rate itself was capped. */
-int dse_cap_sim_saturation(dse_candidate *c);
+ * than one flit per cycle over its busiest channel, so either the bound or
+ * the simulator's search is wrong.  The rate is kept as measured (the
+ * report and results.json say so; a cap would hide the bug and decide ties
+ * on a number nobody measured).  Returns c->sim_above_bound. */
+int dse_check_sim_saturation(dse_candidate *c);
 /* 1 when the simulated design y's figures (pessimistic ends of its
  * intervals) are at least as good as x's optimistic bound on every
  * objective of the study: x cannot reach the front y is on. */

@@ -89,12 +89,18 @@ typedef struct dse_candidate {
     double opt_saturation;   /* optimistic saturation rate: the model's
                                 widened by its band, at most the bound */
     int band_measured;       /* the model's band was measured (else the
-                                default band was used) */
+                                default band) */
+    int band_covers;         /* the band bounds this design: measured, and
+                                the design inside the regime of the model's
+                                validation set-ups; else the optimistic
+                                bound is the physical screen alone */
     int sim_round;           /* decision round it was simulated in, 0:
                                 not simulated */
     double sim_saturation;   /* simulated saturation rate, NAN if not
                                 simulated; ..._lo/_hi its interval */
     double sim_saturation_lo, sim_saturation_hi;
+    int sim_above_bound;     /* sim_saturation > bound_rate: the bound or
+                                the simulator is wrong; reported loudly */
     long dominated_by;       /* index of the simulated design whose figures
                                 beat even this design's optimistic bound;
                                 -1: none (simulated, or never ruled out) */
@@ -140,6 +146,8 @@ typedef struct dse_run {
     size_t nuncertified;     /* unsimulated designs whose optimistic bound
                                 could still reach the front at the end */
     int certified;           /* 1: the rounds ended because none could */
+    int check_mode;          /* every feasible design simulated (the
+                                check mode): nothing left to certify */
     char stop_reason[160];   /* why the rounds ended, for a human */
     int seeds_used;          /* replications per simulated point */
     dse_disagreement *disagree;

@@ -83,6 +83,13 @@ typedef struct dse_validate_config {
 /* The built-in table (static data), in registry order. */
 const dse_validate_config *dse_validate_configs(size_t *count);
 
+/* 1 when model_name's validation set-ups span (d, w)'s regime: same
+ * topology, routing and traffic, dimensions, longest ring and message
+ * length over mean distance within the set-ups' range, mixed radices only
+ * if a set-up had them (validate_regime.c).  A dse_band_covers_fn. */
+int dse_validate_covers(const char *model_name, const net_design *d,
+                        const net_workload *w);
+
 /* What the source claims about its own accuracy, and the bound we read
  * that as: MAPE (percent) at loads <= 50% of saturation.  Static data. */
 typedef struct dse_validate_claim {
