@@ -348,7 +348,7 @@ static void test_good_minimal_defaults(void **state)
     assert_int_equal(s.space.routings_all, 1);
     assert_int_equal(s.space.nroutings, CFG_ROUTING_COUNT);
     assert_int_equal(s.space.mixed_radices, 0);
-    assert_int_equal(s.space.require_model, 1);
+    assert_int_equal(s.space.require_model, 0);
     /* equal cost is a constraint by default, not an objective */
     assert_int_equal(s.nobjectives, 2);
     assert_int_equal(s.objectives[0].kind, CFG_OBJ_LATENCY);

@@ -188,7 +188,7 @@ void cfg_study_init(cfg_study *s)
         sp->routings[r] = (cfg_routing)r;
     sp->nroutings = CFG_ROUTING_COUNT;
     sp->mixed_radices = 0;
-    sp->require_model = 1;
+    sp->require_model = 0;
 
     s->objectives[0] = (cfg_objective){CFG_OBJ_LATENCY, CFG_COST_BISECTION, 0};
     s->objectives[1] = (cfg_objective){CFG_OBJ_SATURATION, CFG_COST_BISECTION,
