@@ -147,6 +147,8 @@
 #include "sim_int.h"
 
 #define SAT_GROWTH 0.03          /* backlog growth / generated: unstable */
+#define SAT_QUARTER_GROWTH (4 * SAT_GROWTH) /* the same, over a quarter
+                                    span (the ceiling question) */
 #define SAT_STEP 1.25            /* up from a stable probe */
 #define SAT_OVER 1.20            /* offered / estimate in a probe */
 #define SAT_REL_WIDTH 0.02       /* converged: two estimates this close */
@@ -346,6 +348,41 @@ static double zero_load_cycles(const sim_params *p)
            net_message_flits(&p->design, &p->workload);
 }
 
+/* The one-probe question of sim_params.saturation_ceiling (sim.h). */
+static int below_ceiling(search *s, double ceiling, err *e)
+{
+    sim_saturation_result *r = s->r;
+    double top = 1.0 / s->len;
+    double x = ceiling < top ? ceiling : top;
+    probe_out o;
+    /* A quarter span first: a design far past saturation shows it at once.
+     * Judged on the same absolute backlog growth the whole span tolerates
+     * (SAT_GROWTH of a whole span's flits: SAT_QUARTER_GROWTH of a
+     * quarter's), so a filling network's transient that the whole probe
+     * would call stable is not called unstable here; anything less clear
+     * gets the whole probe. */
+    int rc = probe(s, x, s->warm, s->span / 4, &o, e);
+    if (rc == 0 && !(o.growth > SAT_QUARTER_GROWTH))
+        rc = probe(s, x, s->warm, s->span, &o, e);
+    if (rc < 0)
+        return rc;
+    if (rc > 0) {
+        r->status = (sim_status)rc;
+        return 0;
+    }
+    r->rate = x;
+    r->flits = x * s->len;
+    if (o.stable) {
+        r->lo = r->rate_lo = x;
+        r->rate_hi = top;
+        snprintf(r->detail, sizeof r->detail, "stable at %.4g", x);
+    } else {
+        r->hi = r->rate_hi = x;
+        snprintf(r->detail, sizeof r->detail, "unstable at %.4g", x);
+    }
+    return 0;
+}
+
 int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
 {
     memset(r, 0, sizeof *r);
@@ -361,9 +398,11 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
     s.budget = p->max_cycles > 0 ? p->max_cycles : (long)1 << 62;
     r->warm_cycles = s.warm;
     r->span_cycles = s.span;
+    probe_out o;
+    if (p->saturation_ceiling > 0)
+        return below_ceiling(&s, p->saturation_ceiling, e);
 
     /* 1. overload */
-    probe_out o;
     rc = probe(&s, 1.0 / len, s.warm / 4, s.span / 4, &o, e);
     if (rc < 0)
         return rc;

@@ -106,6 +106,10 @@ typedef struct sim_params {
                                 sending node, that declares saturation (50) */
     double saturation_ratio; /* saturated when accepted < ratio * offered
                                 over the measurement window (0.95) */
+    double saturation_ceiling;/* sim_saturation only: > 0 asks one question
+                                instead of the search, "is this rate
+                                above the saturation rate?", answered by
+                                one probe at it (0: the whole search) */
     int allow_deadlock_prone;/* 1: skip net_check's minimum-VC rule (to test
                                 the watchdog); never for real results */
     int track_delivery;      /* 1: count deliveries per message (tests) */
@@ -262,6 +266,15 @@ typedef struct sim_saturation_result {
  * then understates the saturation throughput, which is why the probes may
  * step upwards from it. */
 int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e);
+
+/* p->saturation_ceiling > 0: sim_saturation runs one probe of the search
+ * at that rate, with the search's warm-up, span and stability test (a
+ * quarter span first, enough when the backlog grows as fast over it as the
+ * whole span's threshold allows in all).
+ * Unstable: r->hi = r->rate_hi = the ceiling (the saturation rate lies
+ * below it, on the evidence the search's own upper end rests on), r->lo =
+ * r->rate_lo = 0; stable: r->lo = r->rate_lo = the ceiling, r->hi = 0,
+ * r->rate_hi = the injection limit.  r->rate = the ceiling either way. */
 
 /* The router-cycles sim_saturation(p) may take at most (nodes x the cycles
  * of all its probes, capped by p->max_cycles), for a worker's limits; its

@@ -9,7 +9,9 @@
  * exhausted budget is reported as such; designs whose CIs overlap the
  * best's are ties; a simulated leader's siblings (same shape, other VCs,
  * buffers or routing) are simulated before designs of other shapes; the
- * optimistic bound never exceeds the physical one.
+ * optimistic bound never exceeds the physical one; the saturation
+ * screen rules out, by one probe at the front's saturation rate, designs
+ * whose latency is beaten and simulates whole the one it cannot.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,7 +42,7 @@ typedef struct world {
     dse_run r;
     truth t[MAXD];
     int calls;
-    size_t simulated;
+    size_t simulated, probed;
 } world;
 
 static int oracle_sim(void *self, const cfg_study *s, dse_run *r,
@@ -66,6 +68,25 @@ static int oracle_sim(void *self, const cfg_study *s, dse_run *r,
         c->sim_saturation_lo = 0.99 * t->sat;
         c->sim_saturation_hi = 1.01 * t->sat;
         w->simulated++;
+    }
+    return 0;
+}
+
+/* The saturation screen's oracle: a probe at rate[q] is unstable when
+ * the true saturation rate lies below it. */
+static int oracle_probe(void *self, const cfg_study *s, dse_run *r,
+                        const size_t *idx, const double *rate, size_t n,
+                        err *e)
+{
+    (void)s, (void)e;
+    world *w = self;
+    for (size_t q = 0; q < n; q++) {
+        dse_candidate *c = &r->cand[idx[q]];
+        assert_null(c->sim);
+        assert_true(c->probe_rate == 0);  /* never probed twice */
+        c->probe_rate = rate[q];
+        c->probe_unstable = w->t[idx[q]].sat < rate[q];
+        w->probed++;
     }
     return 0;
 }
@@ -131,7 +152,7 @@ static void set(world *w, size_t i, double l0, double l1, double sat)
 
 static int decide(world *w)
 {
-    dse_sim_oracle o = {oracle_sim, w};
+    dse_sim_oracle o = {oracle_sim, w, NULL};
     err e;
     return dse_decide(&w->s, &w->r, &o, 2, 0, NULL, NULL, &e);
 }
@@ -426,11 +447,67 @@ static void test_unvalidated_regime_rests_on_physics(void **state)
     world_fini(&w);
 }
 
+/* Outside every validated regime a design rests on the physical screen,
+ * whose channel-load bound is far above what these 1-wire tori sustain.
+ * The 8-wire torus beats their latency floor at every rate, so only their
+ * saturation could put them on the front: the screen probes each at the
+ * leader's saturation interval, rules out the four that saturate below it,
+ * and simulates whole only the one that does not, which joins the front.
+ * Without the screen every design is simulated. */
+static void test_saturation_screen(void **state)
+{
+    (void)state;
+    dse_bands_set_coverage(outside);
+    for (int with_screen = 1; with_screen >= 0; with_screen--) {
+        world w;
+        world_init(&w, 6, 1);
+        w.s.workload.message_bits = 64;
+        for (size_t i = 0; i < 6; i++)
+            w.r.cand[i].design.width = i == 0 ? 8 : 1;
+        set(&w, 0, 20, 22, 0.004);
+        for (size_t i = 1; i < 5; i++)
+            set(&w, i, 100 + (double)i, 120 + (double)i, 0.003);
+        set(&w, 5, 110, 130, 0.006);
+        w.r.cand[5].saturation_rate = 0.002;  /* a model that errs */
+        dse_sim_oracle o = {oracle_sim, &w, with_screen ? oracle_probe : NULL};
+        err e;
+        assert_int_equal(dse_decide(&w.s, &w.r, &o, 2, 0, NULL, NULL, &e), 0);
+        assert_true(w.r.certified);
+        assert_int_equal(w.r.recommended, 0);
+        assert_non_null(w.r.cand[5].sim);     /* on the front: saturation */
+        if (with_screen)
+            assert_int_equal(w.r.cand[5].probe_unstable, 0);
+        assert_int_equal(w.r.cand[5].sim_rank, 0);
+        if (!with_screen) {
+            assert_int_equal(w.simulated, 6);
+            assert_int_equal(w.r.nprobed, 0);
+            world_fini(&w);
+            continue;
+        }
+        assert_int_equal(w.simulated, 2);
+        assert_int_equal(w.probed, 5);
+        assert_int_equal(w.r.nprobed, 5);
+        for (size_t i = 1; i < 5; i++) {
+            const dse_candidate *c = &w.r.cand[i];
+            assert_null(c->sim);
+            assert_true(c->probe_unstable);
+            assert_int_equal(c->dominated_by, 0);
+            /* the probe asked at the leader's interval's lower end */
+            assert_true(fabs(c->probe_rate - 0.99 * 0.004) < 1e-12);
+            assert_true(c->opt_saturation <= c->probe_rate);
+            assert_true(c->bound_rate > 0.01);  /* physics alone: no */
+        }
+        world_fini(&w);
+    }
+    dse_bands_set_coverage(covered);
+}
+
 int main(void)
 {
     dse_bands_set_coverage(covered);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unvalidated_regime_rests_on_physics),
+        cmocka_unit_test(test_saturation_screen),
         cmocka_unit_test(test_certifies_early_when_models_exact),
         cmocka_unit_test(test_wrong_model_recovered),
         cmocka_unit_test(test_budget_exhaustion_reported),

@@ -307,6 +307,25 @@ static void test_saturation_job(void **state)
     char *c = dse_job_format(&j);
     dse_job_fini(&j);
     assert_string_not_equal(a, c);
+    /* the screen's one-probe question is another job; it parses back */
+    p.seed = 1;
+    p.saturation_ceiling = 0.02;
+    dse_job_saturation_init(&j, &p);
+    char *q = dse_job_format(&j);
+    dse_job_fini(&j);
+    assert_non_null(strstr(q, "\"ceiling\":"));
+    assert_string_not_equal(a, q);
+    {
+        char kq[DSE_JOB_KEY_LEN + 1];
+        dse_job_key(q, kq);
+        err eq;
+        assert_int_equal(dse_job_parse(q, NULL, kq, &j, &eq), 0);
+        assert_true(j.sim.saturation_ceiling == 0.02);
+        dse_job_fini(&j);
+    }
+    free(q);
+    p.saturation_ceiling = 0;
+    p.seed = 8;
     dse_job_sim_init(&j, &p);
     char *d = dse_job_format(&j);
     dse_job_fini(&j);

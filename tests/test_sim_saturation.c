@@ -160,6 +160,40 @@ static void test_bounds(void **state)
     assert_true(strlen(e.msg) > 0);
 }
 
+/* The one-probe question (saturation_ceiling): below the searched
+ * saturation interval the probe is stable, above it unstable, and either
+ * way it costs at most a quarter probe and one probe of the search's
+ * length, far above only the quarter. */
+static void test_ceiling_probe(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=torus k=8 n=2 vcs=2 buffer=4",
+                        "message_bits=16");
+    sim_saturation_result whole, below, above;
+    saturation(&p, &whole);
+    assert_int_equal(whole.status, SIM_OK);
+    p.saturation_ceiling = 0.8 * whole.rate_lo;
+    saturation(&p, &below);
+    assert_int_equal(below.status, SIM_OK);
+    assert_int_equal(below.probes, 2);   /* the quarter was not clear */
+    assert_true(below.lo == p.saturation_ceiling && below.hi == 0);
+    assert_true(below.rate_lo == p.saturation_ceiling);
+    p.saturation_ceiling = 1.25 * whole.rate_hi;
+    saturation(&p, &above);
+    assert_int_equal(above.status, SIM_OK);
+    assert_true(above.probes >= 1 && above.probes <= 2);
+    assert_true(above.hi == p.saturation_ceiling && above.lo == 0);
+    assert_true(above.rate_hi == p.saturation_ceiling);
+    assert_true(above.cycles <=
+                2 * whole.warm_cycles + whole.span_cycles + whole.span_cycles / 4);
+    assert_true(above.cycles < whole.cycles);
+    /* far past saturation the quarter span settles it */
+    p.saturation_ceiling = 3 * whole.rate_hi;
+    saturation(&p, &above);
+    assert_int_equal(above.probes, 1);
+    assert_true(above.hi == p.saturation_ceiling);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_plateau),
         cmocka_unit_test(test_falling_throughput),
         cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_ceiling_probe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,6 +122,7 @@ void dse_job_saturation_init(dse_job *j, const sim_params *p)
     q.max_cycles = p->max_cycles;
     q.credit_delay = p->credit_delay;
     q.deadlock_cycles = p->deadlock_cycles;
+    q.saturation_ceiling = p->saturation_ceiling;
     dse_job_sim_init(j, &q);
     j->kind = DSE_JOB_SATURATION;
 }
@@ -220,6 +221,11 @@ char *dse_job_format(const dse_job *j)
         json_object_set_new(o, "credit_delay", json_integer(p->credit_delay));
         json_object_set_new(o, "deadlock_cycles",
                             json_integer(p->deadlock_cycles));
+        /* only when set: a whole search's job text (its cache key) is the
+         * same as before the one-probe question existed */
+        if (p->saturation_ceiling > 0)
+            json_object_set_new(o, "ceiling",
+                                real_json(p->saturation_ceiling));
     } else {
         const sim_params *p = &j->sim;
         json_object_set_new(o, "rate", real_json(p->rate));
@@ -561,6 +567,9 @@ static int parse_saturation(reader *r, const dse_job_limits *lim, dse_job *j)
     p->max_cycles = cyc;
     p->credit_delay = (int)credit;
     p->deadlock_cycles = dl;
+    if (json_object_get(r->o, "ceiling") &&
+        (rc = get_real(r, "ceiling", 0, 1, 1, &p->saturation_ceiling)))
+        return rc;
     return check_size(r->e, lim, p, sim_saturation_work_estimate(p),
                       "saturation search");
 }
@@ -578,7 +587,7 @@ static const char *unknown_field(json_t *o, dse_job_kind kind)
         "max_cycles",   "credit_delay",  "deadlock_cycles", "saturation_queue",
         "saturation_ratio", "track_delivery"};
     static const char *const sat[] = {"seed", "max_cycles", "credit_delay",
-                                      "deadlock_cycles"};
+                                      "deadlock_cycles", "ceiling"};
     const char *k;
     json_t *x;
     json_object_foreach(o, k, x)

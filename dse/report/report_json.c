@@ -110,6 +110,12 @@ static json_t *candidate_json(const dse_run *r, size_t i)
                                   num(c->sim_saturation), "lo",
                                   num(c->sim_saturation_lo), "hi",
                                   num(c->sim_saturation_hi)));
+    json_object_set_new(o, "saturation_probe",
+                        c->probe_rate > 0
+                            ? json_pack("{s:o, s:b}", "rate",
+                                        num(c->probe_rate), "unstable",
+                                        c->probe_unstable)
+                            : json_null());
     json_object_set_new(o, "sim_above_bound",
                         json_boolean(c->sim_above_bound));
     json_object_set_new(o, "ruled_out_by",
@@ -213,14 +219,15 @@ static json_t *decision_json(const dse_run *r)
                            s->rates.v[r->disagree[q].rate], "model_first",
                            (json_int_t)r->disagree[q].model_better, "sim_first",
                            (json_int_t)r->disagree[q].sim_better));
-    return json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:I, s:I, s:i, "
-                     "s:o, s:o}",
+    return json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:I, s:I, s:I, "
+                     "s:i, s:o, s:o}",
                      "recommended", id_or_null(r->recommended), "runner_up",
                      id_or_null(r->runner_up), "model_choice",
                      id_or_null(r->model_choice), "verdict", verdict,
                      "certified", r->certified, "stop_reason", r->stop_reason,
                      "rounds", r->rounds, "simulated",
-                     (json_int_t)r->nsimulated, "uncertified",
+                     (json_int_t)r->nsimulated, "saturation_probed",
+                     (json_int_t)r->nprobed, "uncertified",
                      (json_int_t)r->nuncertified, "budget_designs",
                      (json_int_t)s->sim.max_designs, "replications",
                      r->seeds_used, "per_rate", rates, "disagreements", dis);

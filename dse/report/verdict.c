@@ -310,10 +310,12 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
     }
 
     /* how sure */
-    size_t ruled = 0, unmeasured = 0, on_band = 0, no_model = 0, outside = 0;
+    size_t ruled = 0, sat_ruled = 0, unmeasured = 0, on_band = 0,
+           no_model = 0, outside = 0;
     for (size_t i = 0; i < r->ncand; i++) {
         const dse_candidate *c = &r->cand[i];
         ruled += c->dominated_by >= 0;
+        sat_ruled += c->dominated_by >= 0 && c->probe_unstable;
         unmeasured += c->model && !c->band_measured;
         if (c->sim)
             continue;
@@ -333,6 +335,12 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             "design beats even their optimistic bound (docs/decision.md).",
             r->certified ? "Certified:" : "NOT certified:", r->nsimulated,
             r->ncand, r->rounds, ruled);
+        if (r->nprobed)
+            dse_report_line_add(&lines, count, "The saturation screen probed "
+                "%zu design(s) that only a later saturation could put on the "
+                "front, each with one simulation at the front's saturation "
+                "rate; %zu saturated below it and are ruled out "
+                "(docs/decision.md).", r->nprobed, sat_ruled);
         if (on_band + no_model + outside)
             dse_report_line_add(&lines, count, "Of the %zu designs not "
                 "simulated, %zu rest on their model's measured error band "

@@ -75,6 +75,10 @@ void dse_decide_bounds(const cfg_study *s, dse_candidate *c)
         opt = c->saturation_rate / band->sat_ratio_lo;
     if (isfinite(c->bound_rate))
         opt = fmin(opt, c->bound_rate);
+    /* A probe of the saturation search that saw the backlog grow is the
+     * evidence a search's upper end rests on: a measurement, not a model. */
+    if (c->probe_unstable && c->probe_rate > 0)
+        opt = fmin(opt, c->probe_rate);
     c->opt_saturation = opt;
     c->dominated_by = -1;
     if (!c->sim)
@@ -115,8 +119,10 @@ static double sim_worst(const dse_candidate *y, size_t ri)
     return p->latency + (isfinite(p->half_width) ? p->half_width : 0);
 }
 
-int dse_rules_out(const cfg_study *s, const dse_candidate *y,
-                  const dse_candidate *x)
+/* y (simulated) is at least as good as x's optimistic bound on every
+ * objective but saturation. */
+static int beats_but_saturation(const cfg_study *s, const dse_candidate *y,
+                                const dse_candidate *x)
 {
     if (!y->sim)
         return 0;
@@ -124,16 +130,24 @@ int dse_rules_out(const cfg_study *s, const dse_candidate *y,
         for (size_t ri = 0; ri < s->rates.n; ri++)
             if (sim_worst(y, ri) > dse_optimistic_latency(s, x, ri))
                 return 0;
+    for (size_t j = 0; j < s->nobjectives; j++)
+        if (s->objectives[j].kind == CFG_OBJ_COST &&
+            cost_of(y, s->objectives[j].cost) > cost_of(x, s->objectives[j].cost))
+            return 0;
+    return 1;
+}
+
+int dse_rules_out(const cfg_study *s, const dse_candidate *y,
+                  const dse_candidate *x)
+{
+    if (!beats_but_saturation(s, y, x))
+        return 0;
     if (has_objective(s, CFG_OBJ_SATURATION)) {
         double y_sat = isfinite(y->sim_saturation_lo) ? y->sim_saturation_lo
                                                       : y->sim_saturation;
         if (!(y_sat >= x->opt_saturation))
             return 0;
     }
-    for (size_t j = 0; j < s->nobjectives; j++)
-        if (s->objectives[j].kind == CFG_OBJ_COST &&
-            cost_of(y, s->objectives[j].cost) > cost_of(x, s->objectives[j].cost))
-            return 0;
     return 1;
 }
 
@@ -434,6 +448,66 @@ static size_t uncertified(const cfg_study *s, dse_run *r, unsigned char *open)
     return n;
 }
 
+/* The lower end of y's simulated saturation interval. */
+static double sim_saturation_floor(const dse_candidate *y)
+{
+    return isfinite(y->sim_saturation_lo) ? y->sim_saturation_lo
+                                          : y->sim_saturation;
+}
+
+/* The saturation screen.  An open design that a simulated design beats on
+ * every objective but saturation (its optimistic latency at every target
+ * rate, its cost) can reach the front only by saturating later than the
+ * best such design's simulated interval, whose lower end T is the
+ * question: one probe of the saturation search at T (the search's warm-up,
+ * span and stability test), a fraction of a whole simulation's cost (a
+ * search, replications at the target rates, a load curve).  Unstable: its
+ * saturation lies below T, which caps its optimistic saturation and rules
+ * it out.  Stable: it stays open, to be simulated whole.  Designs outside
+ * every validated regime rest on the physical screen, whose channel-load
+ * bound is often far above what the network sustains; without the probe
+ * each of them would need a whole simulation.  Each design is probed once.
+ * Returns 0 or the oracle's error. */
+static int screen_saturation(const cfg_study *s, dse_run *r,
+                             const dse_sim_oracle *oracle,
+                             const unsigned char *open, size_t *batch,
+                             dse_progress *progress, err *e)
+{
+    if (!oracle->probe || !has_objective(s, CFG_OBJ_SATURATION))
+        return 0;
+    double *rate = xcalloc(r->ncand + 1, sizeof *rate);
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncand; i++) {
+        const dse_candidate *x = &r->cand[i];
+        if (!open[i] || x->sim || x->probe_rate > 0)
+            continue;
+        double t = 0;
+        for (size_t j = 0; j < r->ncand; j++)
+            if (beats_but_saturation(s, &r->cand[j], x) &&
+                sim_saturation_floor(&r->cand[j]) > t)
+                t = sim_saturation_floor(&r->cand[j]);
+        if (t > 0 && t < x->opt_saturation) {
+            rate[n] = t;
+            batch[n++] = i;
+        }
+    }
+    int rc = 0;
+    if (n > 0) {
+        if (progress) {
+            char note[96];
+            snprintf(note, sizeof note, "saturation screen: %zu designs", n);
+            dse_progress_note(progress, note);
+        }
+        rc = oracle->probe(oracle->self, s, r, batch, rate, n, e);
+    }
+    for (size_t q = 0; q < n && rc == 0; q++)
+        dse_decide_bounds(s, &r->cand[batch[q]]);
+    if (rc == 0)
+        r->nprobed += n;
+    free(rate);
+    return rc;
+}
+
 /* ---- the verdict ---------------------------------------------------------- */
 
 static void rank_simulated(const cfg_study *s, dse_run *r, const size_t *sim,
@@ -618,8 +692,13 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
             rc = err_set(e, ERR_INTERRUPTED, "interrupted while simulating");
             break;
         }
-        /* next round: the most promising of those still open */
+        /* next round: the most promising of those still open, after the
+         * saturation screen of those only saturation could save */
         size_t left = uncertified(s, r, open);
+        rc = screen_saturation(s, r, oracle, open, batch, progress, e);
+        if (rc)
+            break;
+        left = uncertified(s, r, open);
         if (progress && !progress->quiet)
             fprintf(progress->out,
                     "decide  round %d done: %zu designs simulated, %zu "

@@ -45,6 +45,12 @@ typedef struct dse_sim_oracle {
     int (*simulate)(void *self, const cfg_study *s, dse_run *r,
                     const size_t *idx, size_t n, err *e);
     void *self;
+    /* Optional (NULL: every open design is simulated whole): one probe of
+     * the saturation search per design r->cand[idx[q]] at rate[q]
+     * (sim_params.saturation_ceiling), setting probe_rate = rate[q] and
+     * probe_unstable (0 also when the probe failed); sim stays NULL. */
+    int (*probe)(void *self, const cfg_study *s, dse_run *r,
+                 const size_t *idx, const double *rate, size_t n, err *e);
 } dse_sim_oracle;
 
 /* Run the decision rounds over r's scored candidates and fill the

@@ -380,27 +380,27 @@ typedef struct oracle_ctx {
     const dse_optimize_opts *o;
 } oracle_ctx;
 
-/* Simulate designs idx[0..n): first each one's saturation rate (a fast
- * search, sim_saturation), then its replications at every target rate up
- * to the top of that interval (above it the design saturates: no run). */
-static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
-                            const size_t *idx, size_t n, err *e)
+/* Saturation jobs for designs idx[0..n), one each: the whole search, or
+ * with ceiling (not NULL) one probe at ceiling[q] (the decision's
+ * saturation screen).  On the executor (the farm, the result cache) when
+ * it runs them, else on the local pool.  A searched rate above the
+ * channel-load bound is reported and kept as measured. */
+static int saturate_designs(const dse_optimize_opts *o, const cfg_study *s,
+                            dse_run *r, const size_t *idx,
+                            const double *ceiling, size_t n, err *e)
 {
-    const dse_optimize_opts *o = ((oracle_ctx *)self)->o;
-    size_t seeds = (size_t)seeds_used(s), nr = s->rates.n;
     int threads = local_threads(s, o);
-
-    /* 1. saturation searches, one job per design: on the executor (the
-     * farm, the result cache) when it runs them, else on the local pool */
     sim_params *sjobs = xcalloc(n + 1, sizeof *sjobs);
     sim_saturation_result *sat = xcalloc(n + 1, sizeof *sat);
     int *scodes = xcalloc(n + 1, sizeof *scodes);
     for (size_t q = 0; q < n; q++) {
         sim_job_params(s, &r->cand[idx[q]].design, 0, 0, o->stop, &sjobs[q]);
         sjobs[q].max_cycles = 0;   /* the search bounds itself */
+        if (ceiling)
+            sjobs[q].saturation_ceiling = ceiling[q];
     }
     if (o->progress)
-        dse_progress_begin(o->progress, "saturate", n);
+        dse_progress_begin(o->progress, ceiling ? "probe" : "saturate", n);
     int rc;
     if (o->executor && o->executor->saturate) {
         rc = o->executor->saturate(o->executor->self, sjobs, n, sat, scodes,
@@ -414,6 +414,11 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
     for (size_t q = 0; q < n && rc == 0; q++) {
         dse_candidate *c = &r->cand[idx[q]];
         int ok = scodes[q] == 0 && sat[q].status == SIM_OK;
+        if (ceiling) {
+            c->probe_rate = ceiling[q];
+            c->probe_unstable = ok && sat[q].hi > 0;
+            continue;
+        }
         c->sim_saturation = ok ? sat[q].rate : NAN;
         c->sim_saturation_lo = ok ? sat[q].rate_lo : NAN;
         c->sim_saturation_hi = ok ? sat[q].rate_hi : NAN;
@@ -437,6 +442,31 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
         return rc == ERR_INTERRUPTED
                    ? err_set(e, rc, "interrupted while simulating")
                    : rc;
+    return 0;
+}
+
+/* The decision's saturation screen (decide.h, dse_sim_oracle.probe). */
+static int probe_designs(void *self, const cfg_study *s, dse_run *r,
+                         const size_t *idx, const double *rate, size_t n,
+                         err *e)
+{
+    return saturate_designs(((oracle_ctx *)self)->o, s, r, idx, rate, n, e);
+}
+
+/* Simulate designs idx[0..n): first each one's saturation rate (a fast
+ * search, sim_saturation), then its replications at every target rate up
+ * to the top of that interval (above it the design saturates: no run). */
+static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
+                            const size_t *idx, size_t n, err *e)
+{
+    const dse_optimize_opts *o = ((oracle_ctx *)self)->o;
+    size_t seeds = (size_t)seeds_used(s), nr = s->rates.n;
+    int threads = local_threads(s, o);
+
+    /* 1. saturation searches */
+    int rc = saturate_designs(o, s, r, idx, NULL, n, e);
+    if (rc)
+        return rc;
 
     /* 2. replications at the rates each design may sustain */
     size_t per = nr * seeds, njobs = 0;
@@ -686,7 +716,7 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
     if (!o->skip_sim) {
         r->seeds_used = seeds_used(s);
         oracle_ctx ox = {o};
-        dse_sim_oracle oracle = {simulate_designs, &ox};
+        dse_sim_oracle oracle = {simulate_designs, &ox, probe_designs};
         rc = dse_decide(s, r, &oracle, local_threads(s, o), o->simulate_all,
                         o->progress, o->stop, e);
         if (rc == ERR_INTERRUPTED) {

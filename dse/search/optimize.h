@@ -99,6 +99,16 @@ typedef struct dse_candidate {
     double sim_saturation;   /* simulated saturation rate, NAN if not
                                 simulated; ..._lo/_hi its interval */
     double sim_saturation_lo, sim_saturation_hi;
+    double probe_rate;       /* the saturation screen's probe (decide.c):
+                                a simulated design beat this design's
+                                optimistic latency at every target rate, so
+                                only its saturation could reach the front;
+                                one probe of the saturation search at the
+                                front's saturation rate asked whether it
+                                saturates below; 0: not probed */
+    int probe_unstable;      /* the probe was unstable: the saturation rate
+                                lies below probe_rate, which then caps the
+                                optimistic saturation */
     int sim_above_bound;     /* sim_saturation > bound_rate: the bound or
                                 the simulator is wrong; reported loudly */
     long dominated_by;       /* index of the simulated design whose figures
@@ -143,6 +153,8 @@ typedef struct dse_run {
     size_t *best_at_rate;    /* [nrates] cand index, SIZE_MAX: none */
     int rounds;              /* decision rounds run */
     size_t nsimulated;       /* designs simulated */
+    size_t nprobed;          /* designs the saturation screen probed
+                                (dse_candidate.probe_rate) */
     size_t nuncertified;     /* unsimulated designs whose optimistic bound
                                 could still reach the front at the end */
     int certified;           /* 1: the rounds ended because none could */
