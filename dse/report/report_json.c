@@ -99,6 +99,7 @@ static json_t *candidate_json(const dse_run *r, size_t i)
                           c->saturated_at_target);
     /* the decision's view of the design (docs/decision.md) */
     json_object_set_new(o, "bound_rate", num(c->bound_rate));
+    json_object_set_new(o, "min_zero_load_latency", num(c->min_zero_load));
     json_object_set_new(o, "optimistic_saturation", num(c->opt_saturation));
     json_object_set_new(o, "band_measured", json_boolean(c->band_measured));
     json_object_set_new(o, "optimistic_bound",
@@ -145,6 +146,12 @@ static json_t *finalist_json(const dse_run *r, size_t i)
         json_object_set_new(last, "p50", num(p->p50));
         json_object_set_new(last, "p95", num(p->p95));
         json_object_set_new(last, "p99", num(p->p99));
+        json_object_set_new(last, "p50_ci95_half_width",
+                            num(p->p50_half_width));
+        json_object_set_new(last, "p95_ci95_half_width",
+                            num(p->p95_half_width));
+        json_object_set_new(last, "p99_ci95_half_width",
+                            num(p->p99_half_width));
         json_object_set_new(last, "max_latency", num(p->max_latency));
     }
     json_t *curve = json_array();
@@ -197,8 +204,11 @@ static json_t *decision_json(const dse_run *r)
         double regret = NAN;
         if (b != SIZE_MAX && r->model_choice != SIZE_MAX &&
             r->cand[r->model_choice].sim) {
-            double lm = dse_report_latency(&r->cand[r->model_choice], ri, NULL);
-            regret = isfinite(lm) ? 100 * (lm / r->cand[b].sim[ri].latency - 1)
+            double lm = dse_report_ranked(s, &r->cand[r->model_choice], ri,
+                                          NULL);
+            regret = isfinite(lm) ? 100 * (lm / dse_report_ranked(
+                                                    s, &r->cand[b], ri, NULL) -
+                                           1)
                                   : INFINITY;
         }
         json_array_append_new(
@@ -213,7 +223,7 @@ static json_t *decision_json(const dse_run *r)
                            s->rates.v[r->disagree[q].rate], "model_first",
                            (json_int_t)r->disagree[q].model_better, "sim_first",
                            (json_int_t)r->disagree[q].sim_better));
-    return json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:I, s:I, s:i, "
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:I, s:I, s:i, "
                      "s:o, s:o}",
                      "recommended", id_or_null(r->recommended), "runner_up",
                      id_or_null(r->runner_up), "model_choice",
@@ -224,6 +234,9 @@ static json_t *decision_json(const dse_run *r)
                      (json_int_t)r->nuncertified, "budget_designs",
                      (json_int_t)s->sim.max_designs, "replications",
                      r->seeds_used, "per_rate", rates, "disagreements", dis);
+    json_object_set_new(o, "ranked_on",
+                        json_string(cfg_latency_stat_name(cfg_rank_stat(s))));
+    return o;
 }
 
 int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e)
