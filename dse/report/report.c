@@ -222,8 +222,9 @@ char **dse_report_notes(const dse_run *r, size_t *count)
         }
         char line[900];
         size_t used = (size_t)snprintf(
-            line, sizeof line, "At rate %g the best of each topology "
-                               "(equal budget; simulated unless marked model):",
+            line, sizeof line, "At rate %g the best of each topology by "
+                               "mean latency (equal budget; simulated unless "
+                               "marked model):",
             s->rates.v[ri]);
         for (int q = 0; q < m && used < sizeof line; q++) {
             const dse_candidate *c = &r->cand[best[order[q]]];

@@ -350,9 +350,15 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
                 "(inside the regime its validation set-ups span) and %zu on "
                 "the physical screen alone, exact zero-load latency and "
                 "channel-load bound (%zu without a model, %zu outside their "
-                "model's validated regime).",
+                "model's validated regime).%s",
                 on_band + no_model + outside, on_band, no_model + outside,
-                no_model, outside);
+                no_model, outside,
+                cfg_rank_stat(s) == CFG_LAT_MEAN
+                    ? ""
+                    : " Their bound on the percentile the study ranks on is "
+                      "physics alone for every one of them: the smallest "
+                      "zero-load latency of one message (the models predict "
+                      "no percentile).");
     }
     if (!r->certified && !r->check_mode)
         dse_report_line_add(&lines, count, "The rounds ended because the %s. Raise "
@@ -437,7 +443,7 @@ void report_table_disagreements(const dse_run *r, rtable *t)
     rtable_cell(t, "rate");
     rtable_cell(t, "the models put first");
     rtable_cell(t, "the simulator puts first");
-    rtable_cell(t, "simulated latencies");
+    rtable_cell(t, "simulated mean latencies");
     char a[200], b[200];
     for (size_t q = 0; q < r->ndisagree; q++) {
         const dse_disagreement *d = &r->disagree[q];
