@@ -7,6 +7,7 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -146,12 +147,14 @@ static json_t *finalist_json(const dse_run *r, size_t i)
         json_object_set_new(last, "p50", num(p->p50));
         json_object_set_new(last, "p95", num(p->p95));
         json_object_set_new(last, "p99", num(p->p99));
-        json_object_set_new(last, "p50_ci95_half_width",
-                            num(p->p50_half_width));
-        json_object_set_new(last, "p95_ci95_half_width",
-                            num(p->p95_half_width));
-        json_object_set_new(last, "p99_ci95_half_width",
-                            num(p->p99_half_width));
+        for (cfg_latency_stat st = CFG_LAT_P50; st <= CFG_LAT_P99; st++) {
+            char key[32];
+            double hw;
+            dse_point_latency(p, st, &hw);
+            snprintf(key, sizeof key, "%s_ci95_half_width",
+                     cfg_latency_stat_name(st));
+            json_object_set_new(last, key, num(hw));
+        }
         json_object_set_new(last, "max_latency", num(p->max_latency));
     }
     json_t *curve = json_array();
