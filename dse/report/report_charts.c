@@ -283,7 +283,7 @@ static void load_chart(report_chart *rc, const dse_run *r,
     chart c = {.title = title,
                .xlabel = "offered load (messages/node/cycle)",
                .ylabel = accepted ? "accepted (messages/node/cycle)"
-                                  : "latency (cycles)",
+                                  : "mean latency (cycles)",
                .log_y = !accepted, .series = b.ser, .nseries = b.nser,
                .vlines = r->study->rates.v, .nvlines = r->study->rates.n,
                .vline_label = "target rates",
