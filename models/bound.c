@@ -781,6 +781,9 @@ int model_bound_compute(const net_design *d, const net_workload *w,
     acc best = {0, ""};
     double inject = 1, eject = 1;   /* messages per node per unit rate */
     double hops = net_avg_distance(d);
+    /* uniform, hot-spot and broadcast traffic send to every other node, so
+     * to a neighbour one hop away (the hot spot's, when theta = 1) */
+    double min_hops = 1;
     const net_traffic tr = w->traffic;
     if (tr == NET_TRAFFIC_UNIFORM) {
         for (int i = 0; i < n; i++)
@@ -848,12 +851,15 @@ int model_bound_compute(const net_design *d, const net_workload *w,
     } else { /* permutations */
         double sum = 0;
         long senders = 0;
+        min_hops = INFINITY;
         for (long s = 0; s < nodes; s++) {
             long t = net_permutation_dest(d, tr, s);
             if (t < 0 || t == s)
                 continue;
             senders++;
-            sum += net_distance(d, s, t);
+            int dist = net_distance(d, s, t);
+            sum += dist;
+            min_hops = fmin(min_hops, dist);
         }
         hops = senders ? sum / senders : 0;
         if (d->routing == NET_ROUTE_DETERMINISTIC &&
@@ -895,6 +901,16 @@ int model_bound_compute(const net_design *d, const net_workload *w,
     b->zero_load = hops * (per_hop + d->router_delay) + lm;
     if (d->router == NET_ROUTER_PIPELINED)
         b->zero_load = pipe_zero_load(d, w, hops, lm);
+    /* one message: its hops and its flits, no mean over lengths */
+    double min_flits = w->length == NET_LENGTH_FIXED ? lm : 1;
+    b->min_zero_load = min_hops * (per_hop + d->router_delay) + min_flits;
+    if (d->router == NET_ROUTER_PIPELINED) {
+        net_workload one = *w;
+        one.length = NET_LENGTH_FIXED;
+        b->min_zero_load = pipe_zero_load(d, &one, min_hops, min_flits);
+    }
+    if (!isfinite(min_hops))   /* a permutation where nobody sends */
+        b->min_zero_load = NAN;
     snprintf(b->channel, sizeof b->channel, "%s", best.name);
     return 0;
 }

@@ -139,6 +139,12 @@ typedef struct model_bound {
                            Lm (PCS: hops (3 + Dr) + Lm), as sim/sim.h;
                            router=pipelined: the stage, link and credit
                            stall sum of sim/pipe.c (bound.c) */
+    double min_zero_load; /* the smallest zero-load latency any one message
+                           of the workload can have: the nearest
+                           destination the traffic sends to, the shortest
+                           message (1 flit when lengths are exponential).
+                           No message is delivered faster, so every
+                           latency percentile is at least this */
     char channel[64];   /* the binding class: "injection", "ejection",
                            "dim 0 +", "dim 1 express -", ... */
 } model_bound;

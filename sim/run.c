@@ -1031,8 +1031,13 @@ void sim_result_merge(const sim_result *rs, int n, sim_result *out)
     }
     if (out->status != SIM_OK)
         return;
-    double s1 = 0, s2 = 0, s3 = 0;
+    double s1 = 0, s2 = 0, s3 = 0, sp[3] = {0, 0, 0};
     for (int i = 0; i < n; i++) {
+        double dp[3] = {rs[i].latency_p50 - out->latency_p50,
+                        rs[i].latency_p95 - out->latency_p95,
+                        rs[i].latency_p99 - out->latency_p99};
+        for (int k = 0; k < 3; k++)
+            sp[k] += dp[k] * dp[k];
         s1 += (rs[i].latency - out->latency) * (rs[i].latency - out->latency);
         s2 += (rs[i].network_latency - out->network_latency) *
               (rs[i].network_latency - out->network_latency);
@@ -1043,4 +1048,7 @@ void sim_result_merge(const sim_result *rs, int n, sim_result *out)
     out->latency_ci95 = t * sqrt(s1 / (n - 1));
     out->network_latency_ci95 = t * sqrt(s2 / (n - 1));
     out->broadcast_latency_ci95 = t * sqrt(s3 / (n - 1));
+    out->latency_p50_ci95 = t * sqrt(sp[0] / (n - 1));
+    out->latency_p95_ci95 = t * sqrt(sp[1] / (n - 1));
+    out->latency_p99_ci95 = t * sqrt(sp[2] / (n - 1));
 }

@@ -140,6 +140,10 @@ typedef struct sim_result {
      * the maximum exact.  Replications merged: percentiles averaged, the
      * maximum the largest. */
     double latency_p50, latency_p95, latency_p99, latency_max;
+    /* 95% half-widths of the three percentiles from the spread of the
+     * replications' own percentiles (t with n-1 d.o.f., as latency_ci95);
+     * 0 for a single run (no estimate: one run gives one percentile). */
+    double latency_p50_ci95, latency_p95_ci95, latency_p99_ci95;
     double hops;             /* mean channel hops of measured messages */
     double message_flits;    /* mean length of measured messages */
     /* Throughput over the measurement window, per node per cycle (all N
@@ -281,10 +285,16 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e);
  * memory is sim_memory_estimate's (one probe's network at a time). */
 double sim_saturation_work_estimate(const sim_params *p);
 
+/* How far a reported percentile (latency_p50/p95/p99) may be from the
+ * exact nearest-rank one, relative (the histogram's bucket width, hist.c):
+ * never below exact x (1 - SIM_PERCENTILE_REL_ERR). */
+#define SIM_PERCENTILE_REL_ERR (1.0 / 128)
+
 /* Merge independent replications of one point (same design, workload and
  * rate; different seeds) into *out: latencies averaged, CI from the spread
  * of the replication means (t with n-1 d.o.f.; the single run's batch-means
- * CI when n == 1), throughput averaged, counts summed.  Saturated or
+ * CI when n == 1; the percentiles' from the spread of the replications'
+ * percentiles), throughput averaged, counts summed.  Saturated or
  * deadlocked if any replication was. */
 void sim_result_merge(const sim_result *rs, int n, sim_result *out);
 

@@ -149,6 +149,61 @@ static void test_name_lists(void **state)
                  "objectives[1] (cost(bisection))");
 }
 
+/* A study may rank on a latency percentile: p50_latency, p95_latency,
+ * p99_latency, alone or beside the mean; a mistyped one is an error at its
+ * position, and the first latency objective names the ranking figure. */
+static void test_percentile_objectives(void **state)
+{
+    (void)state;
+    cfg_study s;
+    err e;
+    assert_int_equal(cfg_study_load_string(
+                         "nodes: 64\n" BUDGET
+                         "objectives: [p99_latency, saturation, latency]\n",
+                         "t.yaml", &s, &e),
+                     0);
+    assert_int_equal(s.nobjectives, 3);
+    assert_int_equal(s.objectives[0].kind, CFG_OBJ_LATENCY);
+    assert_int_equal(s.objectives[0].stat, CFG_LAT_P99);
+    assert_int_equal(s.objectives[0].maximise, 0);
+    assert_string_equal(cfg_objective_name(&s.objectives[0]), "p99_latency");
+    assert_int_equal(s.objectives[2].kind, CFG_OBJ_LATENCY);
+    assert_int_equal(s.objectives[2].stat, CFG_LAT_MEAN);
+    assert_int_equal(cfg_rank_stat(&s), CFG_LAT_P99);
+    cfg_study_fini(&s);
+    assert_int_equal(cfg_study_load_string("nodes: 64\n" BUDGET
+                                           "objectives: p95_latency\n",
+                                           "t.yaml", &s, &e),
+                     0);
+    assert_int_equal(s.objectives[0].stat, CFG_LAT_P95);
+    assert_int_equal(cfg_rank_stat(&s), CFG_LAT_P95);
+    cfg_study_fini(&s);
+    /* the default ranks on the mean */
+    assert_int_equal(cfg_study_load_string("nodes: 64\n" BUDGET, "t.yaml",
+                                           &s, &e),
+                     0);
+    assert_int_equal(cfg_rank_stat(&s), CFG_LAT_MEAN);
+    cfg_study_fini(&s);
+    /* the names round-trip (the farm's jobs carry them as text) */
+    cfg_objective o;
+    assert_int_equal(cfg_objective_parse("p50_latency", CFG_COST_PINS, &o), 0);
+    assert_int_equal(o.kind, CFG_OBJ_LATENCY);
+    assert_int_equal(o.stat, CFG_LAT_P50);
+    assert_int_equal(cfg_objective_parse("p90_latency", CFG_COST_PINS, &o), -1);
+
+    expect_error("nodes: 64\n" BUDGET "objectives: [p999_latency]\n", 3, 14,
+                 "objectives[0]",
+                 "unknown objective 'p999_latency' (did you mean "
+                 "'p99_latency'?)");
+    expect_error("nodes: 64\n" BUDGET
+                 "objectives: [saturation, p99_latency, p99_latency]\n",
+                 3, 39, "objectives[2]", "duplicate objective 'p99_latency'");
+    expect_error("nodes: 64\n" BUDGET "objectives: all\n", 3, 13,
+                 "objectives",
+                 "name the objectives (latency, p99_latency, saturation, "
+                 "cost, ...)");
+}
+
 static void test_bad_budget(void **state)
 {
     (void)state;
@@ -777,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_shorthands),
         cmocka_unit_test(test_shipped_configs),
         cmocka_unit_test(test_routing_applies),
+        cmocka_unit_test(test_percentile_objectives),
         cmocka_unit_test(test_check_command),
         cmocka_unit_test(test_int_range_huge_step),
         cmocka_unit_test(test_long_list_duplicate_is_fast),

@@ -27,6 +27,7 @@
 #include "dse/search/decide.h"
 #include "models/model.h"
 #include "net/xalloc.h"
+#include "sim/sim.h"
 
 #define NR 2
 #define MAXD 16
@@ -35,6 +36,7 @@
  * half-width, saturation rate. */
 typedef struct truth {
     double lat[NR], hw[NR], sat;
+    double p99[NR];   /* 0: not given (NAN) */
 } truth;
 
 typedef struct world {
@@ -62,6 +64,8 @@ static int oracle_sim(void *self, const cfg_study *s, dse_run *r,
             p->saturated = !isfinite(t->lat[ri]);
             p->latency = p->saturated ? NAN : t->lat[ri];
             p->half_width = p->saturated ? NAN : t->hw[ri];
+            p->p99 = p->saturated || t->p99[ri] == 0 ? NAN : t->p99[ri];
+            p->p99_half_width = 0.01 * p->p99;
             p->seeds = 3;
         }
         c->sim_saturation = t->sat;
@@ -502,6 +506,73 @@ static void test_saturation_screen(void **state)
     dse_bands_set_coverage(covered);
 }
 
+/* A study that ranks on p99 ranks on the simulated p99 and its interval:
+ * design 0 has the lowest mean, design 1 the lowest p99.  The screen for
+ * a p99 objective is the smallest zero-load latency of one message, not
+ * the model's mean. */
+static void test_ranks_on_p99(void **state)
+{
+    (void)state;
+    static const double mean[3][2] = {{20, 30}, {22, 33}, {25, 40}};
+    static const double p99[3][2] = {{80, 120}, {40, 60}, {50, 70}};
+    for (int on_p99 = 0; on_p99 < 2; on_p99++) {
+        world w;
+        world_init(&w, 3, 1);
+        w.s.nobjectives = 2;
+        w.s.objectives[0] = (cfg_objective){
+            CFG_OBJ_LATENCY, CFG_COST_BISECTION, 0,
+            on_p99 ? CFG_LAT_P99 : CFG_LAT_MEAN};
+        w.s.objectives[1] = (cfg_objective){
+            CFG_OBJ_SATURATION, CFG_COST_BISECTION, 1, CFG_LAT_MEAN};
+        for (size_t i = 0; i < 3; i++) {
+            set(&w, i, mean[i][0], mean[i][1], 0.01);
+            w.t[i].p99[0] = p99[i][0];
+            w.t[i].p99[1] = p99[i][1];
+        }
+        assert_int_equal(decide(&w), 0);
+        assert_int_equal(w.simulated, 3);
+        size_t want = on_p99 ? 1 : 0;
+        assert_int_equal(w.r.recommended, want);
+        for (size_t ri = 0; ri < NR; ri++) {
+            assert_int_equal(w.r.best_at_rate[ri], want);
+            /* ranks follow the figure: by p99 1, 2, 0; by mean 0, 1, 2 */
+            assert_int_equal(w.r.cand[0].sim[ri].rank, on_p99 ? 3 : 1);
+            assert_int_equal(w.r.cand[1].sim[ri].rank, on_p99 ? 1 : 2);
+            assert_int_equal(w.r.cand[2].sim[ri].rank, on_p99 ? 2 : 3);
+            /* 40 + 0.4 against 50 - 0.5: no tie on p99; means 20 +- 0.2
+             * and 22 +- 0.22 do not overlap either */
+            assert_false(w.r.cand[on_p99 ? 2 : 1].sim[ri].tied_best);
+        }
+        /* The p99 bound: the smallest zero-load latency of one message
+         * (8x8 torus, width 3: 6 flits, one hop at D_r = 1), less the
+         * histogram's error; below the mean's bound. */
+        dse_candidate *x = &w.r.cand[2];
+        assert_true(x->min_zero_load == 1 * (1 + 1) + 6);
+        assert_true(x->min_zero_load < x->exact_zero_load);
+        double opt = dse_optimistic_figure(&w.s, x, 0, CFG_LAT_P99);
+        assert_true(opt == x->min_zero_load * (1 - SIM_PERCENTILE_REL_ERR));
+        assert_true(opt < dse_optimistic_figure(&w.s, x, 0, CFG_LAT_MEAN));
+        if (on_p99) {
+            /* x unsimulated: design 1's p99 (worst end 40.4) is far above
+             * x's bound, so x stays open; a y whose p99 worst end reached
+             * the bound at every rate would rule it out */
+            dse_candidate xc = *x, yc = w.r.cand[1];
+            xc.sim = NULL;
+            w.s.nobjectives = 1;
+            assert_false(dse_rules_out(&w.s, &yc, &xc));
+            dse_sim_point pts[NR];
+            memcpy(pts, yc.sim, sizeof pts);
+            for (size_t ri = 0; ri < NR; ri++) {
+                pts[ri].p99 = dse_optimistic_figure(&w.s, &xc, ri, CFG_LAT_P99);
+                pts[ri].p99_half_width = 0;
+            }
+            yc.sim = pts;
+            assert_true(dse_rules_out(&w.s, &yc, &xc));
+        }
+        world_fini(&w);
+    }
+}
+
 int main(void)
 {
     dse_bands_set_coverage(covered);
@@ -517,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_sim_saturation_above_bound_flagged),
         cmocka_unit_test(test_default_band_per_variant),
         cmocka_unit_test(test_bound_caps_optimism),
+        cmocka_unit_test(test_ranks_on_p99),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -668,6 +668,81 @@ static void test_sim_above_bound(void **state)
                  b.rate, b.channel, r.accepted_flits, r.offered_flits);
 }
 
+/* The smallest zero-load latency of one message (b.min_zero_load, the
+ * decision's optimistic bound on every latency percentile) against the
+ * simulator on small networks: no measured message is faster, the bound
+ * is attained at light load where lengths are fixed (a message to a
+ * neighbour that meets nobody), and the reported percentiles stay above it
+ * at light and heavy load. */
+static void test_min_zero_load_under_every_latency(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *design, *workload;
+        int tight;   /* fixed lengths: the bound is some message's latency */
+    } cases[] = {
+        {"topology=torus n=2 k=4 vcs=2 routing=deterministic router_delay=1 "
+         "width=4", "message_bits=32", 1},
+        {"topology=hypercube n=4 vcs=2 routing=duato router_delay=2 width=8",
+         "message_bits=32 length=exponential", 0},
+        {"topology=dcsh n=2 k=4 vcs=2 routing=deterministic router_delay=1 "
+         "width=4", "message_bits=32", 1},
+        {"topology=mesh n=2 k=4 vcs=2 routing=deterministic router_delay=0 "
+         "width=8", "message_bits=64 traffic=hotspot theta=0.2", 1},
+        {"topology=torus n=2 k=4 vcs=2 routing=deterministic width=8 "
+         "router=pipelined buffer=4", "message_bits=32", 1},
+        {"topology=torus n=2 k=4 vcs=2 routing=deterministic router_delay=1 "
+         "width=4", "message_bits=32 traffic=transpose", 1},
+    };
+    const long messages = 4000;
+    long *trace = malloc(sizeof *trace * (size_t)messages);
+    assert_non_null(trace);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sim_params p;
+        err e;
+        sim_params_init(&p);
+        net_workload_init(&p.workload);
+        if (net_design_parse(&p.design, cases[c].design, &e) ||
+            net_workload_parse(&p.workload, cases[c].workload, &e))
+            fail_msg("case %zu: %s", c, e.msg);
+        model_bound b;
+        assert_int_equal(model_bound_compute(&p.design, &p.workload, &b, &e),
+                         0);
+        assert_true(b.min_zero_load > 0 && b.min_zero_load <= b.zero_load);
+        for (int load = 0; load < 2; load++) {
+            p.rate = (load ? 0.3 : 0.05) * b.rate;
+            p.seed = 3;
+            p.warmup_messages = 500;
+            p.messages = messages;
+            p.latency_trace = trace;
+            p.latency_trace_cap = messages;
+            sim_result r;
+            if (sim_run(&p, &r, &e) != 0)
+                fail_msg("%s, %s: %s", cases[c].design, cases[c].workload,
+                         e.msg);
+            if (r.status != SIM_OK)
+                fail_msg("%s, %s at %.4g: %s", cases[c].design,
+                         cases[c].workload, p.rate, r.detail);
+            long n = r.messages < messages ? r.messages : messages, low = -1;
+            for (long i = 0; i < n; i++)
+                if (low < 0 || trace[i] < low)
+                    low = trace[i];
+            if ((double)low < b.min_zero_load)
+                fail_msg("%s, %s at %.4g: a message took %ld cycles, below "
+                         "the bound %.2f",
+                         cases[c].design, cases[c].workload, p.rate, low,
+                         b.min_zero_load);
+            if (load == 0 && cases[c].tight)
+                assert_true((double)low == b.min_zero_load);
+            double floor = b.min_zero_load * (1 - SIM_PERCENTILE_REL_ERR);
+            assert_true(r.latency_p50 >= floor);
+            assert_true(r.latency_p95 >= floor);
+            assert_true(r.latency_p99 >= floor);
+        }
+    }
+    free(trace);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -681,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_models_under_bound),
         cmocka_unit_test(test_screen_in_eval),
         cmocka_unit_test(test_sim_above_bound),
+        cmocka_unit_test(test_min_zero_load_under_every_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dse/search/decide.h"
 #include "dse/search/optimize.h"
 #include "dse/report/report.h"
 #include "sim/sim.h"
@@ -554,7 +555,8 @@ static void test_finalists_and_simulation(void **state)
 
 /* ---- results.json against docs/results-schema.md ---------------------- */
 
-enum { T_STR, T_INT, T_NUM, T_NUM_NULL, T_BOOL, T_OBJ, T_ARR, T_INT_NULL };
+enum { T_STR, T_INT, T_NUM, T_NUM_NULL, T_BOOL, T_OBJ, T_ARR, T_INT_NULL,
+       T_OBJ_NULL };
 
 typedef struct key_spec {
     const char *key;
@@ -596,6 +598,7 @@ static void check_object(const json_t *o, const char *where,
         case T_NUM_NULL: ok = json_is_number(v) || json_is_null(v); break;
         case T_BOOL: ok = json_is_boolean(v); break;
         case T_OBJ: ok = json_is_object(v); break;
+        case T_OBJ_NULL: ok = json_is_object(v) || json_is_null(v); break;
         case T_ARR: ok = json_is_array(v); break;
         }
         if (!ok)
@@ -648,18 +651,22 @@ static const key_spec cand_spec[] = {
     {"saturation_rate", T_NUM_NULL, 0}, {"latency", T_ARR, 0},
     {"rank", T_INT, 0},         {"finalist", T_INT, 0},
     {"saturated_at_target", T_BOOL, 0}, {"bound_rate", T_NUM_NULL, 0},
+    {"min_zero_load_latency", T_NUM_NULL, 0},
     {"optimistic_saturation", T_NUM_NULL, 0}, {"band_measured", T_BOOL, 0},
     {"optimistic_bound", T_STR, 0}, {"sim_above_bound", T_BOOL, 0},
     {"sim_round", T_INT, 0},    {"sim_saturation", T_OBJ, 0},
-    {"ruled_out_by", T_INT_NULL, 0}, {NULL, 0, 0}};
+    {"ruled_out_by", T_INT_NULL, 0}, {"saturation_probe", T_OBJ_NULL, 0},
+    {NULL, 0, 0}};
 static const key_spec decision_spec[] = {
     {"recommended", T_INT_NULL, 0}, {"runner_up", T_INT_NULL, 0},
     {"model_choice", T_INT_NULL, 0}, {"verdict", T_ARR, 0},
     {"certified", T_BOOL, 0},       {"stop_reason", T_STR, 0},
     {"rounds", T_INT, 0},           {"simulated", T_INT, 0},
+    {"saturation_probed", T_INT, 0},
     {"uncertified", T_INT, 0},      {"budget_designs", T_INT, 0},
     {"replications", T_INT, 0},     {"per_rate", T_ARR, 0},
-    {"disagreements", T_ARR, 0},    {NULL, 0, 0}};
+    {"disagreements", T_ARR, 0},    {"ranked_on", T_STR, 0},
+    {NULL, 0, 0}};
 static const key_spec finalist_spec[] = {
     {"id", T_INT, 0},         {"order", T_INT, 0},
     {"simulation", T_ARR, 0}, {"curve", T_ARR, 0},
@@ -676,6 +683,9 @@ static const key_spec point_spec[] = {
     {"rank", T_INT_NULL, 0},       {"tied_best", T_BOOL, 0},
     {"p50", T_NUM_NULL, 0},        {"p95", T_NUM_NULL, 0},
     {"p99", T_NUM_NULL, 0},        {"max_latency", T_NUM_NULL, 0},
+    {"p50_ci95_half_width", T_NUM_NULL, 0},
+    {"p95_ci95_half_width", T_NUM_NULL, 0},
+    {"p99_ci95_half_width", T_NUM_NULL, 0},
     {NULL, 0, 0}};
 static const key_spec curve_point_spec[] = {
     {"rate", T_NUM, 0},            {"latency", T_NUM_NULL, 0},
@@ -1369,6 +1379,92 @@ static void test_threads_do_not_change_results(void **state)
     cfg_study_fini(&s);
 }
 
+/* ---- a study ranked on p99 ------------------------------------------------ */
+
+/* opt_small ranked on p99_latency with the real simulator: at each target
+ * rate the best is the design of lowest simulated p99, the ranks follow
+ * the p99s, the ties their intervals (from the replications' spread); the
+ * percentile bound of every simulated design is below its simulated p99;
+ * a design simulated in both runs has the same figures as in the mean
+ * run (same jobs); candidates.csv and results.json carry the p99. */
+static void test_p99_study(void **state)
+{
+    fixture *fx = *state;
+    cfg_study s;
+    dse_run run;
+    err e;
+    assert_int_equal(cfg_study_load(SMALL, &s, &e), 0);
+    s.objectives[0].stat = CFG_LAT_P99;
+    assert_string_equal(cfg_objective_name(&s.objectives[0]), "p99_latency");
+    dse_optimize_opts o = opts_for(2, 0);
+    assert_int_equal(dse_optimize(&s, &o, &run, &e), 0);
+    assert_true(run.nsimulated >= 2);
+    size_t sustained = 0, differs = 0;
+    for (size_t ri = 0; ri < s.rates.n; ri++) {
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < run.ncand; i++) {
+            const dse_candidate *c = &run.cand[i];
+            if (!c->sim || c->sim[ri].saturated || !isfinite(c->sim[ri].p99))
+                continue;
+            const dse_sim_point *p = &c->sim[ri];
+            sustained++;
+            assert_true(p->p99_half_width >= 0 && isfinite(p->p99_half_width));
+            assert_true(p->p50 <= p->p95 && p->p95 <= p->p99);
+            assert_true(dse_optimistic_figure(&s, c, ri, CFG_LAT_P99) <=
+                        p->p99);
+            if (best == SIZE_MAX || p->p99 < run.cand[best].sim[ri].p99)
+                best = i;
+        }
+        assert_int_equal(run.best_at_rate[ri], best);
+        if (best == SIZE_MAX)
+            continue;
+        const dse_sim_point *b = &run.cand[best].sim[ri];
+        for (size_t i = 0; i < run.ncand; i++) {
+            const dse_candidate *c = &run.cand[i];
+            if (!c->sim || c->sim[ri].saturated || !isfinite(c->sim[ri].p99))
+                continue;
+            const dse_sim_point *p = &c->sim[ri];
+            int rank = 1;
+            for (size_t j = 0; j < run.ncand; j++) {
+                const dse_candidate *d = &run.cand[j];
+                if (d->sim && !d->sim[ri].saturated &&
+                    isfinite(d->sim[ri].p99) &&
+                    (d->sim[ri].p99 < p->p99 ||
+                     (d->sim[ri].p99 == p->p99 && j < i)))
+                    rank++;
+            }
+            assert_int_equal(p->rank, rank);
+            assert_int_equal(p->tied_best, p->p99 - p->p99_half_width <=
+                                               b->p99 + b->p99_half_width);
+            /* the same simulation in the mean-ranked run */
+            const dse_candidate *m = &fx->run.cand[i];
+            if (m->sim && !m->sim[ri].saturated) {
+                assert_true(m->sim[ri].p99 == p->p99);
+                assert_true(m->sim[ri].latency == p->latency);
+            }
+        }
+        size_t mb = fx->run.best_at_rate[ri];
+        differs += mb != best;
+        print_message("rate %g: best by p99 %zu (p99 %.1f +- %.1f, mean "
+                      "%.1f); best by mean in the mean-ranked run %zu\n",
+                      s.rates.v[ri], best, b->p99, b->p99_half_width,
+                      b->latency, mb);
+    }
+    assert_true(sustained > 0);
+    print_message("%zu rate(s) where the p99 ranking's best differs\n",
+                  differs);
+    char *csv = csv_text(&run);
+    assert_non_null(strstr(csv, ",sim_p99@0.004,sim_p99_ci95@0.004,"));
+    assert_non_null(strstr(csv, ",min_zero_load_latency,"));
+    free(csv);
+    char *js = json_text(&run);
+    assert_non_null(strstr(js, "\"ranked_on\": \"p99\""));
+    assert_non_null(strstr(js, "\"p99_ci95_half_width\""));
+    free(js);
+    dse_run_fini(&run);
+    cfg_study_fini(&s);
+}
+
 /* ---- the NLopt strategy ---------------------------------------------------- */
 
 static void test_nlopt_scores_a_subset(void **state)
@@ -1772,6 +1868,7 @@ int main(void)
         cmocka_unit_test(test_finalists_and_simulation),
         cmocka_unit_test(test_report_files),
         cmocka_unit_test(test_threads_do_not_change_results),
+        cmocka_unit_test(test_p99_study),
     };
     const struct CMUnitTest other[] = {
         cmocka_unit_test(test_checkers_reject_bad_input),

@@ -4,7 +4,8 @@
  * within the histogram's stated relative error (1/128) of the exact
  * nearest-rank ones, the maximum exact; recording the latencies changes no
  * other figure (the means stay bit for bit); merged replications average
- * the percentiles and keep the largest maximum.
+ * the percentiles, give each an interval from their spread and keep the
+ * largest maximum.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,6 +146,11 @@ static void test_merge(void **state)
     assert_true(fabs(m.latency_p95 - 21) < 1e-12);
     assert_true(fabs(m.latency_p99 - 33) < 1e-12);
     assert_true(m.latency_max == 90);
+    /* the percentiles' intervals: t(2) x sd / sqrt(3) of 10, 11, 12 (sd
+     * 1) and of 30, 33, 36 (sd 3) */
+    assert_true(fabs(m.latency_p50_ci95 - 4.303 / sqrt(3.0)) < 1e-9);
+    assert_true(fabs(m.latency_p95_ci95 - 4.303 / sqrt(3.0)) < 1e-9);
+    assert_true(fabs(m.latency_p99_ci95 - 3 * 4.303 / sqrt(3.0)) < 1e-9);
 }
 
 int main(void)

@@ -98,7 +98,9 @@ static void print_summary(const dse_run *r, const char *dir)
         const dse_candidate *c = &r->cand[r->finalists[f]];
         char label[200];
         dse_design_label(&c->design, label, sizeof label);
-        printf("  #%d %-48s", c->finalist, label);
+        /* S1, S2, ...: the report's names for the simulated designs */
+        printf("  %s%d %-48s", r->recommended == SIZE_MAX ? "#" : "S",
+               c->finalist, label);
         if (isfinite(c->sim_saturation) && isfinite(c->saturation_rate))
             printf(" sat %.5f (model %.5f)", c->sim_saturation,
                    c->saturation_rate);
@@ -110,9 +112,14 @@ static void print_summary(const dse_run *r, const char *dir)
             printf(" sat -");
         for (size_t ri = 0; ri < s->rates.n; ri++) {
             const dse_sim_point *p = c->sim ? &c->sim[ri] : NULL;
-            if (p && isfinite(p->latency))
-                printf("  @%g %.1f±%.1f", s->rates.v[ri], p->latency,
-                       p->half_width);
+            double hw, v = p ? dse_point_latency(p, cfg_rank_stat(s), &hw)
+                             : NAN;
+            if (p && isfinite(v))   /* the figure the decision ranks on */
+                printf("  @%g %s%s%.1f±%.1f", s->rates.v[ri],
+                       cfg_rank_stat(s) == CFG_LAT_MEAN
+                           ? ""
+                           : cfg_latency_stat_name(cfg_rank_stat(s)),
+                       cfg_rank_stat(s) == CFG_LAT_MEAN ? "" : " ", v, hw);
             else if (p && p->saturated)
                 printf("  @%g saturates", s->rates.v[ri]);
             else

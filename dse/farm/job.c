@@ -332,18 +332,10 @@ static int get_real(reader *r, const char *key, double lo, double hi,
 
 static int parse_objective(const char *name, cfg_objective *o)
 {
-    cfg_objective cands[2 + CFG_COST_COUNT];
-    size_t n = 0;
-    cands[n++] = (cfg_objective){CFG_OBJ_LATENCY, CFG_COST_BISECTION, 0};
-    cands[n++] = (cfg_objective){CFG_OBJ_SATURATION, CFG_COST_BISECTION, 1};
-    for (int c = 0; c < CFG_COST_COUNT; c++)
-        cands[n++] = (cfg_objective){CFG_OBJ_COST, (cfg_cost_metric)c, 0};
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(cfg_objective_name(&cands[i]), name) == 0) {
-            *o = cands[i];
-            return 0;
-        }
-    return -1;
+    /* the names cfg_objective_name writes ("cost" alone never) */
+    if (strcmp(name, "cost") == 0)
+        return -1;
+    return cfg_objective_parse(name, CFG_COST_BISECTION, o);
 }
 
 static int parse_design_workload(reader *r, const dse_job_limits *lim,

@@ -57,6 +57,30 @@ void dse_report_best_by_topology(const dse_run *r, size_t ri,
     }
 }
 
+double dse_report_ranked(const cfg_study *s, const dse_candidate *c,
+                         size_t ri, double *half_width)
+{
+    double hw = NAN, v = NAN;
+    if (c->sim) {
+        v = dse_point_latency(&c->sim[ri], cfg_rank_stat(s), &hw);
+        if (!isfinite(v) && c->sim[ri].saturated)
+            v = INFINITY;
+    }
+    if (half_width)
+        *half_width = isfinite(hw) ? hw : 0;
+    return v;
+}
+
+const char *dse_report_ranked_name(const cfg_study *s)
+{
+    switch (cfg_rank_stat(s)) {
+    case CFG_LAT_P50: return "p50 latency";
+    case CFG_LAT_P95: return "p95 latency";
+    case CFG_LAT_P99: return "p99 latency";
+    default: return "latency";
+    }
+}
+
 char *dse_report_vformat(const char *fmt, va_list ap)
 {
     va_list again;
@@ -198,8 +222,9 @@ char **dse_report_notes(const dse_run *r, size_t *count)
         }
         char line[900];
         size_t used = (size_t)snprintf(
-            line, sizeof line, "At rate %g the best of each topology "
-                               "(equal budget; simulated unless marked model):",
+            line, sizeof line, "At rate %g the best of each topology by "
+                               "mean latency (equal budget; simulated unless "
+                               "marked model):",
             s->rates.v[ri]);
         for (int q = 0; q < m && used < sizeof line; q++) {
             const dse_candidate *c = &r->cand[best[order[q]]];

@@ -68,6 +68,16 @@ void dse_report_best_by_topology(const dse_run *r, size_t ri,
  * which. */
 double dse_report_latency(const dse_candidate *c, size_t ri, int *simulated);
 
+/* The figure the decision ranks c on at target rate ri (the study's mean
+ * or percentile latency, cfg_rank_stat), simulated: INFINITY where c
+ * saturated there, NAN where c was not simulated; *half_width (may be
+ * NULL) its 95% half-width. */
+double dse_report_ranked(const cfg_study *s, const dse_candidate *c,
+                         size_t ri, double *half_width);
+/* Its name for a sentence or an axis: "latency" for the mean, else "p99
+ * latency" and the like. */
+const char *dse_report_ranked_name(const cfg_study *s);
+
 /* What the report opens with (verdict.c): the recommendation and why, per
  * rate, the models' regret, how sure (caller frees each and the array). */
 char **dse_report_verdict(const dse_run *r, size_t *count);

@@ -283,7 +283,7 @@ static void load_chart(report_chart *rc, const dse_run *r,
     chart c = {.title = title,
                .xlabel = "offered load (messages/node/cycle)",
                .ylabel = accepted ? "accepted (messages/node/cycle)"
-                                  : "latency (cycles)",
+                                  : "mean latency (cycles)",
                .log_y = !accepted, .series = b.ser, .nseries = b.nser,
                .vlines = r->study->rates.v, .nvlines = r->study->rates.n,
                .vline_label = "target rates",
@@ -473,17 +473,20 @@ static size_t front_2d(xy_point *pts, size_t n, int max_x, int min_y,
 }
 
 /* Which figures a front chart plots for candidate c: x a saturation rate,
- * y a latency at target rate lo; simulated (its simulated figures) or the
- * model's.  0 when c has none to plot. */
-static int front_xy(const dse_candidate *c, size_t lo, int simulated,
-                    double *x, double *y)
+ * y a latency at target rate lo; simulated (its simulated figures: the
+ * mean or the percentile the study ranks on) or the model's (a mean).  0
+ * when c has none to plot. */
+static int front_xy(const cfg_study *s, const dse_candidate *c, size_t lo,
+                    int simulated, double *x, double *y)
 {
     if (simulated) {
-        if (!c->sim || !isfinite(c->sim_saturation) ||
-            !isfinite(c->sim[lo].latency))
+        double v = c->sim ? dse_point_latency(&c->sim[lo], cfg_rank_stat(s),
+                                              NULL)
+                          : NAN;
+        if (!c->sim || !isfinite(c->sim_saturation) || !isfinite(v))
             return 0;
         *x = c->sim_saturation;
-        *y = c->sim[lo].latency;
+        *y = v;
         return 1;
     }
     if (c->score_rc != 0 || !isfinite(c->saturation_rate) ||
@@ -501,6 +504,7 @@ static void front_chart(report_charts *out, const dse_run *r, int sim)
 {
     const cfg_study *s = r->study;
     size_t lo = lowest_rate(s), nc = r->ncand + 1;
+    const char *ranked = dse_report_ranked_name(s);
     builder b = {0};
     xy_point *pts = own(&b, xcalloc(nc, sizeof *pts));
     double *fx = nums(&b, nc), *fy = nums(&b, nc);
@@ -523,13 +527,14 @@ static void front_chart(report_charts *out, const dse_run *r, int sim)
                 int is_sim = c->sim != NULL && isfinite(c->sim_saturation);
                 if (sim && is_sim != simulated_pass)
                     continue;
-                if (!front_xy(c, lo, simulated_pass, &x[k], &y[k]))
+                if (!front_xy(s, c, lo, simulated_pass, &x[k], &y[k]))
                     continue;
                 char *name = design_name(&b, r, i);
-                tips[k] = fmt(&b, "%s\n%s saturation %.5g, latency %.1f at "
+                tips[k] = fmt(&b, "%s\n%s saturation %.5g, %s %.1f at "
                                   "%g%s",
                               name, simulated_pass ? "simulated" : "model",
-                              x[k], y[k], s->rates.v[lo],
+                              x[k], simulated_pass ? ranked : "latency", y[k],
+                              s->rates.v[lo],
                               i == r->recommended ? " (recommended)" : "");
                 if (simulated_pass) {
                     names[k] = fmt(&b, "S%d", c->finalist);
@@ -561,8 +566,8 @@ static void front_chart(report_charts *out, const dse_run *r, int sim)
     size_t nfront = front_2d(pts, npts, 1, 1, fx, fy);
     const char **ftips = texts(&b, nfront);
     for (size_t i = 0; i < nfront; i++)
-        ftips[i] = fmt(&b, "front: saturation %.5g, latency %.1f", fx[i],
-                       fy[i]);
+        ftips[i] = fmt(&b, "front: saturation %.5g, %s %.1f", fx[i],
+                       sim ? ranked : "latency", fy[i]);
     add(&b, (chart_series){.label = sim ? "simulated front on these two axes"
                                         : "model front on these two axes",
                            .x = fx, .y = fy, .n = nfront, .style = CHART_STEP,
@@ -570,7 +575,7 @@ static void front_chart(report_charts *out, const dse_run *r, int sim)
     size_t rec = r->recommended;
     double rx, ry;
     if (rec != SIZE_MAX &&
-        front_xy(&r->cand[rec], lo, sim, &rx, &ry)) {
+        front_xy(s, &r->cand[rec], lo, sim, &rx, &ry)) {
         double *x = nums(&b, 1), *y = nums(&b, 1);
         const char **tips = texts(&b, 1);
         x[0] = rx;
@@ -583,20 +588,22 @@ static void front_chart(report_charts *out, const dse_run *r, int sim)
                                .point_tips = tips});
     }
     double top = max_target(s);
-    char *title = sim ? fmt(&b, "Simulated front: latency at rate %g vs "
+    char *title = sim ? fmt(&b, "Simulated front: %s at rate %g vs "
                                 "simulated saturation rate",
-                            s->rates.v[lo])
+                            ranked, s->rates.v[lo])
                       : fmt(&b, "Every scored design: model latency at rate "
                                 "%g vs model saturation rate",
                             s->rates.v[lo]);
     report_chart *rc = new_chart(
         out, REPORT_SEC_FRONT, sim ? "front-simulated.svg" : "front-model.svg",
         sim ? "The simulated front" : "The models' screen",
-        sim ? "Which simulated designs does no other simulated design beat on "
-              "both latency at the lowest target rate and saturation rate, "
-              "by the simulator's figures (what the decision ranks on)? "
-              "Designs the models screened but nobody simulated are faint, "
-              "at their model figures; the star is the recommendation."
+        sim ? fmt(&b, "Which simulated designs does no other simulated "
+                      "design beat on both %s at the lowest target rate and "
+                      "saturation rate, by the simulator's figures (what the "
+                      "decision ranks on)? Designs the models screened but "
+                      "nobody simulated are faint, at their model figures "
+                      "(mean latency); the star is the recommendation.",
+                  ranked)
             : "Where does the model put every scored design? Designs left of "
               "the dashed line saturate, by their model, at or below the "
               "highest target rate.  The decision does not rank on these "
@@ -611,7 +618,12 @@ static void front_chart(report_charts *out, const dse_run *r, int sim)
                .xlabel = sim ? "saturation rate, simulated; model if faint "
                                "(messages/node/cycle)"
                              : "model saturation rate (messages/node/cycle)",
-               .ylabel = fmt(&b, "latency at %g (cycles)", s->rates.v[lo]),
+               .ylabel = sim && cfg_rank_stat(s) != CFG_LAT_MEAN
+                             ? fmt(&b, "%s at %g, simulated; model mean if "
+                                       "faint (cycles)",
+                                   ranked, s->rates.v[lo])
+                             : fmt(&b, "latency at %g (cycles)",
+                                   s->rates.v[lo]),
                .log_y = 1, .series = b.ser, .nseries = b.nser, .vlines = &top,
                .nvlines = 1, .vline_label = "highest target rate",
                .legend_outside = 1, .width_px = WIDE_W, .height_px = WIDE_H};

@@ -46,6 +46,15 @@ int dse_report_csv(const dse_run *r, FILE *out, err *e)
     for (size_t ri = 0; ri < s->rates.n; ri++)
         fprintf(out, ",sim_latency@%g,sim_ci95@%g", s->rates.v[ri],
                 s->rates.v[ri]);
+    /* a study ranked on a percentile: that percentile too, and its floor */
+    cfg_latency_stat st = cfg_rank_stat(s);
+    const char *stn = cfg_latency_stat_name(st);
+    if (st != CFG_LAT_MEAN) {
+        for (size_t ri = 0; ri < s->rates.n; ri++)
+            fprintf(out, ",sim_%s@%g,sim_%s_ci95@%g", stn, s->rates.v[ri],
+                    stn, s->rates.v[ri]);
+        fputs(",min_zero_load_latency", out);
+    }
     fputs(",ruled_out_by\n", out);
     for (size_t i = 0; i < r->ncand; i++) {
         const dse_candidate *c = &r->cand[i];
@@ -89,6 +98,16 @@ int dse_report_csv(const dse_run *r, FILE *out, err *e)
         for (size_t ri = 0; ri < s->rates.n; ri++) {
             dse_csv_num(out, c->sim ? c->sim[ri].latency : NAN);
             dse_csv_num(out, c->sim ? c->sim[ri].half_width : NAN);
+        }
+        if (st != CFG_LAT_MEAN) {
+            for (size_t ri = 0; ri < s->rates.n; ri++) {
+                double hw = NAN, v = c->sim ? dse_point_latency(&c->sim[ri], st,
+                                                                &hw)
+                                            : NAN;
+                dse_csv_num(out, v);
+                dse_csv_num(out, hw);
+            }
+            dse_csv_num(out, c->min_zero_load);
         }
         if (c->dominated_by >= 0)
             fprintf(out, ",%ld\n", c->dominated_by);

@@ -7,6 +7,7 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -99,6 +100,7 @@ static json_t *candidate_json(const dse_run *r, size_t i)
                           c->saturated_at_target);
     /* the decision's view of the design (docs/decision.md) */
     json_object_set_new(o, "bound_rate", num(c->bound_rate));
+    json_object_set_new(o, "min_zero_load_latency", num(c->min_zero_load));
     json_object_set_new(o, "optimistic_saturation", num(c->opt_saturation));
     json_object_set_new(o, "band_measured", json_boolean(c->band_measured));
     json_object_set_new(o, "optimistic_bound",
@@ -151,6 +153,14 @@ static json_t *finalist_json(const dse_run *r, size_t i)
         json_object_set_new(last, "p50", num(p->p50));
         json_object_set_new(last, "p95", num(p->p95));
         json_object_set_new(last, "p99", num(p->p99));
+        for (cfg_latency_stat st = CFG_LAT_P50; st <= CFG_LAT_P99; st++) {
+            char key[32];
+            double hw;
+            dse_point_latency(p, st, &hw);
+            snprintf(key, sizeof key, "%s_ci95_half_width",
+                     cfg_latency_stat_name(st));
+            json_object_set_new(last, key, num(hw));
+        }
         json_object_set_new(last, "max_latency", num(p->max_latency));
     }
     json_t *curve = json_array();
@@ -203,8 +213,11 @@ static json_t *decision_json(const dse_run *r)
         double regret = NAN;
         if (b != SIZE_MAX && r->model_choice != SIZE_MAX &&
             r->cand[r->model_choice].sim) {
-            double lm = dse_report_latency(&r->cand[r->model_choice], ri, NULL);
-            regret = isfinite(lm) ? 100 * (lm / r->cand[b].sim[ri].latency - 1)
+            double lm = dse_report_ranked(s, &r->cand[r->model_choice], ri,
+                                          NULL);
+            regret = isfinite(lm) ? 100 * (lm / dse_report_ranked(
+                                                    s, &r->cand[b], ri, NULL) -
+                                           1)
                                   : INFINITY;
         }
         json_array_append_new(
@@ -219,7 +232,7 @@ static json_t *decision_json(const dse_run *r)
                            s->rates.v[r->disagree[q].rate], "model_first",
                            (json_int_t)r->disagree[q].model_better, "sim_first",
                            (json_int_t)r->disagree[q].sim_better));
-    return json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:I, s:I, s:I, "
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:b, s:s, s:i, s:I, s:I, s:I, s:I, "
                      "s:i, s:o, s:o}",
                      "recommended", id_or_null(r->recommended), "runner_up",
                      id_or_null(r->runner_up), "model_choice",
@@ -231,6 +244,9 @@ static json_t *decision_json(const dse_run *r)
                      (json_int_t)r->nuncertified, "budget_designs",
                      (json_int_t)s->sim.max_designs, "replications",
                      r->seeds_used, "per_rate", rates, "disagreements", dis);
+    json_object_set_new(o, "ranked_on",
+                        json_string(cfg_latency_stat_name(cfg_rank_stat(s))));
+    return o;
 }
 
 int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e)

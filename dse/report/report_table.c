@@ -198,7 +198,13 @@ void report_table_finalists(const dse_run *r, rtable *t)
     }
     rtable_cell(t, "saturation rate (model)");
     rtable_cell(t, "mean latency, model");
-    rtable_cell(t, "mean latency, simulated");
+    /* a study ranked on a percentile: that percentile beside the mean */
+    cfg_latency_stat st = cfg_rank_stat(s);
+    if (st == CFG_LAT_MEAN)
+        rtable_cell(t, "mean latency, simulated");
+    else
+        rtable_cell(t, "mean / %s latency, simulated",
+                    cfg_latency_stat_name(st));
     rtable_cell(t, "max |error|");
     rtable_cell(t, "Pareto rank (simulated)");
     rtable_cell(t, "95%% CI vs target");
@@ -206,15 +212,19 @@ void report_table_finalists(const dse_run *r, rtable *t)
         const dse_candidate *c = &r->cand[r->finalists[f]];
         char label[200];
         dse_design_label(&c->design, label, sizeof label);
-        double model_sum = 0, sim_sum = 0;
+        double model_sum = 0, sim_sum = 0, pct_sum = 0;
         size_t sim_n = 0;
         for (size_t ri = 0; ri < nr; ri++) {
             model_sum += c->latency[ri];
             if (c->sim && isfinite(c->sim[ri].latency)) {
                 sim_sum += c->sim[ri].latency;
+                pct_sum += dse_point_latency(&c->sim[ri], st, NULL);
                 sim_n++;
             }
         }
+        char pct[48] = "";
+        if (st != CFG_LAT_MEAN && sim_n)
+            snprintf(pct, sizeof pct, " / %.1f", pct_sum / (double)sim_n);
         rtable_cell(t, decided ? "S%d" : "%d", c->finalist);
         rtable_cell(t, "%s", label);
         rtable_cell(t, "%s", c->model ? c->model->name : "-");
@@ -248,10 +258,10 @@ void report_table_finalists(const dse_run *r, rtable *t)
         else
             rtable_cell(t, "-");
         if (sim_n == nr)
-            rtable_cell(t, "%.2f", sim_sum / (double)nr);
+            rtable_cell(t, "%.2f%s", sim_sum / (double)nr, pct);
         else if (sim_n)
-            rtable_cell(t, "%.2f over %zu of %zu rates", sim_sum / (double)sim_n,
-                        sim_n, nr);
+            rtable_cell(t, "%.2f%s over %zu of %zu rates",
+                        sim_sum / (double)sim_n, pct, sim_n, nr);
         else
             rtable_cell(t, "not simulated");
         if (isfinite(c->max_abs_error_pct))
@@ -313,12 +323,21 @@ const char *report_ranking_text(void)
            "simulated front, until none can (certified) or the simulation "
            "budget is spent. Each simulated design gets its simulated "
            "saturation rate and at least 3 replications at each target rate "
-           "it sustains. Designs are ranked per rate on simulated latency "
-           "(overlapping 95% intervals are ties) and Pareto-ranked on the "
+           "it sustains. Designs are ranked per rate on simulated latency, "
+           "the mean or the percentile the study's objectives name "
+           "(p99_latency: the p99, its interval from the replications' "
+           "spread; overlapping 95% intervals are ties) and Pareto-ranked on the "
            "study's objectives with simulated figures; the recommendation is "
            "the front design best or tied at the most rates, ties broken by "
            "the higher simulated saturation rate. docs/decision.md explains "
            "the method.";
+}
+
+/* " ± 1.2" into buf. */
+static const char *fmt_pm(char *buf, size_t size, double hw)
+{
+    snprintf(buf, size, " \xc2\xb1 %.1f", hw);
+    return buf;
 }
 
 void report_table_finalist_points(const dse_run *r, rtable *t)
@@ -329,8 +348,16 @@ void report_table_finalist_points(const dse_run *r, rtable *t)
     rtable_cell(t, "rate");
     rtable_cell(t, "model latency");
     rtable_cell(t, "simulated latency (95%% CI)");
-    rtable_cell(t, "p50 / p95 / p99 / max (sim)");
-    rtable_cell(t, "rank at this rate");
+    cfg_latency_stat st = cfg_rank_stat(s);
+    char pm[32];
+    if (st == CFG_LAT_MEAN)
+        rtable_cell(t, "p50 / p95 / p99 / max (sim)");
+    else
+        rtable_cell(t, "p50 / p95 / p99 / max (sim; ranked on %s, 95%% CI)",
+                    cfg_latency_stat_name(st));
+    rtable_cell(t, "rank at this rate%s%s%s", st == CFG_LAT_MEAN ? "" : " (",
+                st == CFG_LAT_MEAN ? "" : cfg_latency_stat_name(st),
+                st == CFG_LAT_MEAN ? "" : ")");
     rtable_cell(t, "error");
     rtable_cell(t, "network latency (sim)");
     rtable_cell(t, "source wait (sim)");
@@ -354,7 +381,18 @@ void report_table_finalist_points(const dse_run *r, rtable *t)
                 rtable_cell(t, "%.2f ± %.2f%s", p->latency, p->half_width,
                             report_ci_too_wide(r, p) ? " (CI WIDE)" : "");
             }
-            if (p && isfinite(p->p99))
+            double phw;
+            if (p && isfinite(p->p99) && st != CFG_LAT_MEAN &&
+                isfinite(dse_point_latency(p, st, &phw)) && p->seeds > 1)
+                /* the percentile the study ranks on, with its interval */
+                rtable_cell(t, "%.0f%s / %.0f%s / %.0f%s / %.0f", p->p50,
+                            st == CFG_LAT_P50 ? fmt_pm(pm, sizeof pm, phw) : "",
+                            p->p95,
+                            st == CFG_LAT_P95 ? fmt_pm(pm, sizeof pm, phw) : "",
+                            p->p99,
+                            st == CFG_LAT_P99 ? fmt_pm(pm, sizeof pm, phw) : "",
+                            p->max_latency);
+            else if (p && isfinite(p->p99))
                 rtable_cell(t, "%.0f / %.0f / %.0f / %.0f", p->p50, p->p95,
                             p->p99, p->max_latency);
             else

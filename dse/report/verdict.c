@@ -86,17 +86,15 @@ static char *compare_next(const dse_run *r, size_t a, size_t b)
     size_t nf = 0, ns = 0, nt = 0, both = 0;
     double logsum = 0;
     for (size_t ri = 0; ri < nr; ri++) {
-        const dse_sim_point *p = &ca->sim[ri], *q = &cb->sim[ri];
-        if (p->saturated || q->saturated || !isfinite(p->latency) ||
-            !isfinite(q->latency))
+        double hp, hq, lp = dse_report_ranked(s, ca, ri, &hp),
+                       lq = dse_report_ranked(s, cb, ri, &hq);
+        if (!isfinite(lp) || !isfinite(lq))
             continue;
-        double hp = isfinite(p->half_width) ? p->half_width : 0;
-        double hq = isfinite(q->half_width) ? q->half_width : 0;
         both++;
-        logsum += log(q->latency / p->latency);
-        if (q->latency + hq < p->latency - hp)
+        logsum += log(lq / lp);
+        if (lq + hq < lp - hp)
             nf += faster[ri] = 1;
-        else if (q->latency - hq > p->latency + hp)
+        else if (lq - hq > lp + hp)
             ns += slower[ri] = 1;
         else
             nt += tied[ri] = 1;
@@ -104,24 +102,32 @@ static char *compare_next(const dse_run *r, size_t a, size_t b)
     char label[200], list[400];
     char *out = NULL;
     cat(&out, " The next best is %s", label_of(r, b, label, sizeof label));
+    if (cfg_rank_stat(s) != CFG_LAT_MEAN)
+        cat(&out, " (by %s)", dse_report_ranked_name(s));
     if (both == 0) {
         cat(&out, ", which sustains none of the rates the recommendation "
                   "does");
     } else {
         double mean = 100 * (exp(logsum / (double)both) - 1);
-        if (nf == 0 && ns == 0)
-            cat(&out, ", tied with it at every rate both sustain (%.0f%% %s "
+        /* a difference under 1% keeps a decimal: "0% faster" reads as a
+         * contradiction */
+        int digits = fabs(mean) < 1 ? 1 : 0;
+        if (nf == 0 && ns == 0 && fabs(mean) < 0.05)
+            cat(&out, ", tied with it at every rate both sustain (no "
+                      "difference on average)");
+        else if (nf == 0 && ns == 0)
+            cat(&out, ", tied with it at every rate both sustain (%.*f%% %s "
                       "on average, within the intervals)",
-                fabs(mean), mean >= 0 ? "slower" : "faster");
+                digits, fabs(mean), mean >= 0 ? "slower" : "faster");
         else if (nf == 0)
-            cat(&out, ", %.0f%% slower on average over the rates both "
-                      "sustain", mean);
+            cat(&out, ", %.*f%% slower on average over the rates both "
+                      "sustain", digits, mean);
         else if (ns == 0)
-            cat(&out, ", %.0f%% faster on average over the rates both "
-                      "sustain", -mean);
+            cat(&out, ", %.*f%% faster on average over the rates both "
+                      "sustain", digits, -mean);
         else
-            cat(&out, ", %.0f%% %s on average over the rates both sustain",
-                fabs(mean), mean >= 0 ? "slower" : "faster");
+            cat(&out, ", %.*f%% %s on average over the rates both sustain",
+                digits, fabs(mean), mean >= 0 ? "slower" : "faster");
         if (nf) {
             rate_list(s, faster, list, sizeof list);
             cat(&out, "; faster beyond both intervals at %s", list);
@@ -151,8 +157,8 @@ static char *compare_next(const dse_run *r, size_t a, size_t b)
     for (size_t ri = 0; ri < nr; ri++) {
         bt_a += ca->sim[ri].tied_best;
         bt_b += cb->sim[ri].tied_best;
-        su_a += !ca->sim[ri].saturated && isfinite(ca->sim[ri].latency);
-        su_b += !cb->sim[ri].saturated && isfinite(cb->sim[ri].latency);
+        su_a += isfinite(dse_report_ranked(s, ca, ri, NULL));
+        su_b += isfinite(dse_report_ranked(s, cb, ri, NULL));
     }
     if (ca->sim_rank == 0 && cb->sim_rank > 0)
         cat(&out, " The recommendation is on the simulated Pareto front and "
@@ -169,8 +175,9 @@ static char *compare_next(const dse_run *r, size_t a, size_t b)
                   "so the higher simulated saturation rate (the headroom "
                   "above the target load) breaks the tie.", bt_a);
     else
-        cat(&out, " What decides: the lower latency relative to the best, "
-                  "on the same rates and saturation rate.");
+        cat(&out, " What decides: the lower %s relative to the best, "
+                  "on the same rates and saturation rate.",
+            dse_report_ranked_name(s));
     free(faster);
     free(slower);
     free(tied);
@@ -211,7 +218,7 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
     int *sat = xcalloc(nr + 1, sizeof *sat);
     for (size_t ri = 0; ri < nr; ri++) {
         pick[ri] = rec->sim[ri].tied_best;
-        sat[ri] = rec->sim[ri].saturated || !isfinite(rec->sim[ri].latency);
+        sat[ri] = !isfinite(dse_report_ranked(s, rec, ri, NULL));
         lost[ri] = !pick[ri] && !sat[ri];
     }
     char why[1200];
@@ -226,7 +233,9 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             used += (size_t)snprintf(
                 why + used, sizeof why - used, "; at %g it is %.0f%% slower than %s",
                 s->rates.v[ri],
-                100 * (rec->sim[ri].latency / r->cand[b].sim[ri].latency - 1),
+                100 * (dse_report_ranked(s, rec, ri, NULL) /
+                           dse_report_ranked(s, &r->cand[b], ri, NULL) -
+                       1),
                 label_of(r, b, other, sizeof other));
         else if (sat[ri] && used < sizeof why)
             used += (size_t)snprintf(why + used, sizeof why - used,
@@ -250,10 +259,16 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
                 "its saturation search puts it at %.5f (interval up to "
                 "%.5f)", s->rates.v[ri], rec->sim_saturation,
                 rec->sim_saturation_hi);
-    dse_report_line_add(&lines, count, "Build %s: %s (simulated, %d replications, 95%% "
-        "intervals; overlapping intervals count as ties). Its simulated "
-        "saturation rate is %s.%s",
-        label_of(r, r->recommended, label, sizeof label), why, r->seeds_used,
+    dse_report_line_add(&lines, count, "Build %s: %s (simulated %s, %d "
+        "replications, 95%% intervals%s; overlapping intervals count as "
+        "ties). Its simulated saturation rate is %s.%s",
+        label_of(r, r->recommended, label, sizeof label), why,
+        cfg_rank_stat(s) == CFG_LAT_MEAN ? "mean latency"
+                                         : dse_report_ranked_name(s),
+        r->seeds_used,
+        cfg_rank_stat(s) == CFG_LAT_MEAN
+            ? ""
+            : " from the spread of the replications' own percentiles",
         satbuf, next ? next : "");
     free(next);
 
@@ -262,7 +277,8 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
         size_t b = r->best_at_rate[ri], sustain = 0, ties = 0;
         for (size_t f = 0; f < r->nfinalists; f++) {
             const dse_sim_point *p = &r->cand[r->finalists[f]].sim[ri];
-            sustain += !p->saturated && isfinite(p->latency);
+            sustain += isfinite(dse_report_ranked(s, &r->cand[r->finalists[f]],
+                                                  ri, NULL));
             ties += p->tied_best && r->finalists[f] != b;
         }
         if (b == SIZE_MAX) {
@@ -270,12 +286,12 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
                 "sustains the load.", s->rates.v[ri], r->nfinalists);
             continue;
         }
-        const dse_sim_point *p = &r->cand[b].sim[ri];
-        dse_report_line_add(&lines, count, "At rate %g: best %s, %.1f ± %.1f cycles; %zu "
-            "other design(s) tied with it; %zu of %zu simulated designs "
-            "sustain the rate.",
-            s->rates.v[ri], label_of(r, b, label, sizeof label), p->latency,
-            p->half_width, ties, sustain, r->nfinalists);
+        double hw, l = dse_report_ranked(s, &r->cand[b], ri, &hw);
+        dse_report_line_add(&lines, count, "At rate %g: best %s, %s %.1f ± "
+            "%.1f cycles; %zu other design(s) tied with it; %zu of %zu "
+            "simulated designs sustain the rate.",
+            s->rates.v[ri], label_of(r, b, label, sizeof label),
+            dse_report_ranked_name(s), l, hw, ties, sustain, r->nfinalists);
     }
 
     /* the models' own choice */
@@ -287,11 +303,11 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
         char regret[800] = "";
         size_t u = 0;
         for (size_t ri = 0; ri < nr && u < sizeof regret; ri++) {
-            double lm = dse_report_latency(m, ri, NULL);
+            double lm = dse_report_ranked(s, m, ri, NULL);
             double lb = r->best_at_rate[ri] == SIZE_MAX
                             ? INFINITY
-                            : dse_report_latency(&r->cand[r->best_at_rate[ri]],
-                                                 ri, NULL);
+                            : dse_report_ranked(s, &r->cand[r->best_at_rate[ri]],
+                                                ri, NULL);
             int w;
             if (!isfinite(lm))
                 w = snprintf(regret + u, sizeof regret - u,
@@ -305,8 +321,9 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
                 u += (size_t)w;
         }
         dse_report_line_add(&lines, count, "Regret of the model-only choice: the models "
-            "alone would have picked %s; simulated, %s.",
-            label_of(r, r->model_choice, label, sizeof label), regret);
+            "alone would have picked %s; simulated %s, %s.",
+            label_of(r, r->model_choice, label, sizeof label),
+            dse_report_ranked_name(s), regret);
     }
 
     /* how sure */
@@ -347,9 +364,15 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
                 "(inside the regime its validation set-ups span) and %zu on "
                 "the physical screen alone, exact zero-load latency and "
                 "channel-load bound (%zu without a model, %zu outside their "
-                "model's validated regime).",
+                "model's validated regime).%s",
                 on_band + no_model + outside, on_band, no_model + outside,
-                no_model, outside);
+                no_model, outside,
+                cfg_rank_stat(s) == CFG_LAT_MEAN
+                    ? ""
+                    : " Their bound on the percentile the study ranks on is "
+                      "physics alone for every one of them: the smallest "
+                      "zero-load latency of one message (the models predict "
+                      "no percentile).");
     }
     if (!r->certified && !r->check_mode)
         dse_report_line_add(&lines, count, "The rounds ended because the %s. Raise "
@@ -386,7 +409,7 @@ void report_table_decision(const dse_run *r, rtable *t)
     const cfg_study *s = r->study;
     rtable_init(t, 5);
     rtable_cell(t, "rate");
-    rtable_cell(t, "best (simulated)");
+    rtable_cell(t, "best (simulated %s)", dse_report_ranked_name(s));
     rtable_cell(t, "tied with it");
     rtable_cell(t, "recommended");
     rtable_cell(t, "models' choice");
@@ -397,9 +420,9 @@ void report_table_decision(const dse_run *r, rtable *t)
         if (b == SIZE_MAX) {
             rtable_cell(t, "none sustains it");
         } else {
-            const dse_sim_point *p = &r->cand[b].sim[ri];
+            double hw, l = dse_report_ranked(s, &r->cand[b], ri, &hw);
             rtable_cell(t, "%s: %.1f ± %.1f", label_of(r, b, label, sizeof label),
-                        p->latency, p->half_width);
+                        l, hw);
         }
         char *ties = NULL;
         for (size_t f = 0; f < r->nfinalists; f++) {
@@ -418,11 +441,12 @@ void report_table_decision(const dse_run *r, rtable *t)
                 continue;
             }
             const dse_sim_point *p = &r->cand[who[k]].sim[ri];
-            if (p->saturated || !isfinite(p->latency))
+            double hw, l = dse_report_ranked(s, &r->cand[who[k]], ri, &hw);
+            if (!isfinite(l))
                 rtable_cell(t, "saturates (%.5f)", r->cand[who[k]].sim_saturation);
             else
-                rtable_cell(t, "%.1f ± %.1f (rank %d)", p->latency,
-                            p->half_width, p->rank);
+                rtable_cell(t, "%.1f ± %.1f (rank %d at this rate)", l, hw,
+                            p->rank);
         }
     }
 }
@@ -433,7 +457,7 @@ void report_table_disagreements(const dse_run *r, rtable *t)
     rtable_cell(t, "rate");
     rtable_cell(t, "the models put first");
     rtable_cell(t, "the simulator puts first");
-    rtable_cell(t, "simulated latencies");
+    rtable_cell(t, "simulated mean latencies");
     char a[200], b[200];
     for (size_t q = 0; q < r->ndisagree; q++) {
         const dse_disagreement *d = &r->disagree[q];

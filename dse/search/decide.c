@@ -30,6 +30,7 @@
 #include "models/model.h"
 #include "net/topology.h"
 #include "net/xalloc.h"
+#include "sim/sim.h"
 
 #define MAX_DISAGREEMENTS 200
 
@@ -55,10 +56,11 @@ static double cost_of(const dse_candidate *c, cfg_cost_metric m)
 void dse_decide_bounds(const cfg_study *s, dse_candidate *c)
 {
     model_bound b;
-    c->bound_rate = c->exact_zero_load = NAN;
+    c->bound_rate = c->exact_zero_load = c->min_zero_load = NAN;
     if (model_bound_compute(&c->design, &s->workload, &b, NULL) == 0) {
         c->bound_rate = b.rate;
         c->exact_zero_load = b.zero_load;
+        c->min_zero_load = b.min_zero_load;
     }
     const dse_band *band =
         dse_band_for(c->model ? c->model->name : NULL,
@@ -109,14 +111,35 @@ double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,
     return fmax(floor_latency, c->latency[ri] * band->lat_ratio_lo);
 }
 
-/* The simulated latency at rate ri, at the pessimistic end of its CI;
- * INFINITY when the design saturated there or was not measured. */
-static double sim_worst(const dse_candidate *y, size_t ri)
+/* A percentile's optimistic bound.  Not the mean's: a percentile can lie
+ * below the mean (a few very slow messages raise the mean only), so
+ * neither the exact zero-load latency nor the model's band bounds it.
+ * Every message takes at least its own zero-load latency, so every
+ * percentile is at least the smallest of those (min_zero_load), and the
+ * histogram reports it at most SIM_PERCENTILE_REL_ERR below. */
+double dse_optimistic_figure(const cfg_study *s, const dse_candidate *c,
+                             size_t ri, cfg_latency_stat st)
 {
-    const dse_sim_point *p = &y->sim[ri];
-    if (!y->sim || p->saturated || !isfinite(p->latency))
+    if (st == CFG_LAT_MEAN)
+        return dse_optimistic_latency(s, c, ri);
+    if (!(s->rates.v[ri] < c->opt_saturation))
         return INFINITY;
-    return p->latency + (isfinite(p->half_width) ? p->half_width : 0);
+    return isfinite(c->min_zero_load)
+               ? c->min_zero_load * (1 - SIM_PERCENTILE_REL_ERR)
+               : 0;
+}
+
+/* The simulated latency figure st at rate ri, at the pessimistic end of
+ * its CI; INFINITY when the design saturated there or was not measured. */
+static double sim_worst(const dse_candidate *y, size_t ri,
+                        cfg_latency_stat st)
+{
+    if (!y->sim)
+        return INFINITY;
+    double hw, v = dse_point_latency(&y->sim[ri], st, &hw);
+    if (!isfinite(v))
+        return INFINITY;
+    return v + (isfinite(hw) ? hw : 0);
 }
 
 /* y (simulated) is at least as good as x's optimistic bound on every
@@ -126,10 +149,13 @@ static int beats_but_saturation(const cfg_study *s, const dse_candidate *y,
 {
     if (!y->sim)
         return 0;
-    if (has_objective(s, CFG_OBJ_LATENCY))
-        for (size_t ri = 0; ri < s->rates.n; ri++)
-            if (sim_worst(y, ri) > dse_optimistic_latency(s, x, ri))
-                return 0;
+    for (size_t j = 0; j < s->nobjectives; j++) {
+        cfg_latency_stat st = s->objectives[j].stat;
+        if (s->objectives[j].kind == CFG_OBJ_LATENCY)
+            for (size_t ri = 0; ri < s->rates.n; ri++)
+                if (sim_worst(y, ri, st) > dse_optimistic_figure(s, x, ri, st))
+                    return 0;
+    }
     for (size_t j = 0; j < s->nobjectives; j++)
         if (s->objectives[j].kind == CFG_OBJ_COST &&
             cost_of(y, s->objectives[j].cost) > cost_of(x, s->objectives[j].cost))
@@ -360,14 +386,15 @@ static double promise(const cfg_study *s, const dse_run *r,
                       const dse_candidate *x)
 {
     double p = 0;
+    cfg_latency_stat st = cfg_rank_stat(s);
     for (size_t ri = 0; ri < s->rates.n; ri++) {
-        double opt = dse_optimistic_latency(s, x, ri);
+        double opt = dse_optimistic_figure(s, x, ri, st);
         if (!isfinite(opt))
             continue;
         double front = INFINITY;
         for (size_t i = 0; i < r->ncand; i++)
             if (r->cand[i].sim)
-                front = fmin(front, sim_worst(&r->cand[i], ri));
+                front = fmin(front, sim_worst(&r->cand[i], ri, st));
         p = fmax(p, isfinite(front) ? front / opt : 1e9);
     }
     double best_sat = 0;
@@ -398,6 +425,7 @@ static void leader_siblings(const cfg_study *s, const dse_run *r,
 {
     memset(sibling, 0, r->ncand);
     size_t nr = s->rates.n;
+    cfg_latency_stat st = cfg_rank_stat(s);
     for (size_t ri = 0; ri <= nr; ri++) {
         size_t lead = SIZE_MAX;
         double best = ri < nr ? INFINITY : 0;
@@ -406,9 +434,9 @@ static void leader_siblings(const cfg_study *s, const dse_run *r,
             if (!c->sim)
                 continue;
             if (ri < nr) { /* latency leader at rate ri */
-                const dse_sim_point *p = &c->sim[ri];
-                if (!p->saturated && isfinite(p->latency) && p->latency < best) {
-                    best = p->latency;
+                double v = dse_point_latency(&c->sim[ri], st, NULL);
+                if (isfinite(v) && v < best) {
+                    best = v;
                     lead = i;
                 }
             } else if (isfinite(c->sim_saturation) &&
@@ -514,16 +542,18 @@ static void rank_simulated(const cfg_study *s, dse_run *r, const size_t *sim,
                            size_t nsim)
 {
     size_t nr = s->rates.n;
+    /* the study's ranking figure: the mean, or the percentile it names */
+    cfg_latency_stat st = cfg_rank_stat(s);
     figures *f = xcalloc(nsim + 1, sizeof *f);
     double *lat = xmalloc((nsim * nr + 1) * sizeof *lat);
     double *hw = xmalloc((nsim * nr + 1) * sizeof *hw);
     for (size_t q = 0; q < nsim; q++) {
         const dse_candidate *c = &r->cand[sim[q]];
         for (size_t ri = 0; ri < nr; ri++) {
-            const dse_sim_point *p = &c->sim[ri];
-            int ok = !p->saturated && isfinite(p->latency);
-            lat[q * nr + ri] = ok ? p->latency : INFINITY;
-            hw[q * nr + ri] = ok && isfinite(p->half_width) ? p->half_width : 0;
+            double h, v = dse_point_latency(&c->sim[ri], st, &h);
+            int ok = isfinite(v);
+            lat[q * nr + ri] = ok ? v : INFINITY;
+            hw[q * nr + ri] = ok && isfinite(h) ? h : 0;
         }
         f[q].lat = &lat[q * nr];
         f[q].hw = &hw[q * nr];
@@ -566,8 +596,10 @@ static void rank_simulated(const cfg_study *s, dse_run *r, const size_t *sim,
         for (size_t j = 0; j < s->nobjectives; j++) {
             const cfg_objective *o = &s->objectives[j];
             if (o->kind == CFG_OBJ_LATENCY)
-                for (size_t ri = 0; ri < nr; ri++)
-                    row[k++] = f[q].lat[ri];
+                for (size_t ri = 0; ri < nr; ri++) {
+                    double v = dse_point_latency(&c->sim[ri], o->stat, NULL);
+                    row[k++] = isfinite(v) ? v : INFINITY;
+                }
             else if (o->kind == CFG_OBJ_SATURATION)
                 row[k++] = isfinite(c->sim_saturation) ? -c->sim_saturation : 0;
             else
@@ -616,7 +648,9 @@ static void find_disagreements(const cfg_study *s, dse_run *r,
             for (size_t b = 0; b < nsim; b++) {
                 const dse_candidate *ca = &r->cand[sim[a]], *cb = &r->cand[sim[b]];
                 double ma = ca->latency[ri], mb = cb->latency[ri];
-                double sa = sim_worst(ca, ri), sb = sim_worst(cb, ri);
+                /* the models predict the mean: judged on the mean */
+                double sa = sim_worst(ca, ri, CFG_LAT_MEAN),
+                       sb = sim_worst(cb, ri, CFG_LAT_MEAN);
                 if (a == b || !isfinite(mb) || !isfinite(sa))
                     continue;
                 /* models: b first (a saturated, or slower); simulator: a

@@ -72,6 +72,12 @@ void dse_decide_bounds(const cfg_study *s, dse_candidate *c);
  * optimistic saturation rate does not exceed the rate. */
 double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,
                               size_t ri);
+/* c's optimistic figure of statistic st (decide.c: the mean's is
+ * dse_optimistic_latency; a percentile's, the smallest zero-load latency
+ * of one message, less the percentile estimator's error, at every rate
+ * below the optimistic saturation rate); INFINITY likewise. */
+double dse_optimistic_figure(const cfg_study *s, const dse_candidate *c,
+                             size_t ri, cfg_latency_stat st);
 /* Flag c when its simulated saturation rate is above the channel-load
  * bound (c->bound_rate, set by dse_decide_bounds): no network carries more
  * than one flit per cycle over its busiest channel, so either the bound or

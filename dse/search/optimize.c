@@ -62,6 +62,8 @@ static void fill_objectives(const cfg_study *s, dse_candidate *c,
         const cfg_objective *o = &s->objectives[j];
         switch (o->kind) {
         case CFG_OBJ_LATENCY:
+            /* a percentile too: the models predict the mean only, and
+             * the screen orders designs, it does not bound them */
             c->objectives[j] = mean_latency;
             break;
         case CFG_OBJ_SATURATION:
@@ -199,6 +201,23 @@ static void select_finalists(const cfg_study *s, dse_run *r)
     free(ranked);
 }
 
+double dse_point_latency(const dse_sim_point *p, cfg_latency_stat st,
+                         double *half_width)
+{
+    double v, hw;
+    switch (st) {
+    case CFG_LAT_P50: v = p->p50; hw = p->p50_half_width; break;
+    case CFG_LAT_P95: v = p->p95; hw = p->p95_half_width; break;
+    case CFG_LAT_P99: v = p->p99; hw = p->p99_half_width; break;
+    default: v = p->latency; hw = p->half_width; break;
+    }
+    if (p->saturated || !isfinite(v))
+        v = hw = NAN;
+    if (half_width)
+        *half_width = hw;
+    return v;
+}
+
 /* ---- simulation: the decision's oracle ----------------------------------- */
 
 /* Replications per simulated point: at least 3, so that a 95% interval is
@@ -278,6 +297,7 @@ static void aggregate_design(const cfg_study *s, dse_candidate *c,
         pt->network_latency = pt->source_wait = pt->accepted = NAN;
         pt->mean_hops = NAN;
         pt->p50 = pt->p95 = pt->p99 = pt->max_latency = NAN;
+        pt->p50_half_width = pt->p95_half_width = pt->p99_half_width = NAN;
         if (!run[ri]) {
             /* above the simulated saturation interval: saturates there */
             pt->saturated = pt->skipped = isfinite(c->sim_saturation);
@@ -306,6 +326,9 @@ static void aggregate_design(const cfg_study *s, dse_candidate *c,
         pt->p95 = merged.latency_p95;
         pt->p99 = merged.latency_p99;
         pt->max_latency = merged.latency_max;
+        pt->p50_half_width = merged.latency_p50_ci95;
+        pt->p95_half_width = merged.latency_p95_ci95;
+        pt->p99_half_width = merged.latency_p99_ci95;
         if (isfinite(pt->model_latency)) {
             pt->error_pct =
                 100.0 * (pt->model_latency - pt->latency) / pt->latency;
@@ -353,6 +376,7 @@ static void curve_point(const cfg_study *s, const dse_candidate *c,
     pt->network_latency = pt->source_wait = pt->accepted = NAN;
     pt->mean_hops = pt->model_latency = NAN;
     pt->p50 = pt->p95 = pt->p99 = pt->max_latency = NAN;
+    pt->p50_half_width = pt->p95_half_width = pt->p99_half_width = NAN;
     if (code != 0)
         return;
     pt->seeds = 1;
@@ -374,6 +398,9 @@ static void curve_point(const cfg_study *s, const dse_candidate *c,
     pt->p95 = res->latency_p95;
     pt->p99 = res->latency_p99;
     pt->max_latency = res->latency_max;
+    pt->p50_half_width = res->latency_p50_ci95;
+    pt->p95_half_width = res->latency_p95_ci95;
+    pt->p99_half_width = res->latency_p99_ci95;
 }
 
 typedef struct oracle_ctx {

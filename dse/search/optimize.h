@@ -38,6 +38,9 @@ typedef struct dse_sim_point {
     double p50, p95, p99, max_latency; /* latency percentiles and maximum
                                 (cycles; percentiles averaged over seeds,
                                 within 1/128; sim.h); NAN if saturated */
+    double p50_half_width, p95_half_width, p99_half_width; /* 95% CI of the
+                                percentiles from the seeds' spread (cycles;
+                                0 for one seed) */
     double mean_hops;
     long messages;           /* measured, all seeds */
     int saturated;           /* any seed saturated */
@@ -86,6 +89,9 @@ typedef struct dse_candidate {
                                 when it could not be computed */
     double exact_zero_load;  /* exact zero-load latency (a lower bound of
                                 the simulated mean latency); NAN likewise */
+    double min_zero_load;    /* the smallest zero-load latency of any one
+                                message (a lower bound of every simulated
+                                latency percentile); NAN likewise */
     double opt_saturation;   /* optimistic saturation rate: the model's
                                 widened by its band, at most the bound */
     int band_measured;       /* the model's band was measured (else the
@@ -115,6 +121,12 @@ typedef struct dse_candidate {
                                 beat even this design's optimistic bound;
                                 -1: none (simulated, or never ruled out) */
 } dse_candidate;
+
+/* The latency figure of statistic st (mean or a percentile) at point p
+ * and, when half_width is not NULL, its 95% half-width; NAN when the point
+ * has none (saturated, not run). */
+double dse_point_latency(const dse_sim_point *p, cfg_latency_stat st,
+                         double *half_width);
 
 /* The offered rates, as fractions of a simulated design's simulated
  * saturation rate, at which it is simulated once more (one replication)

@@ -67,9 +67,15 @@ static const char *const technology_names[] = {"vlsi", "multichip"};
 static const char *const rounding_names[] = {"floor", "ceil"};
 static const char *const variant_names[] = {"recommended", "printed",
                                              "corrected"};
+/* Indices: 0 latency, 1 saturation, 2 cost (the technology's own), 3 ..
+ * 3 + CFG_COST_COUNT - 1 the cost metrics, then the latency percentiles
+ * in cfg_latency_stat order from CFG_LAT_P50. */
 static const char *const objective_names[] = {
-    "latency",        "saturation", "cost",           "cost(bisection)",
-    "cost(pins)",     "cost(wires)", "cost(buffer_bits)"};
+    "latency",     "saturation",  "cost",        "cost(bisection)",
+    "cost(pins)",  "cost(wires)", "cost(buffer_bits)",
+    "p50_latency", "p95_latency", "p99_latency"};
+enum { OBJ_PERCENTILE0 = 3 + CFG_COST_COUNT };
+static const char *const stat_names[] = {"mean", "p50", "p95", "p99"};
 
 #define COUNT_(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -107,7 +113,10 @@ const char *cfg_cost_name(cfg_cost_metric c)
 const char *cfg_objective_name(const cfg_objective *o)
 {
     switch (o->kind) {
-    case CFG_OBJ_LATENCY: return "latency";
+    case CFG_OBJ_LATENCY:
+        if (o->stat > CFG_LAT_MEAN && o->stat <= CFG_LAT_P99)
+            return objective_names[OBJ_PERCENTILE0 + o->stat - CFG_LAT_P50];
+        return o->stat == CFG_LAT_MEAN ? "latency" : "?";
     case CFG_OBJ_SATURATION: return "saturation";
     case CFG_OBJ_COST:
         if ((unsigned)o->cost < CFG_COST_COUNT)
@@ -115,6 +124,46 @@ const char *cfg_objective_name(const cfg_objective *o)
         break;
     }
     return "?";
+}
+
+const char *cfg_latency_stat_name(cfg_latency_stat st)
+{
+    return (unsigned)st < COUNT_(stat_names) ? stat_names[st] : "?";
+}
+
+/* objective_names[i] as an objective ("cost": the technology's own). */
+static cfg_objective objective_at(size_t i, cfg_cost_metric own)
+{
+    cfg_objective o = {CFG_OBJ_COST, own, 0, CFG_LAT_MEAN};
+    if (i == 0)
+        o.kind = CFG_OBJ_LATENCY;
+    else if (i == 1)
+        o = (cfg_objective){CFG_OBJ_SATURATION, own, 1, CFG_LAT_MEAN};
+    else if (i >= OBJ_PERCENTILE0) {
+        o.kind = CFG_OBJ_LATENCY;
+        o.stat = (cfg_latency_stat)(CFG_LAT_P50 + (i - OBJ_PERCENTILE0));
+    } else if (i >= 3)
+        o.cost = (cfg_cost_metric)(i - 3);
+    return o;
+}
+
+int cfg_objective_parse(const char *name, cfg_cost_metric own,
+                        cfg_objective *o)
+{
+    for (size_t i = 0; i < COUNT_(objective_names); i++)
+        if (strcmp(objective_names[i], name) == 0) {
+            *o = objective_at(i, own);
+            return 0;
+        }
+    return -1;
+}
+
+cfg_latency_stat cfg_rank_stat(const cfg_study *s)
+{
+    for (size_t j = 0; j < s->nobjectives; j++)
+        if (s->objectives[j].kind == CFG_OBJ_LATENCY)
+            return s->objectives[j].stat;
+    return CFG_LAT_MEAN;
 }
 
 const char *cfg_search_name(cfg_search s)
@@ -190,9 +239,10 @@ void cfg_study_init(cfg_study *s)
     sp->mixed_radices = 0;
     sp->require_model = 0;
 
-    s->objectives[0] = (cfg_objective){CFG_OBJ_LATENCY, CFG_COST_BISECTION, 0};
-    s->objectives[1] = (cfg_objective){CFG_OBJ_SATURATION, CFG_COST_BISECTION,
-                                       1};
+    s->objectives[0] =
+        (cfg_objective){CFG_OBJ_LATENCY, CFG_COST_BISECTION, 0, CFG_LAT_MEAN};
+    s->objectives[1] =
+        (cfg_objective){CFG_OBJ_SATURATION, CFG_COST_BISECTION, 1, CFG_LAT_MEAN};
     /* Equal cost is a constraint (the budget gives every design the widest
      * channel it allows), not an objective: as an objective it rewarded
      * designs that leave budget unused.  `cost` stays available. */
@@ -814,22 +864,18 @@ static int read_objectives(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     if (v->type == YAML_SCALAR_NODE &&
         strcmp(cfg__text(v), "all") == 0)
         return cfg__fail(c, v, "objectives",
-                         "name the objectives (latency, saturation, cost)");
+                         "name the objectives (latency, p99_latency, saturation, "
+                         "cost, ...)");
     TRY(read_name_list(c, v, "objectives", "objective", objective_names,
                        COUNT_(objective_names), idx, &n, &all));
     s->nobjectives = 0;
     for (size_t i = 0; i < n; i++) {
-        cfg_objective o = {CFG_OBJ_COST, own, 0};
-        if (idx[i] == 0)
-            o.kind = CFG_OBJ_LATENCY;
-        else if (idx[i] == 1)
-            o = (cfg_objective){CFG_OBJ_SATURATION, own, 1};
-        else if (idx[i] >= 3)
-            o.cost = (cfg_cost_metric)(idx[i] - 3);
+        cfg_objective o = objective_at((size_t)idx[i], own);
         for (size_t j = 0; j < s->nobjectives; j++) {
             const cfg_objective *p = &s->objectives[j];
-            if (p->kind == o.kind && (o.kind != CFG_OBJ_COST ||
-                                      p->cost == o.cost)) {
+            if (p->kind == o.kind &&
+                (o.kind != CFG_OBJ_COST || p->cost == o.cost) &&
+                (o.kind != CFG_OBJ_LATENCY || p->stat == o.stat)) {
                 char path[ERR_PATH_MAX];
                 yaml_node_t *item = v->type == YAML_SEQUENCE_NODE
                                         ? cfg__seq_item(c, v, i)

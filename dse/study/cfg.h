@@ -69,16 +69,35 @@ typedef enum {
 typedef enum { CFG_COST_LIST(CFG_ENUM_) CFG_COST_COUNT } cfg_cost_metric;
 #undef CFG_ENUM_
 
+/* Which figure of a simulated point's latency a latency objective ranks
+ * on: the mean (`latency`) or a percentile (`p50_latency`, `p95_latency`,
+ * `p99_latency`; sim/sim.h: within 1/128, with a 95% interval from the
+ * replications' spread).  The models predict means only, so the models'
+ * screen orders designs on their mean latency whatever the statistic. */
+typedef enum {
+    CFG_LAT_MEAN = 0,
+    CFG_LAT_P50 = 1,
+    CFG_LAT_P95 = 2,
+    CFG_LAT_P99 = 3,
+} cfg_latency_stat;
+
 typedef struct cfg_objective {
     cfg_objective_kind kind;
     cfg_cost_metric cost;    /* CFG_OBJ_COST only */
     int maximise;            /* implied by kind: 1 for saturation only */
+    cfg_latency_stat stat;   /* CFG_OBJ_LATENCY only */
 } cfg_objective;
 
 #define CFG_MAX_OBJECTIVES 6
 
-/* "latency", "saturation", "cost(bisection)", ... (static). */
+/* "latency", "p99_latency", "saturation", "cost(bisection)", ... (static). */
 const char *cfg_objective_name(const cfg_objective *o);
+/* The objective named `name` (as cfg_objective_name writes it; "cost" is
+ * the technology's own metric `own`): 0, or -1 for an unknown name. */
+int cfg_objective_parse(const char *name, cfg_cost_metric own,
+                        cfg_objective *o);
+/* "mean", "p50", "p95", "p99" (static). */
+const char *cfg_latency_stat_name(cfg_latency_stat st);
 const char *cfg_cost_name(cfg_cost_metric c);
 
 /* ---- search, reports ---------------------------------------------------- */
@@ -181,6 +200,10 @@ typedef struct cfg_study {
     char report_dir[CFG_DIR_MAX];
     int formats[CFG_FORMAT_COUNT]; /* 1 = write this format */
 } cfg_study;
+
+/* The latency figure the study ranks designs on at each target rate: the
+ * statistic of its first latency objective, the mean when it has none. */
+cfg_latency_stat cfg_rank_stat(const cfg_study *s);
 
 /* Defaults for everything (nodes 0 and no budget: not yet a valid study). */
 void cfg_study_init(cfg_study *s);
