@@ -593,24 +593,14 @@ static void requeue_running(daemon *d, dse_store *st)
     free(ids);
 }
 
-static void run_study(runner *r)
+/* What run_study does after a phase: go on, stop with the study's id
+ * dropped from studies:running, or stop leaving it there (requeued for
+ * the next daemon, or the lock's new holder runs it). */
+typedef enum { STEP_ON, STEP_DROP, STEP_KEEP } study_step;
+
+/* A study starts: its stop flags and progress figures start over. */
+static void runner_reset(runner *r)
 {
-    daemon *d = r->d;
-    const dse_serve_opts *o = d->o;
-    study_key(&o->farm, r->id, r->key, sizeof r->key);
-    size_t n;
-    char **f, **v;
-    err e;
-    if (r->st.ops->hgetall(r->st.self, r->key, &n, &f, &v, &e)) {
-        /* Redis trouble: put it back and let the loop back off */
-        dse_store_cmd c[2];
-        cmd_of(&c[0], "LREM", d->k_running, "0", r->id, NULL);
-        cmd_of(&c[1], "LPUSH", d->k_queue, r->id, NULL);
-        fenced(d, &r->st, c, 2, NULL);
-        dse__farm_sleep(1.0, &d->halt);
-        return;
-    }
-    char *yaml = NULL;
     r->stop_study = 0;
     r->cancelled = 0;
     r->last_phase[0] = '\0';
@@ -622,18 +612,233 @@ static void run_study(runner *r)
     r->designs = r->sat_n = r->sim_n = 0;
     r->sat_s = r->sim_s = 0;
     r->phases[0] = '\0';
-    if (d->halt)
+    if (r->d->halt)
         r->stop_study = 1;
+}
+
+/* study:ID read: its YAML into *yaml (NULL when the record has none, or
+ * there is no record: *nfields 0), a cancel request into r->cancelled.
+ * -1 when Redis could not be read: the study goes back on the queue and
+ * the loop backs off. */
+static int read_record(runner *r, char **yaml, size_t *nfields)
+{
+    daemon *d = r->d;
+    size_t n;
+    char **f, **v;
+    err e;
+    if (r->st.ops->hgetall(r->st.self, r->key, &n, &f, &v, &e)) {
+        dse_store_cmd c[2];
+        cmd_of(&c[0], "LREM", d->k_running, "0", r->id, NULL);
+        cmd_of(&c[1], "LPUSH", d->k_queue, r->id, NULL);
+        fenced(d, &r->st, c, 2, NULL);
+        dse__farm_sleep(1.0, &d->halt);
+        return -1;
+    }
+    runner_reset(r);
+    *yaml = NULL;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(f[i], "cancel") == 0 && v[i][0])
             r->cancelled = 1;
         if (strcmp(f[i], "yaml") == 0)
-            yaml = v[i], v[i] = NULL;
+            *yaml = v[i], v[i] = NULL;
         free(f[i]);
         free(v[i]);
     }
     free(f);
     free(v);
+    *nfields = n;
+    return 0;
+}
+
+/* Marks the study running, loads its YAML (freed here) into *s, checks
+ * it against the daemon's limits, finds its report directory and the
+ * farm it runs on.  On STEP_ON *s is loaded; otherwise its status is
+ * recorded and *s released. */
+static study_step start_study(runner *r, char *yaml, cfg_study *s, char *dir,
+                              size_t dir_size)
+{
+    daemon *d = r->d;
+    const dse_serve_opts *o = d->o;
+    char when[32], srcname[64];
+    now_text(when);
+    dse_store_cmd running;
+    cmd_of(&running, "HSET", r->key, "status", "running", "started", when,
+           "phase", "checking", NULL);
+    if (fenced(d, &r->st, &running, 1, NULL) == 0) {
+        free(yaml);
+        return STEP_KEEP;
+    }
+    snprintf(srcname, sizeof srcname, "study-%s.yaml", r->id);
+    err e;
+    int rc = strlen(yaml) > DSE_SUBMIT_MAX
+                 ? err_set(&e, ERR_CONFIG, "over %d bytes", DSE_SUBMIT_MAX)
+                 : cfg_study_load_string(yaml, srcname, s, &e);
+    free(yaml);
+    char reason[ERR_MSG_MAX + 600];
+    if (rc) {
+        char msg[ERR_MSG_MAX + 400];
+        snprintf(reason, sizeof reason, "invalid study: %s",
+                 err_format(&e, msg, sizeof msg));
+        finish_study(r, "failed", reason);
+        return STEP_DROP;
+    }
+    rc = dse_serve_check_limits(s, &o->limits, &r->stop_study, &e);
+    if (rc == ERR_INTERRUPTED) { /* the daemon is stopping */
+        cfg_study_fini(s);
+        requeue(r);
+        return STEP_KEEP;
+    }
+    if (rc ||
+        (rc = dse_serve_report_path(o->output_root, r->id, dir, dir_size,
+                                    &e))) {
+        snprintf(reason, sizeof reason, "%s", e.msg);
+        finish_study(r, "refused", reason);
+        cfg_study_fini(s);
+        return STEP_DROP;
+    }
+    dlog(d, "study %s (%s): running, report to %s", r->id, s->name, dir);
+    if (!r->farm &&
+        dse_farm_create(d->spec, &o->farm, &r->farm, &e) != 0) {
+        snprintf(reason, sizeof reason, "farm: %s", e.msg);
+        finish_study(r, "failed", reason);
+        cfg_study_fini(s);
+        return STEP_DROP;
+    }
+    dse_farm_set_status_hook(r->farm, on_status, r);
+    {   /* where dse cancel withdraws the study's jobs at once */
+        dse_store_cmd c;
+        cmd_of(&c, "HSET", r->key, "reply", dse_farm_reply_key(r->farm), NULL);
+        fenced(d, &r->st, &c, 1, NULL);
+    }
+    return STEP_ON;
+}
+
+/* Cancelled during its run: its queued jobs leave the stream and its
+ * running ones stop, so the next study's jobs are the next ones run. */
+static void withdraw_study(runner *r)
+{
+    daemon *d = r->d;
+    size_t withdrawn = 0;
+    err we;
+    if (dse_farm_withdraw(r->farm, &withdrawn, &we))
+        dlog(d, "study %s: withdrawing its jobs: %s", r->id, we.msg);
+    else
+        dlog(d, "study %s: cancelled, %zu queued job(s) withdrawn", r->id,
+             withdrawn);
+    dse_farm_destroy(r->farm);
+    r->farm = NULL;
+    finish_study(r, "cancelled", "cancelled with dse cancel");
+}
+
+/* A written report's outcome into study:ID (the figures dse status shows
+ * and the verdict's first line), its files into report:ID, and the
+ * status done; first_failure is the first of the study's failed jobs. */
+static void record_report(runner *r, const dse_run *run, const char *dir,
+                          size_t failed, const char *first_failure)
+{
+    daemon *d = r->d;
+    char reason[ERR_MSG_MAX + 600], nfail[32];
+    snprintf(nfail, sizeof nfail, "%zu", failed);
+    snprintf(reason, sizeof reason, "%s%s",
+             failed ? "some jobs failed on the farm; first: " : "",
+             failed ? first_failure : "");
+    char nsim[32], nunc[32], nrounds[32];
+    snprintf(nsim, sizeof nsim, "%zu", run->nsimulated);
+    snprintf(nunc, sizeof nunc, "%zu", run->nuncertified);
+    snprintf(nrounds, sizeof nrounds, "%d", run->rounds);
+    size_t nv;
+    char **verdict = dse_report_verdict(run, &nv);
+    close_batch(r);
+    dse_store_cmd rep;
+    cmd_of(&rep, "HSET", r->key, "report", dir, "failed_jobs", nfail,
+           "designs_simulated", nsim, "uncertified", nunc, "round",
+           nrounds, "ended",
+           run->recommended == SIZE_MAX ? "models only"
+           : run->certified             ? "certified"
+                                        : "budget spent",
+           "verdict", nv ? verdict[0] : "", "rest_s", "0", "phases",
+           r->phases, NULL);
+    int ok = fenced(d, &r->st, &rep, 1, NULL);
+    for (size_t i = 0; i < nv; i++)
+        free(verdict[i]);
+    free(verdict);
+    if (ok != 0)
+        keep_report(r, dir);
+    finish_study(r, "done", reason);
+}
+
+/* dse_optimize on the farm, then the report written into dir and
+ * recorded; a cancelled study's jobs withdrawn, a stopped one requeued.
+ * *s is released. */
+static study_step optimize_study(runner *r, cfg_study *s, const char *dir)
+{
+    daemon *d = r->d;
+    dse_executor ex;
+    dse_farm_executor(r->farm, &ex);
+    size_t failed_before = dse_farm_failures(r->farm, NULL);
+    dse_optimize_opts oo = {0};
+    oo.threads = d->o->threads;
+    oo.quiet = 1;
+    oo.stop = &r->stop_study; /* set on halt (on_status, watch_study, the
+                                 main loop) or by dse cancel */
+    oo.executor = &ex;
+    dse_run run;
+    err e;
+    r->study = s;
+    int rc = dse_optimize(s, &oo, &run, &e);
+    r->study = NULL;
+    if (r->cancelled && !d->halt) {
+        dse_run_fini(&run);
+        cfg_study_fini(s);
+        withdraw_study(r);
+        return STEP_DROP;
+    }
+    if (rc == ERR_INTERRUPTED || d->halt) {
+        dse_run_fini(&run);
+        cfg_study_fini(s);
+        requeue(r);
+        return STEP_KEEP;
+    }
+    const char *const *reasons;
+    size_t failed = dse_farm_failures(r->farm, &reasons) - failed_before;
+    if (rc == 0) {
+        /* this study's own failures: the ones after failed_before */
+        run.job_failures = reasons + failed_before;
+        run.njob_failures = failed;
+        if (!still_ours(d, &r->st)) { /* the new holder runs it */
+            dse_run_fini(&run);
+            cfg_study_fini(s);
+            return STEP_KEEP;
+        }
+        rc = dse_report_write(&run, dir, &e);
+    }
+    if (rc) {
+        char reason[ERR_MSG_MAX + 600];
+        snprintf(reason, sizeof reason, "%s", e.msg);
+        finish_study(r, "failed", reason);
+    } else {
+        record_report(r, &run, dir, failed,
+                      failed ? reasons[failed_before] : NULL);
+    }
+    dse_run_fini(&run);
+    cfg_study_fini(s);
+    /* one farm per study run: its failure list is per study */
+    dse_farm_destroy(r->farm);
+    r->farm = NULL;
+    return STEP_DROP;
+}
+
+/* One study from the queue, start to end: its record read, checked and
+ * started, optimised and reported; its id leaves studies:running unless
+ * it was requeued or another daemon holds it now. */
+static void run_study(runner *r)
+{
+    daemon *d = r->d;
+    study_key(&d->o->farm, r->id, r->key, sizeof r->key);
+    char *yaml;
+    size_t n;
+    if (read_record(r, &yaml, &n))
+        return;
     dse_store_cmd drop;
     cmd_of(&drop, "LREM", d->k_running, "0", r->id, NULL);
     if (!yaml) {
@@ -653,147 +858,13 @@ static void run_study(runner *r)
         fenced(d, &r->st, &drop, 1, NULL);
         return;
     }
-    char when[32], srcname[64];
-    now_text(when);
-    dse_store_cmd running;
-    cmd_of(&running, "HSET", r->key, "status", "running", "started", when,
-           "phase", "checking", NULL);
-    if (fenced(d, &r->st, &running, 1, NULL) == 0) {
-        free(yaml);
-        return;
-    }
-    snprintf(srcname, sizeof srcname, "study-%s.yaml", r->id);
     cfg_study s;
-    int rc = strlen(yaml) > DSE_SUBMIT_MAX
-                 ? err_set(&e, ERR_CONFIG, "over %d bytes", DSE_SUBMIT_MAX)
-                 : cfg_study_load_string(yaml, srcname, &s, &e);
-    free(yaml);
-    char reason[ERR_MSG_MAX + 600];
-    if (rc) {
-        char msg[ERR_MSG_MAX + 400];
-        snprintf(reason, sizeof reason, "invalid study: %s",
-                 err_format(&e, msg, sizeof msg));
-        finish_study(r, "failed", reason);
-        goto out;
-    }
     char dir[PATH_MAX];
-    rc = dse_serve_check_limits(&s, &o->limits, &r->stop_study, &e);
-    if (rc == ERR_INTERRUPTED) { /* the daemon is stopping */
-        cfg_study_fini(&s);
-        requeue(r);
-        return;
-    }
-    if (rc ||
-        (rc = dse_serve_report_path(o->output_root, r->id, dir, sizeof dir,
-                                    &e))) {
-        snprintf(reason, sizeof reason, "%s", e.msg);
-        finish_study(r, "refused", reason);
-        cfg_study_fini(&s);
-        goto out;
-    }
-    dlog(d, "study %s (%s): running, report to %s", r->id, s.name, dir);
-    if (!r->farm &&
-        dse_farm_create(d->spec, &o->farm, &r->farm, &e) != 0) {
-        snprintf(reason, sizeof reason, "farm: %s", e.msg);
-        finish_study(r, "failed", reason);
-        cfg_study_fini(&s);
-        goto out;
-    }
-    dse_farm_set_status_hook(r->farm, on_status, r);
-    {   /* where dse cancel withdraws the study's jobs at once */
-        dse_store_cmd c;
-        cmd_of(&c, "HSET", r->key, "reply", dse_farm_reply_key(r->farm), NULL);
-        fenced(d, &r->st, &c, 1, NULL);
-    }
-    dse_executor ex;
-    dse_farm_executor(r->farm, &ex);
-    size_t failed_before = dse_farm_failures(r->farm, NULL);
-    dse_optimize_opts oo = {0};
-    oo.threads = o->threads;
-    oo.quiet = 1;
-    oo.stop = &r->stop_study; /* set on halt (on_status, watch_study, the
-                                 main loop) or by dse cancel */
-    oo.executor = &ex;
-    dse_run run;
-    r->study = &s;
-    rc = dse_optimize(&s, &oo, &run, &e);
-    r->study = NULL;
-    if (r->cancelled && !d->halt) {
-        dse_run_fini(&run);
-        cfg_study_fini(&s);
-        /* its queued jobs leave the stream and its running ones stop, so
-         * the next study's jobs are the next ones run */
-        size_t withdrawn = 0;
-        err we;
-        if (dse_farm_withdraw(r->farm, &withdrawn, &we))
-            dlog(d, "study %s: withdrawing its jobs: %s", r->id, we.msg);
-        else
-            dlog(d, "study %s: cancelled, %zu queued job(s) withdrawn", r->id,
-                 withdrawn);
-        dse_farm_destroy(r->farm);
-        r->farm = NULL;
-        finish_study(r, "cancelled", "cancelled with dse cancel");
-        goto out;
-    }
-    if (rc == ERR_INTERRUPTED || d->halt) {
-        dse_run_fini(&run);
-        cfg_study_fini(&s);
-        requeue(r);
-        return;
-    }
-    const char *const *reasons;
-    size_t failed = dse_farm_failures(r->farm, &reasons) - failed_before;
-    if (rc == 0) {
-        /* this study's own failures: the ones after failed_before */
-        run.job_failures = reasons + failed_before;
-        run.njob_failures = failed;
-        if (!still_ours(d, &r->st)) { /* the new holder runs it */
-            dse_run_fini(&run);
-            cfg_study_fini(&s);
-            return;
-        }
-        rc = dse_report_write(&run, dir, &e);
-    }
-    char nfail[32];
-    snprintf(nfail, sizeof nfail, "%zu", failed);
-    if (rc) {
-        snprintf(reason, sizeof reason, "%s", e.msg);
-        finish_study(r, "failed", reason);
-    } else {
-        snprintf(reason, sizeof reason, "%s%s",
-                 failed ? "some jobs failed on the farm; first: " : "",
-                 failed ? reasons[failed_before] : "");
-        char nsim[32], nunc[32], nrounds[32];
-        snprintf(nsim, sizeof nsim, "%zu", run.nsimulated);
-        snprintf(nunc, sizeof nunc, "%zu", run.nuncertified);
-        snprintf(nrounds, sizeof nrounds, "%d", run.rounds);
-        size_t nv;
-        char **verdict = dse_report_verdict(&run, &nv);
-        close_batch(r);
-        dse_store_cmd rep;
-        cmd_of(&rep, "HSET", r->key, "report", dir, "failed_jobs", nfail,
-               "designs_simulated", nsim, "uncertified", nunc, "round",
-               nrounds, "ended",
-               run.recommended == SIZE_MAX ? "models only"
-               : run.certified             ? "certified"
-                                           : "budget spent",
-               "verdict", nv ? verdict[0] : "", "rest_s", "0", "phases",
-               r->phases, NULL);
-        int ok = fenced(d, &r->st, &rep, 1, NULL);
-        for (size_t i = 0; i < nv; i++)
-            free(verdict[i]);
-        free(verdict);
-        if (ok != 0)
-            keep_report(r, dir);
-        finish_study(r, "done", reason);
-    }
-    dse_run_fini(&run);
-    cfg_study_fini(&s);
-    /* one farm per study run: its failure list is per study */
-    dse_farm_destroy(r->farm);
-    r->farm = NULL;
-out:
-    fenced(d, &r->st, &drop, 1, NULL);
+    study_step step = start_study(r, yaml, &s, dir, sizeof dir);
+    if (step == STEP_ON)
+        step = optimize_study(r, &s, dir);
+    if (step == STEP_DROP)
+        fenced(d, &r->st, &drop, 1, NULL);
 }
 
 static void *runner_main(void *arg)
