@@ -997,6 +997,96 @@ static int resume(daemon *d, dse_store *st, err *e)
     return rc;
 }
 
+/* The daemon's identity ("host-pid"), lock TTL and key names. */
+static void daemon_init(daemon *d, const dse_store_spec *spec,
+                        const dse_serve_opts *o, volatile sig_atomic_t *stop)
+{
+    *d = (daemon){.spec = spec, .o = o, .stop = stop};
+    d->lock_ttl_ms = o->lock_ttl_ms > 0 ? o->lock_ttl_ms : LOCK_TTL_MS;
+    pthread_mutex_init(&d->log_lock, NULL);
+    pthread_mutex_init(&d->tok_lock, NULL);
+    char host[64];
+    if (gethostname(host, sizeof host))
+        snprintf(host, sizeof host, "serve");
+    host[sizeof host - 1] = '\0';
+    snprintf(d->name, sizeof d->name, "%s-%ld", host, (long)getpid());
+    key_of(&o->farm, "studies:queue", d->k_queue, sizeof d->k_queue);
+    key_of(&o->farm, "studies:running", d->k_running, sizeof d->k_running);
+    key_of(&o->farm, "serve:lock", d->k_lock, sizeof d->k_lock);
+    key_of(&o->farm, "serve:lock:gen", d->k_gen, sizeof d->k_gen);
+}
+
+/* Waits for the daemons' lock (one daemon serves a farm at a time), then
+ * takes back the studies a previous holder left running.  0 when this
+ * daemon holds the lock, 1 when stopped while waiting, or < 0. */
+static int become_holder(daemon *d, dse_store *st, err *e)
+{
+    int rc = st->ops->ping(st->self, e);
+    if (rc)
+        return rc;
+    int logged = 0;
+    for (;;) {
+        rc = take_lock(d, st, e);
+        if (rc < 0)
+            return rc;
+        if (rc == 1)
+            break;
+        if (!logged++)
+            dlog(d, "another daemon holds %s; waiting for it to go",
+                 d->k_lock);
+        dse__farm_sleep(1.0, d->stop);
+        if (*d->stop)
+            return 1;
+    }
+    return resume(d, st, e);
+}
+
+/* The runners, one thread each, while the lock is refreshed five times
+ * per TTL; on a signal, or when the lock turns out to be someone else's,
+ * the runners stop, the studies in progress go back to the queue (unless
+ * the new holder has them) and the lock is released if still ours. */
+static void serve(daemon *d, dse_store *st)
+{
+    const dse_serve_opts *o = d->o;
+    runner *rs = xcalloc((size_t)o->concurrent, sizeof *rs);
+    pthread_t *th = xcalloc((size_t)o->concurrent, sizeof *th);
+    for (int i = 0; i < o->concurrent; i++) {
+        rs[i].d = d;
+        pthread_create(&th[i], NULL, runner_main, &rs[i]);
+    }
+    double refresh_s = (double)d->lock_ttl_ms / 5000.0;
+    while (!*d->stop && !d->lost) {
+        dse__farm_sleep(refresh_s, d->stop);
+        if (!*d->stop && !d->lost && take_lock(d, st, NULL) == 0 &&
+            regain_lock(d, st, NULL) == 0) {
+            d->lost = 1;
+            dlog(d, "lost %s to another daemon: taking no more work",
+                 d->k_lock);
+        }
+    }
+    d->halt = 1;
+    if (d->lost)
+        dlog(d, "stopping: another daemon took over; leaving the studies "
+                "in progress to it");
+    else
+        dlog(d, "stopping: no new studies; requeueing the ones in progress");
+    for (int i = 0; i < o->concurrent; i++)
+        rs[i].stop_study = 1;
+    for (int i = 0; i < o->concurrent; i++)
+        pthread_join(th[i], NULL);
+    if (!d->lost)
+        requeue_running(d, st);
+    /* release the lock if it is still ours (fenced: not a successor's) */
+    if (!d->lost) {
+        dse_store_cmd c;
+        cmd_of(&c, "DEL", d->k_lock, NULL);
+        dse_store_fence f = {d->k_lock, d->token, 0};
+        st->ops->fenced(st->self, &f, &c, 1, NULL);
+    }
+    free(rs);
+    free(th);
+}
+
 int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
                   volatile sig_atomic_t *stop, err *e)
 {
@@ -1009,91 +1099,19 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
     if (stat(o->output_root, &sb) || !S_ISDIR(sb.st_mode))
         return err_set(e, ERR_CONFIG, "--output-root %s: not a directory",
                        o->output_root);
-    daemon d = {.spec = spec, .o = o, .stop = stop};
-    d.lock_ttl_ms = o->lock_ttl_ms > 0 ? o->lock_ttl_ms : LOCK_TTL_MS;
-    pthread_mutex_init(&d.log_lock, NULL);
-    pthread_mutex_init(&d.tok_lock, NULL);
-    char host[64];
-    if (gethostname(host, sizeof host))
-        snprintf(host, sizeof host, "serve");
-    host[sizeof host - 1] = '\0';
-    snprintf(d.name, sizeof d.name, "%s-%ld", host, (long)getpid());
-    key_of(&o->farm, "studies:queue", d.k_queue, sizeof d.k_queue);
-    key_of(&o->farm, "studies:running", d.k_running, sizeof d.k_running);
-    key_of(&o->farm, "serve:lock", d.k_lock, sizeof d.k_lock);
-    key_of(&o->farm, "serve:lock:gen", d.k_gen, sizeof d.k_gen);
-
+    daemon d;
+    daemon_init(&d, spec, o, stop);
     dse_store st;
     dse_store_open(spec, &st);
-    rc = st.ops->ping(st.self, e);
+    rc = become_holder(&d, &st, e);
     if (rc) {
         dse_store_close(&st);
-        return rc;
-    }
-    int logged = 0;
-    for (;;) {
-        rc = take_lock(&d, &st, e);
-        if (rc < 0) {
-            dse_store_close(&st);
-            return rc;
-        }
-        if (rc == 1)
-            break;
-        if (!logged++)
-            dlog(&d, "another daemon holds %s; waiting for it to go", d.k_lock);
-        dse__farm_sleep(1.0, stop);
-        if (*stop) {
-            dse_store_close(&st);
-            return 0;
-        }
-    }
-    rc = resume(&d, &st, e);
-    if (rc) {
-        dse_store_close(&st);
-        return rc;
+        return rc == 1 ? 0 : rc;
     }
     dlog(&d, "daemon %s: %d study at a time, reports under %s", d.name,
          o->concurrent, o->output_root);
-    runner *rs = xcalloc((size_t)o->concurrent, sizeof *rs);
-    pthread_t *th = xcalloc((size_t)o->concurrent, sizeof *th);
-    for (int i = 0; i < o->concurrent; i++) {
-        rs[i].d = &d;
-        pthread_create(&th[i], NULL, runner_main, &rs[i]);
-    }
-    /* refresh the lock five times per TTL; stop the runners on a signal
-     * or when the lock turns out to be someone else's */
-    double refresh_s = (double)d.lock_ttl_ms / 5000.0;
-    while (!*stop && !d.lost) {
-        dse__farm_sleep(refresh_s, stop);
-        if (!*stop && !d.lost && take_lock(&d, &st, NULL) == 0 &&
-            regain_lock(&d, &st, NULL) == 0) {
-            d.lost = 1;
-            dlog(&d, "lost %s to another daemon: taking no more work",
-                 d.k_lock);
-        }
-    }
-    d.halt = 1;
-    if (d.lost)
-        dlog(&d, "stopping: another daemon took over; leaving the studies "
-                 "in progress to it");
-    else
-        dlog(&d, "stopping: no new studies; requeueing the ones in progress");
-    for (int i = 0; i < o->concurrent; i++)
-        rs[i].stop_study = 1;
-    for (int i = 0; i < o->concurrent; i++)
-        pthread_join(th[i], NULL);
-    if (!d.lost)
-        requeue_running(&d, &st);
-    /* release the lock if it is still ours (fenced: not a successor's) */
-    if (!d.lost) {
-        dse_store_cmd c;
-        cmd_of(&c, "DEL", d.k_lock, NULL);
-        dse_store_fence f = {d.k_lock, d.token, 0};
-        st.ops->fenced(st.self, &f, &c, 1, NULL);
-    }
+    serve(&d, &st);
     dse_store_close(&st);
-    free(rs);
-    free(th);
     dlog(&d, "stopped");
     pthread_mutex_destroy(&d.log_lock);
     pthread_mutex_destroy(&d.tok_lock);
