@@ -122,124 +122,158 @@ static int32_t next_in_set(const int32_t *members, long nmem,
     return -1;
 }
 
-long sim__deadlock_find(sim_net *net, long min_stuck)
-{
-    if (net->pipe)
-        return sim__pipe_deadlock_find(net, min_stuck);
-    const int32_t nvc = net->nvc;
-    uint8_t *in = xcalloc((size_t)nvc, 1);
-    int32_t *members = NULL;
-    long nmem = 0;
-    net->deadlock_desc[0] = '\0';
+/* The candidate set D and its dependency graph: in[x] marks the members,
+ * members lists them in VC order, dep[start[j] .. start[j+1]) holds the
+ * VCs members[j] waits on, queue the members that can escape (and then
+ * every member found to reach an escape). */
+typedef struct stuck_set {
+    uint8_t *in;
+    int32_t *members;
+    long nmem;
+    edges dep, queue;
+    long *start;
+} stuck_set;
 
-    /* 1. stuck VCs */
+/* D starts as every VC whose head has not moved for min_stuck cycles
+ * (ejecting VCs aside): returns how many. */
+static long find_stuck(const sim_net *net, long min_stuck, stuck_set *S)
+{
+    const int32_t nvc = net->nvc;
+    S->in = xcalloc((size_t)nvc, 1);
+    S->nmem = 0;
     for (int32_t x = 0; x < nvc; x++) {
         const sim_vc *vx = &net->vc[x];
         if (vx->occ > 0 && vx->out != SIM_EJECT &&
             net->now - sim_vc_since(net, x) >= min_stuck)
-            in[x] = 1, nmem++;
+            S->in[x] = 1, S->nmem++;
     }
-    if (nmem == 0) {
-        free(in);
+    if (S->nmem == 0)
         return 0;
-    }
-    members = xmalloc(sizeof *members * (size_t)nmem);
-    nmem = 0;
+    S->members = xmalloc(sizeof *S->members * (size_t)S->nmem);
+    S->nmem = 0;
     for (int32_t x = 0; x < nvc; x++)
-        if (in[x])
-            members[nmem++] = x;
+        if (S->in[x])
+            S->members[S->nmem++] = x;
+    return S->nmem;
+}
 
-    /* 2. dependencies: dep[start[j] .. start[j+1]) of members[j] */
-    edges dep = {0}, queue = {0};
-    long *start = xmalloc(sizeof *start * (size_t)(nmem + 1));
-    for (long j = 0; j < nmem; j++) {
-        start[j] = dep.n;
-        int32_t x = members[j];
-        long before = dep.n;
-        int blocked = waits_on(net, x, &dep);
+/* Each member's dependencies; a member that waits on nothing, or on
+ * something outside D, can escape: it starts the queue. */
+static void find_dependencies(const sim_net *net, stuck_set *S)
+{
+    S->start = xmalloc(sizeof *S->start * (size_t)(S->nmem + 1));
+    for (long j = 0; j < S->nmem; j++) {
+        S->start[j] = S->dep.n;
+        int32_t x = S->members[j];
+        long before = S->dep.n;
+        int blocked = waits_on(net, x, &S->dep);
         int escape = !blocked;
-        for (long i = before; i < dep.n && !escape; i++)
-            if (!in[dep.a[i]])
+        for (long i = before; i < S->dep.n && !escape; i++)
+            if (!S->in[S->dep.a[i]])
                 escape = 1;
         if (escape)
-            edges_push(&queue, x);
+            edges_push(&S->queue, x);
     }
-    start[nmem] = dep.n;
+    S->start[S->nmem] = S->dep.n;
+}
 
-    /* reverse edges by counting sort on the target VC */
+/* Drops from D everything that can reach an escape, walking the
+ * dependencies backwards (reverse edges by counting sort on the target
+ * VC). */
+static void drop_escapes(const sim_net *net, stuck_set *S)
+{
+    const int32_t nvc = net->nvc;
+    const edges *dep = &S->dep;
     int32_t *rcount = xcalloc((size_t)nvc + 1, sizeof *rcount);
-    for (long i = 0; i < dep.n; i++)
-        rcount[dep.a[i] + 1]++;
+    for (long i = 0; i < dep->n; i++)
+        rcount[dep->a[i] + 1]++;
     for (int32_t z = 0; z < nvc; z++)
         rcount[z + 1] += rcount[z];
-    int32_t *rev = xmalloc(sizeof *rev * (size_t)(dep.n ? dep.n : 1));
+    int32_t *rev = xmalloc(sizeof *rev * (size_t)(dep->n ? dep->n : 1));
     int32_t *fill = xmalloc(sizeof *fill * (size_t)nvc);
     memcpy(fill, rcount, sizeof *fill * (size_t)nvc);
-    for (long j = 0; j < nmem; j++)
-        for (long i = start[j]; i < start[j + 1]; i++)
-            rev[fill[dep.a[i]]++] = members[j];
+    for (long j = 0; j < S->nmem; j++)
+        for (long i = S->start[j]; i < S->start[j + 1]; i++)
+            rev[fill[dep->a[i]]++] = S->members[j];
 
-    /* 3. drop everything that can reach an escape */
-    for (long q = 0; q < queue.n; q++) {
-        int32_t x = queue.a[q];
-        if (!in[x])
+    for (long q = 0; q < S->queue.n; q++) {
+        int32_t x = S->queue.a[q];
+        if (!S->in[x])
             continue;
-        in[x] = 0;
+        S->in[x] = 0;
         for (int32_t i = rcount[x]; i < rcount[x + 1]; i++)
-            if (in[rev[i]])
-                edges_push(&queue, rev[i]);
+            if (S->in[rev[i]])
+                edges_push(&S->queue, rev[i]);
     }
+    free(rcount);
+    free(rev);
+    free(fill);
+}
 
+/* net->deadlock_desc: the size of D and one dependency cycle inside it,
+ * found by walking from members[first] until a VC repeats (that VC is on
+ * a cycle). */
+static void describe_cycle(sim_net *net, const stuck_set *S, long first,
+                           long dead)
+{
+    char *d = net->deadlock_desc;
+    size_t size = sizeof net->deadlock_desc, used = 0;
+    int n = snprintf(d, size, "%ld VCs can never move; cycle:", dead);
+    used = n > 0 ? (size_t)n : 0;
+    uint8_t *seen = xcalloc((size_t)net->nvc, 1);
+    int32_t x = S->members[first];
+    while (!seen[x]) {
+        seen[x] = 1;
+        int32_t next = next_in_set(S->members, S->nmem, S->start, &S->dep,
+                                   S->in, x);
+        if (next < 0)
+            break;
+        x = next;
+    }
+    int32_t c0 = x;
+    int count = 0;
+    do {
+        char buf[160];
+        sim__vc_describe(net, x, buf, sizeof buf);
+        if (used < size) {
+            n = snprintf(d + used, size - used, "%s %s",
+                         count ? " ->" : "", buf);
+            used += n > 0 ? (size_t)n : 0;
+        }
+        count++;
+        x = next_in_set(S->members, S->nmem, S->start, &S->dep, S->in, x);
+    } while (x >= 0 && x != c0 && count < 64);
+    if (used >= size && size > 4)
+        memcpy(d + size - 4, "...", 4);
+    free(seen);
+}
+
+long sim__deadlock_find(sim_net *net, long min_stuck)
+{
+    if (net->pipe)
+        return sim__pipe_deadlock_find(net, min_stuck);
+    stuck_set S = {0};
+    net->deadlock_desc[0] = '\0';
+    if (find_stuck(net, min_stuck, &S) == 0) {
+        free(S.in);
+        return 0;
+    }
+    find_dependencies(net, &S);
+    drop_escapes(net, &S);
     long dead = 0;
     long first = -1;
-    for (long j = 0; j < nmem; j++)
-        if (in[members[j]]) {
+    for (long j = 0; j < S.nmem; j++)
+        if (S.in[S.members[j]]) {
             dead++;
             if (first < 0)
                 first = j;
         }
-
-    /* 4. describe one cycle inside D */
-    if (dead > 0) {
-        char *d = net->deadlock_desc;
-        size_t size = sizeof net->deadlock_desc, used = 0;
-        int n = snprintf(d, size, "%ld VCs can never move; cycle:", dead);
-        used = n > 0 ? (size_t)n : 0;
-        uint8_t *seen = xcalloc((size_t)nvc, 1);
-        /* walk from a member until a VC repeats: that VC is on a cycle */
-        int32_t x = members[first];
-        while (!seen[x]) {
-            seen[x] = 1;
-            int32_t next = next_in_set(members, nmem, start, &dep, in, x);
-            if (next < 0)
-                break;
-            x = next;
-        }
-        int32_t c0 = x;
-        int count = 0;
-        do {
-            char buf[160];
-            sim__vc_describe(net, x, buf, sizeof buf);
-            if (used < size) {
-                n = snprintf(d + used, size - used, "%s %s",
-                             count ? " ->" : "", buf);
-                used += n > 0 ? (size_t)n : 0;
-            }
-            count++;
-            x = next_in_set(members, nmem, start, &dep, in, x);
-        } while (x >= 0 && x != c0 && count < 64);
-        if (used >= size && size > 4)
-            memcpy(d + size - 4, "...", 4);
-        free(seen);
-    }
-
-    free(in);
-    free(members);
-    free(dep.a);
-    free(queue.a);
-    free(start);
-    free(rcount);
-    free(rev);
-    free(fill);
+    if (dead > 0)
+        describe_cycle(net, &S, first, dead);
+    free(S.in);
+    free(S.members);
+    free(S.dep.a);
+    free(S.queue.a);
+    free(S.start);
     return dead;
 }

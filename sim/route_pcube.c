@@ -1,8 +1,8 @@
 /*
  * route_pcube.c — P-cube partially adaptive routing on the binary
  * hypercube (Patooghy and Sarbazi-Azad, 'Analytical performance modelling
- * of partially adaptive routing in wormhole hypercubes', IPDPS 2006,
- * sec. 2; model M1).
+ * of partially adaptive routing in wormhole hypercubes', [PS06] in
+ * docs/sources.md, sec. 2; model M1).
  *
  * Phase 1 corrects, in any order, the dimensions where the current node's
  * bit is 1 and the destination's is 0 (1 -> 0, "negative" hops); phase 2,

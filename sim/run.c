@@ -83,12 +83,13 @@ void sim_params_init(sim_params *p)
 static int check_support(const net_design *d, const net_workload *w,
                          int allow_deadlock_prone, err *e)
 {
+    const sim_topology_ops *to = sim__topology_find(d->topology);
     if (d->switching != NET_SWITCH_WORMHOLE &&
-        !(d->switching == NET_SWITCH_PCS && d->topology == NET_HYPERCUBE))
+        !(d->switching == NET_SWITCH_PCS && to && to->pcs))
         return err_set(e, ERR_UNSUPPORTED,
                        "%s switching is simulated on the hypercube only",
                        net_switching_name(d->switching));
-    if (!sim__topology_find(d->topology))
+    if (!to)
         return err_set(e, ERR_UNSUPPORTED,
                        "%s networks are not simulated",
                        net_topology_name(d->topology));
@@ -103,13 +104,10 @@ static int check_support(const net_design *d, const net_workload *w,
     if (!sim__traffic_find(w->traffic))
         return err_set(e, ERR_UNSUPPORTED, "%s traffic is not simulated",
                        net_traffic_name(w->traffic));
-    if (d->topology == NET_EXPRESS && d->express_m > SIM_MAX_CANDS)
-        return err_set(e, ERR_UNSUPPORTED,
-                       "%d express channels: the simulator handles at most "
-                       "%d",
-                       d->express_m, SIM_MAX_CANDS);
-    if (w->traffic == NET_TRAFFIC_BROADCAST &&
-        d->topology != NET_TORUS && d->topology != NET_DCSH)
+    int rc = to->check ? to->check(d, e) : 0;
+    if (rc)
+        return rc;
+    if (w->traffic == NET_TRAFFIC_BROADCAST && to->bcast_ports_per_dim == 0)
         return err_set(e, ERR_UNSUPPORTED,
                        "broadcast traffic is simulated on the torus and the "
                        "DCSH only (spanning trees), not on the %s",
@@ -143,8 +141,7 @@ static int check_support(const net_design *d, const net_workload *w,
         if (d->vcs < 1)
             return err_set(e, ERR_INFEASIBLE, "need at least 1 VC");
     }
-    int rc = net_check(&tmp, e);
-    if (rc)
+    if ((rc = net_check(&tmp, e)))
         return rc;
     if ((rc = ro->check(d, e)))
         return rc;
@@ -203,27 +200,14 @@ static int check_params(const sim_params *p, err *e)
 
 /* ---- estimates ----------------------------------------------------------- */
 
-/* Network channels per node of each topology (sim/topo_*.c), upper
- * bounds: the torus and mesh 2n, the hypercube n, the DCSH one bus leg to
- * every other node of each dimension, the express-cube its local
- * channels plus m express channels per interchange. */
+/* Network channels per node, an upper bound from the topology's table
+ * (sim/topo_*.c); 2n for a topology the simulator does not build. */
 static double channels_per_node(const net_design *d)
 {
-    double n = d->n;
-    switch (d->topology) {
-    case NET_HYPERCUBE:
-        return n;
-    case NET_DCSH: {
-        double legs = 0;
-        for (int i = 0; i < d->n; i++)
-            legs += d->k[i];
-        return legs + 1;
-    }
-    case NET_EXPRESS:
-        return 2 * n * (1.0 + (d->express_m > 0 ? d->express_m : 1));
-    default:
-        return 2 * n;
-    }
+    const sim_topology_ops *to = sim__topology_find(d->topology);
+    if (to && to->channels_per_node)
+        return to->channels_per_node(d);
+    return 2 * (double)d->n;
 }
 
 double sim_memory_estimate(const sim_params *p)
@@ -272,11 +256,12 @@ static int create_topology(sim_net *net, err *e)
 {
     const sim_params *p = &net->p;
     const net_design *d = &p->design;
-    if (p->workload.traffic == NET_TRAFFIC_BROADCAST) {
-        net->topo.bports = d->topology == NET_DCSH ? d->n : 2 * d->n;
-        net->topo.mcast = d->topology == NET_DCSH;
+    const sim_topology_ops *to = sim__topology_find(d->topology);
+    if (to && p->workload.traffic == NET_TRAFFIC_BROADCAST) {
+        net->topo.bports = to->bcast_ports_per_dim * d->n;
+        net->topo.mcast = to->bcast_multidrop;
     }
-    net->topo.wrap_classes = d->topology == NET_TORUS && d->dateline_wrap;
+    net->topo.wrap_classes = to && to->wrap_dateline && d->dateline_wrap;
     int rc = sim__topo_build(&net->topo, d, e);
     if (rc)
         return rc;
@@ -564,11 +549,12 @@ static int coords_text(const sim_net *net, long u, char *buf, size_t size)
     size_t used = 0;
     if (u >= t->nodes)           /* interchange or DCSH bus receiver */
         return snprintf(buf, size, "%s%ld",
-                        net->p.design.topology == NET_EXPRESS ? "ic" : "bus",
+                        t->ops->extra_router_name ? t->ops->extra_router_name
+                                                  : "router",
                         u - t->nodes);
     int n = snprintf(buf, size, "%ld", u);
     used = n > 0 ? (size_t)n : 0;
-    if (t->n > 4 || net->p.design.topology == NET_HYPERCUBE)
+    if (t->n > 4 || t->ops->ids_only)
         return (int)used;
     for (int i = 0; i < t->n && used < size; i++) {
         n = snprintf(buf + used, size - used, "%s%d", i ? "," : "(",

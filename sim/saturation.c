@@ -210,6 +210,152 @@ static void source_queues(const sim_net *net, long *q, int diff)
     }
 }
 
+/* What a probe gathers: the counts at the end of the warm-up, the
+ * least-squares sums of the backlog against time over the span (sh, sth:
+ * the backlog to the hot node), the hot node's counters and each source's
+ * queue at the end of the warm-up, and the flits consumed per sub-span. */
+typedef struct probe_acc {
+    sim_counts a;
+    double n, st, sb, stt, stb, sh, sth;
+    long hot_gen0, hot_del0;
+    long *q0;
+    double bcons[SAT_BATCHES];
+    long last_cons;
+} probe_acc;
+
+/* The samples after the first `done` cycles: the starting counts exactly
+ * at the end of the warm-up, then the sub-span's consumption and the
+ * backlog. */
+static void probe_sample(const sim_net *net, probe_acc *acc, long done,
+                         long warm, long span)
+{
+    if (done == warm) {
+        sim_net_counts(net, &acc->a);
+        acc->hot_gen0 = net->hot_flits_generated;
+        acc->hot_del0 = net->hot_flits_delivered;
+        source_queues(net, acc->q0, 0);
+    }
+    if (done > warm) {
+        int k = (int)((done - warm - 1) * SAT_BATCHES / span);
+        acc->bcons[k < SAT_BATCHES ? k : SAT_BATCHES - 1] +=
+            (double)(net->flits_consumed - acc->last_cons);
+    }
+    acc->last_cons = net->flits_consumed;
+    if (done >= warm) {
+        double t = (double)(done - warm);
+        double bl = (double)(net->flits_generated - net->flits_consumed);
+        double hb = (double)(net->hot_flits_generated -
+                             net->hot_flits_delivered);
+        acc->n++;
+        acc->st += t;
+        acc->sb += bl;
+        acc->stt += t * t;
+        acc->stb += t * bl;
+        acc->sh += hb;
+        acc->sth += t * hb;
+    }
+}
+
+/* Steps the probe's network warm + span cycles, sampling every
+ * SAT_SAMPLE cycles and once exactly at the end of the warm-up, where the
+ * measured counts start.  0, or the sim_status that ended it early. */
+static int probe_run(search *s, sim_net *net, double rate, long warm,
+                     long span, probe_acc *acc)
+{
+    long total = warm + span;
+    for (long done = 0; done < total;) {
+        long until = done < warm ? warm : total;
+        long chunk = until - done < SAT_SAMPLE ? until - done : SAT_SAMPLE;
+        if (chunk > s->budget)
+            return SIM_CYCLE_LIMIT;
+        err e2;
+        if (sim_net_step(net, chunk, &e2)) {
+            snprintf(s->r->detail, sizeof s->r->detail,
+                     "deadlock at rate %.6g: %.180s", rate, e2.msg);
+            return SIM_DEADLOCK;
+        }
+        done += chunk;
+        s->budget -= chunk;
+        s->r->cycles += chunk;
+        probe_sample(net, acc, done, warm, span);
+        if (s->p->stop_flag && *s->p->stop_flag)
+            return SIM_STOPPED;
+    }
+    return 0;
+}
+
+/* One source's queue growing: starved sources (a dateline class, P-cube's
+ * node 0, the hot node's own injection) hold the backlog where the total
+ * hides it.  Sets o->queue_growth; returns whether one grew too much. */
+static int sources_unstable(const sim_net *net, long *q0, double rate,
+                            long cycles, probe_out *o)
+{
+    source_queues(net, q0, 1);
+    o->queue_growth = 0;
+    double per_source = rate * (double)cycles;
+    int queue_bad = 0;
+    for (long u = 0; u < net->nodes; u++) {
+        if (q0[u] > o->queue_growth)
+            o->queue_growth = q0[u];
+        if (q0[u] > SAT_QUEUE_MIN && q0[u] > SAT_QUEUE_FRAC * per_source)
+            queue_bad = 1;
+    }
+    return queue_bad;
+}
+
+/* 95% half-width of the accepted rate, flits/node/cycle: batch means over
+ * the SAT_BATCHES sub-spans. */
+static double accepted_ci(const double *bcons, long nodes, long span)
+{
+    double m = 0, v = 0, bn = (double)nodes * (double)span / SAT_BATCHES;
+    for (int k = 0; k < SAT_BATCHES; k++)
+        m += bcons[k] / bn / SAT_BATCHES;
+    for (int k = 0; k < SAT_BATCHES; k++)
+        v += (bcons[k] / bn - m) * (bcons[k] / bn - m);
+    return sim__t95(SAT_BATCHES - 1) *
+           sqrt(v / (SAT_BATCHES - 1) / SAT_BATCHES);
+}
+
+/* The probe's figures over its span and its verdict: stable, or not (and
+ * whether the overload is local). */
+static void probe_figures(const search *s, const sim_net *net, double rate,
+                          long span, probe_acc *acc, probe_out *o)
+{
+    sim_counts b;
+    const sim_counts *a = &acc->a;
+    sim_net_counts(net, &b);
+    double nc = (double)net->nodes * (double)(b.cycle - a->cycle);
+    double gen = (double)(b.flits_generated - a->flits_generated);
+    double cons = (double)(b.flits_consumed - a->flits_consumed);
+    o->offered = gen / nc;
+    o->accepted = cons / nc;
+    double n = acc->n, st = acc->st;
+    double den = n * acc->stt - st * st;
+    double slope = (n * acc->stb - st * acc->sb) / den;
+    o->growth = slope * (double)(b.cycle - a->cycle) / gen;
+    /* The hot node: its ejection (or the channels into it) may be
+     * overloaded while the total backlog grows by well under
+     * SAT_GROWTH of all flits (5% of 256 nodes' messages to it, 15% too
+     * many: 0.7% of all flits); so its own backlog is judged against
+     * the flits sent to it. */
+    double hgen = (double)(net->hot_flits_generated - acc->hot_gen0);
+    double hdel = (double)(net->hot_flits_delivered - acc->hot_del0);
+    o->hot_growth = 0;
+    o->hot_share = 1;
+    if (net->hot_node >= 0 && hgen >= SAT_HOT_MIN * s->len) {
+        o->hot_growth = (n * acc->sth - st * acc->sh) / den *
+                        (double)(b.cycle - a->cycle) / hgen;
+        o->hot_share = hdel / hgen;
+    }
+    int queue_bad = sources_unstable(net, acc->q0, rate, b.cycle - a->cycle,
+                                     o);
+    int hot_bad = o->hot_growth > SAT_GROWTH ||
+                  1 - o->hot_share > SAT_HOT_SHORT;
+    o->stable = o->growth <= SAT_GROWTH && !hot_bad && !queue_bad;
+    o->local = hot_bad || (!o->stable && o->growth <= SAT_GROWTH);
+    o->ci = accepted_ci(acc->bcons, net->nodes, span);
+}
+
 /* Run one probe at rate; 0, or the sim_status that ended it early
  * (SIM_STOPPED, SIM_DEADLOCK, SIM_CYCLE_LIMIT), or a negative ERR_*. */
 static int probe(search *s, double rate, long warm, long span, probe_out *o,
@@ -222,118 +368,15 @@ static int probe(search *s, double rate, long warm, long span, probe_out *o,
     int rc = sim_net_create(&q, &net, e);
     if (rc)
         return rc;
-    sim_counts a, b;
-    memset(&a, 0, sizeof a);
-    long total = warm + span;
-    int status = 0;
-    /* least-squares slope of the backlog over the span, sampled every
-     * SAT_SAMPLE cycles (sh, sth: the backlog to the hot node) */
-    double n = 0, st = 0, sb = 0, stt = 0, stb = 0, sh = 0, sth = 0;
-    long hot_gen0 = 0, hot_del0 = 0;
-    long *q0 = xcalloc((size_t)net->nodes + 1, sizeof *q0);
-    double bcons[SAT_BATCHES] = {0};
-    long last_cons = 0;
-    for (long done = 0; done < total;) {
-        /* samples every SAT_SAMPLE cycles, and one exactly at the end of
-         * the warm-up, where the measured counts start */
-        long until = done < warm ? warm : total;
-        long chunk = until - done < SAT_SAMPLE ? until - done : SAT_SAMPLE;
-        if (chunk > s->budget) {
-            status = SIM_CYCLE_LIMIT;
-            break;
-        }
-        err e2;
-        if (sim_net_step(net, chunk, &e2)) {
-            snprintf(s->r->detail, sizeof s->r->detail,
-                     "deadlock at rate %.6g: %.180s", rate, e2.msg);
-            status = SIM_DEADLOCK;
-            break;
-        }
-        done += chunk;
-        s->budget -= chunk;
-        s->r->cycles += chunk;
-        if (done == warm) {
-            sim_net_counts(net, &a);
-            hot_gen0 = net->hot_flits_generated;
-            hot_del0 = net->hot_flits_delivered;
-            source_queues(net, q0, 0);
-        }
-        if (done > warm) {
-            int k = (int)((done - warm - 1) * SAT_BATCHES / span);
-            bcons[k < SAT_BATCHES ? k : SAT_BATCHES - 1] +=
-                (double)(net->flits_consumed - last_cons);
-        }
-        last_cons = net->flits_consumed;
-        if (done >= warm) {
-            double t = (double)(done - warm);
-            double bl = (double)(net->flits_generated - net->flits_consumed);
-            double hb = (double)(net->hot_flits_generated -
-                                 net->hot_flits_delivered);
-            n++;
-            st += t;
-            sb += bl;
-            stt += t * t;
-            stb += t * bl;
-            sh += hb;
-            sth += t * hb;
-        }
-        if (s->p->stop_flag && *s->p->stop_flag) {
-            status = SIM_STOPPED;
-            break;
-        }
-    }
+    probe_acc acc;
+    memset(&acc, 0, sizeof acc);
+    acc.q0 = xcalloc((size_t)net->nodes + 1, sizeof *acc.q0);
+    int status = probe_run(s, net, rate, warm, span, &acc);
     if (status == 0) {
-        sim_net_counts(net, &b);
-        double nc = (double)net->nodes * (double)(b.cycle - a.cycle);
-        double gen = (double)(b.flits_generated - a.flits_generated);
-        double cons = (double)(b.flits_consumed - a.flits_consumed);
-        o->offered = gen / nc;
-        o->accepted = cons / nc;
-        double den = n * stt - st * st;
-        double slope = (n * stb - st * sb) / den;
-        o->growth = slope * (double)(b.cycle - a.cycle) / gen;
-        /* The hot node: its ejection (or the channels into it) may be
-         * overloaded while the total backlog grows by well under
-         * SAT_GROWTH of all flits (5% of 256 nodes' messages to it, 15% too
-         * many: 0.7% of all flits); so its own backlog is judged against
-         * the flits sent to it. */
-        double hgen = (double)(net->hot_flits_generated - hot_gen0);
-        double hdel = (double)(net->hot_flits_delivered - hot_del0);
-        o->hot_growth = 0;
-        o->hot_share = 1;
-        if (net->hot_node >= 0 && hgen >= SAT_HOT_MIN * s->len) {
-            o->hot_growth = (n * sth - st * sh) / den *
-                            (double)(b.cycle - a.cycle) / hgen;
-            o->hot_share = hdel / hgen;
-        }
-        /* One source's queue growing: starved sources (a dateline class,
-         * P-cube's node 0, the hot node's own injection) hold the backlog
-         * where the total hides it. */
-        source_queues(net, q0, 1);
-        o->queue_growth = 0;
-        double per_source = q.rate * (double)(b.cycle - a.cycle);
-        int queue_bad = 0;
-        for (long u = 0; u < net->nodes; u++) {
-            if (q0[u] > o->queue_growth)
-                o->queue_growth = q0[u];
-            if (q0[u] > SAT_QUEUE_MIN && q0[u] > SAT_QUEUE_FRAC * per_source)
-                queue_bad = 1;
-        }
-        int hot_bad = o->hot_growth > SAT_GROWTH ||
-                      1 - o->hot_share > SAT_HOT_SHORT;
-        o->stable = o->growth <= SAT_GROWTH && !hot_bad && !queue_bad;
-        o->local = hot_bad || (!o->stable && o->growth <= SAT_GROWTH);
-        double m = 0, v = 0, bn = (double)net->nodes * (double)span /
-                                 SAT_BATCHES;
-        for (int k = 0; k < SAT_BATCHES; k++)
-            m += bcons[k] / bn / SAT_BATCHES;
-        for (int k = 0; k < SAT_BATCHES; k++)
-            v += (bcons[k] / bn - m) * (bcons[k] / bn - m);
-        o->ci = sim__t95(SAT_BATCHES - 1) *
-                sqrt(v / (SAT_BATCHES - 1) / SAT_BATCHES);
+        probe_figures(s, net, q.rate, span, &acc, o);
         s->r->probes++;
     }
-    free(q0);
+    free(acc.q0);
     sim_net_destroy(net);
     return status;
 }
@@ -346,6 +389,162 @@ static double zero_load_cycles(const sim_params *p)
         hops = 1;
     return hops * (1 + p->design.router_delay) +
            net_message_flits(&p->design, &p->workload);
+}
+
+/* Where the search stands, messages/node/cycle: the highest rate a probe
+ * sustained (lo) and the lowest it did not (hi), the last two estimates of
+ * the saturation rate and the last one's CI half-width; whether two
+ * estimates agreed, and whether throughput falls past saturation. */
+typedef struct bracket {
+    double lo, hi, est, prev, ci;
+    int converged, falling;
+} bracket;
+
+/* 1. The overload probe (one flit per node per cycle offered, a quarter
+ * of the usual length): its accepted rate is the first estimate.  Returns
+ * < 0 on error, 1 when it settles the answer (the run ended early,
+ * nothing was accepted, or everything was), 0 to search on. */
+static int overload_probe(search *s, probe_out *o, err *e)
+{
+    sim_saturation_result *r = s->r;
+    double len = s->len;
+    int rc = probe(s, 1.0 / len, s->warm / 4, s->span / 4, o, e);
+    if (rc < 0)
+        return rc;
+    if (rc > 0) {
+        r->status = (sim_status)rc;
+        return 1;
+    }
+    r->throughput = o->accepted;
+    if (!(o->accepted > 0)) {
+        snprintf(r->detail, sizeof r->detail,
+                 "nothing accepted at overload in %ld cycles", s->span);
+        r->status = SIM_DEADLOCK;
+        return 1;
+    }
+    if (o->stable) {             /* accepts everything it can be offered */
+        r->lo = r->rate = r->rate_lo = r->rate_hi = 1.0 / len;
+        r->flits = 1.0;
+        snprintf(r->detail, sizeof r->detail,
+                 "stable at the injection limit (1 flit/node/cycle)");
+        return 1;
+    }
+    return 0;
+}
+
+/* A stable probe at *x: saturation lies above it.  The next rate into
+ * *x; 1 when the bracket is narrow enough to stop. */
+static int after_stable(bracket *b, double *x)
+{
+    b->lo = *x > b->lo ? *x : b->lo;
+    if (b->est < b->lo / SAT_OVER) /* the estimate was 20% under lo */
+        b->falling = 1;
+    if (b->falling && b->hi > 0) {
+        if (b->hi / b->lo <= 1 + SAT_BRACKET)
+            return 1;
+        *x = sqrt(b->lo * b->hi);
+    } else {
+        *x *= b->falling ? SAT_CLIMB : SAT_STEP;
+    }
+    return 0;
+}
+
+/* An unstable probe at *x: its accepted rate is the new estimate, unless
+ * throughput falls (then bisect).  The next rate into *x; 1 when the
+ * bracket is narrow enough or two estimates agree. */
+static int after_unstable(bracket *b, const probe_out *o, double len,
+                          double *x)
+{
+    b->hi = b->hi > 0 && b->hi < *x ? b->hi : *x;
+    b->prev = b->est;
+    b->est = o->accepted / len;
+    b->ci = o->ci / len;
+    if (o->local) {
+        /* The overload is local (the hot node, one source): the total
+         * accepted rate is no estimate of where it starts, the share
+         * the hot node absorbed is.  Bracket it from below. */
+        b->est = fmin(b->est, *x * o->hot_share);
+        b->falling = 1;
+    }
+    if (b->falling || b->est < b->lo) {
+        b->falling = 1;
+        if (!(b->lo > 0)) {      /* nothing sustained yet: probe lower */
+            *x = fmin(b->est * (1 - SAT_BRACKET), *x / SAT_STEP);
+            return 0;
+        }
+        if (b->hi / b->lo <= 1 + SAT_BRACKET)
+            return 1;
+        *x = sqrt(b->lo * b->hi);
+        return 0;
+    }
+    if (b->prev > 0 && fabs(b->est / b->prev - 1) <= SAT_REL_WIDTH) {
+        b->converged = 1;
+        return 1;
+    }
+    *x = b->est * SAT_OVER;
+    return 0;
+}
+
+/* 2.-3. the self-consistent point: probe SAT_OVER above the last
+ * estimate; an unstable probe's accepted rate is the new estimate.
+ * 4. where the accepted rate falls past saturation (the estimate drops
+ * below a rate a probe sustained: FALLING THROUGHPUT above), the
+ * estimates are no guide: climb by SAT_CLIMB from the stable probes
+ * and bisect [lo, hi] to SAT_BRACKET; the answer is lo. */
+static int search_probes(search *s, probe_out *o, bracket *b, err *e)
+{
+    sim_saturation_result *r = s->r;
+    double len = s->len;
+    double x = b->est * SAT_OVER;
+    while (r->probes < SAT_MAX_PROBES) {
+        if (x > 1.0 / len)
+            x = 1.0 / len;
+        int rc = probe(s, x, s->warm, s->span, o, e);
+        if (rc < 0)
+            return rc;
+        if (rc > 0) {
+            r->status = (sim_status)rc;
+            break;
+        }
+        if (o->stable ? after_stable(b, &x) : after_unstable(b, o, len, &x))
+            break;
+    }
+    return 0;
+}
+
+/* The answer from where the search stopped: falling throughput, the
+ * highest rate sustained bracketed by the lowest not; otherwise the last
+ * estimate (the mean of the last two when they agreed) with its CI. */
+static void search_answer(search *s, const bracket *b)
+{
+    sim_saturation_result *r = s->r;
+    double len = s->len, lo = b->lo, hi = b->hi;
+    r->lo = lo;
+    r->hi = hi;
+    if (b->falling) {
+        r->rate = r->rate_lo = lo;
+        r->rate_hi = hi > 0 ? hi : 1.0 / len;
+        r->flits = r->rate * len;
+        if (r->status == SIM_OK && !(hi > 0 && hi / lo <= 1 + SAT_BRACKET))
+            snprintf(r->detail, sizeof r->detail,
+                     "throughput falls past saturation; bracket %.4g-%.4g "
+                     "not narrowed to %.0f%% in %d probes", lo, r->rate_hi,
+                     100 * SAT_BRACKET, r->probes);
+        else if (r->status == SIM_OK)
+            snprintf(r->detail, sizeof r->detail,
+                     "throughput falls past saturation (%.4g flits/node/"
+                     "cycle at overload): bracketed", r->throughput);
+        return;
+    }
+    double est = b->est, prev = b->prev;
+    r->rate = b->converged ? 0.5 * (est + prev) : est;
+    double half = b->converged ? fmax(b->ci, 0.5 * fabs(est - prev)) : b->ci;
+    r->rate_lo = r->rate - half;
+    r->rate_hi = r->rate + half;
+    r->flits = r->rate * len;
+    if (r->status == SIM_OK && !b->converged)
+        snprintf(r->detail, sizeof r->detail,
+                 "not converged in %d probes", r->probes);
 }
 
 /* The one-probe question of sim_params.saturation_ceiling (sim.h). */
@@ -387,7 +586,6 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
 {
     memset(r, 0, sizeof *r);
     r->status = SIM_OK;
-    int rc;
     double len = net_message_flits(&p->design, &p->workload);
     double t0 = zero_load_cycles(p);
     search s = {p, len, 0, 0, 0, r};
@@ -398,119 +596,19 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
     s.budget = p->max_cycles > 0 ? p->max_cycles : (long)1 << 62;
     r->warm_cycles = s.warm;
     r->span_cycles = s.span;
-    probe_out o;
+
     if (p->saturation_ceiling > 0)
         return below_ceiling(&s, p->saturation_ceiling, e);
-
-    /* 1. overload */
-    rc = probe(&s, 1.0 / len, s.warm / 4, s.span / 4, &o, e);
+    probe_out o;
+    int rc = overload_probe(&s, &o, e);
+    if (rc != 0)
+        return rc < 0 ? rc : 0;
+    bracket b = {.lo = 0, .hi = 0, .est = o.accepted / len, .prev = 0,
+                 .ci = o.ci / len};
+    rc = search_probes(&s, &o, &b, e);
     if (rc < 0)
         return rc;
-    if (rc > 0) {
-        r->status = (sim_status)rc;
-        return 0;
-    }
-    r->throughput = o.accepted;
-    if (!(o.accepted > 0)) {
-        snprintf(r->detail, sizeof r->detail,
-                 "nothing accepted at overload in %ld cycles", s.span);
-        r->status = SIM_DEADLOCK;
-        return 0;
-    }
-    if (o.stable) {              /* accepts everything it can be offered */
-        r->lo = r->rate = r->rate_lo = r->rate_hi = 1.0 / len;
-        r->flits = 1.0;
-        snprintf(r->detail, sizeof r->detail,
-                 "stable at the injection limit (1 flit/node/cycle)");
-        return 0;
-    }
-
-    /* 2.-3. the self-consistent point: probe SAT_OVER above the last
-     * estimate; an unstable probe's accepted rate is the new estimate.
-     * 4. where the accepted rate falls past saturation (the estimate drops
-     * below a rate a probe sustained: FALLING THROUGHPUT above), the
-     * estimates are no guide: climb by SAT_CLIMB from the stable probes
-     * and bisect [lo, hi] to SAT_BRACKET; the answer is lo. */
-    double lo = 0, hi = 0, est = o.accepted / len, prev = 0, ci = o.ci / len;
-    double x = est * SAT_OVER;
-    int converged = 0, falling = 0;
-    while (r->probes < SAT_MAX_PROBES) {
-        if (x > 1.0 / len)
-            x = 1.0 / len;
-        rc = probe(&s, x, s.warm, s.span, &o, e);
-        if (rc < 0)
-            return rc;
-        if (rc > 0) {
-            r->status = (sim_status)rc;
-            break;
-        }
-        if (o.stable) {          /* saturation lies above x */
-            lo = x > lo ? x : lo;
-            if (est < lo / SAT_OVER) /* the estimate was 20% under lo */
-                falling = 1;
-            if (falling && hi > 0) {
-                if (hi / lo <= 1 + SAT_BRACKET)
-                    break;
-                x = sqrt(lo * hi);
-            } else {
-                x *= falling ? SAT_CLIMB : SAT_STEP;
-            }
-            continue;
-        }
-        hi = hi > 0 && hi < x ? hi : x;
-        prev = est;
-        est = o.accepted / len;
-        ci = o.ci / len;
-        if (o.local) {
-            /* The overload is local (the hot node, one source): the total
-             * accepted rate is no estimate of where it starts, the share
-             * the hot node absorbed is.  Bracket it from below. */
-            est = fmin(est, x * o.hot_share);
-            falling = 1;
-        }
-        if (falling || est < lo) {
-            falling = 1;
-            if (!(lo > 0)) {     /* nothing sustained yet: probe lower */
-                x = fmin(est * (1 - SAT_BRACKET), x / SAT_STEP);
-                continue;
-            }
-            if (hi / lo <= 1 + SAT_BRACKET)
-                break;
-            x = sqrt(lo * hi);
-            continue;
-        }
-        if (prev > 0 && fabs(est / prev - 1) <= SAT_REL_WIDTH) {
-            converged = 1;
-            break;
-        }
-        x = est * SAT_OVER;
-    }
-    r->lo = lo;
-    r->hi = hi;
-    if (falling) {
-        /* the highest rate sustained, bracketed by the lowest not */
-        r->rate = r->rate_lo = lo;
-        r->rate_hi = hi > 0 ? hi : 1.0 / len;
-        r->flits = r->rate * len;
-        if (r->status == SIM_OK && !(hi > 0 && hi / lo <= 1 + SAT_BRACKET))
-            snprintf(r->detail, sizeof r->detail,
-                     "throughput falls past saturation; bracket %.4g-%.4g "
-                     "not narrowed to %.0f%% in %d probes", lo, r->rate_hi,
-                     100 * SAT_BRACKET, r->probes);
-        else if (r->status == SIM_OK)
-            snprintf(r->detail, sizeof r->detail,
-                     "throughput falls past saturation (%.4g flits/node/"
-                     "cycle at overload): bracketed", r->throughput);
-        return 0;
-    }
-    r->rate = converged ? 0.5 * (est + prev) : est;
-    double half = converged ? fmax(ci, 0.5 * fabs(est - prev)) : ci;
-    r->rate_lo = r->rate - half;
-    r->rate_hi = r->rate + half;
-    r->flits = r->rate * len;
-    if (r->status == SIM_OK && !converged)
-        snprintf(r->detail, sizeof r->detail,
-                 "not converged in %d probes", r->probes);
+    search_answer(&s, &b);
     return 0;
 }
 

@@ -169,6 +169,24 @@ typedef struct sim_topology_ops {
      * differ, and its class in *cls; -1 if r == dst.  NULL: route_dor.c
      * asks min_channels and vc_class. */
     int32_t (*dor_hop)(const sim_topo *t, int r, int dst, int *cls);
+    /* Network channels per node, an upper bound before the graph is
+     * built (sim_memory_estimate). */
+    double (*channels_per_node)(const net_design *d);
+    /* The simulator's own limits on the topology's parameters: 0, or
+     * ERR_UNSUPPORTED with the reason.  NULL: none. */
+    int (*check)(const net_design *d, err *e);
+    int pcs;                     /* PCS switching is simulated on it */
+    /* Broadcast (bcast.c): spanning-tree ports per dimension of a node,
+     * 0 when broadcast is not simulated on it; multidrop: one port
+     * reaches the whole dimension (a bus) instead of one per direction. */
+    int bcast_ports_per_dim, bcast_multidrop;
+    int wrap_dateline;           /* dateline=wrap (BookSim2's classes)
+                                    applies */
+    /* Descriptions (sim__vc_describe): the name of routers past the
+     * nodes ("ic", "bus"), and whether a node is named by its id alone
+     * (its coordinates say nothing more). */
+    const char *extra_router_name;
+    int ids_only;
 } sim_topology_ops;
 
 struct sim_topo {

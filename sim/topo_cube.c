@@ -160,6 +160,18 @@ static int hypercube_min_channels(const sim_topo *t, int r, int dst, int dim,
     return 1;
 }
 
+/* Two channels per dimension (one the hypercube, whose single direction
+ * flips the bit). */
+static double cube_channels(const net_design *d)
+{
+    return 2 * (double)d->n;
+}
+
+static double hypercube_channels(const net_design *d)
+{
+    return (double)d->n;
+}
+
 const sim_topology_ops sim__topo_torus = {
     .topology = NET_TORUS,
     .nclasses = 2,
@@ -167,6 +179,9 @@ const sim_topology_ops sim__topo_torus = {
     .min_channels = torus_min_channels,
     .vc_class = torus_vc_class,
     .dor_hop = torus_dor_hop,
+    .channels_per_node = cube_channels,
+    .bcast_ports_per_dim = 2,
+    .wrap_dateline = 1,
 };
 
 const sim_topology_ops sim__topo_mesh = {
@@ -176,6 +191,7 @@ const sim_topology_ops sim__topo_mesh = {
     .min_channels = mesh_min_channels,
     .vc_class = zero_class,
     .dor_hop = mesh_dor_hop,
+    .channels_per_node = cube_channels,
 };
 
 const sim_topology_ops sim__topo_hypercube = {
@@ -184,4 +200,7 @@ const sim_topology_ops sim__topo_hypercube = {
     .neighbor = hypercube_neighbor,
     .min_channels = hypercube_min_channels,
     .vc_class = zero_class,
+    .channels_per_node = hypercube_channels,
+    .pcs = 1,
+    .ids_only = 1,
 };

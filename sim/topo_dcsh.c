@@ -153,6 +153,15 @@ static int dcsh_build(sim_topo *t, const net_design *d, err *e)
     return 0;
 }
 
+/* One bus leg to every other node of each dimension, plus one. */
+static double dcsh_channels(const net_design *d)
+{
+    double legs = 0;
+    for (int i = 0; i < d->n; i++)
+        legs += d->k[i];
+    return legs + 1;
+}
+
 const sim_topology_ops sim__topo_dcsh = {
     .topology = NET_DCSH,
     .nclasses = 1,
@@ -160,4 +169,8 @@ const sim_topology_ops sim__topo_dcsh = {
     .neighbor = NULL,
     .min_channels = dcsh_min_channels,
     .vc_class = dcsh_class,
+    .channels_per_node = dcsh_channels,
+    .bcast_ports_per_dim = 1,
+    .bcast_multidrop = 1,
+    .extra_router_name = "bus",
 };

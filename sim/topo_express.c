@@ -214,6 +214,25 @@ static int express_vc_class(const sim_topo *t, int r, int dst, int dim)
     return sim__express_class(t, r, dst, dim, xoff <= k - xoff ? +1 : -1);
 }
 
+/* The local channels plus m express channels per interchange. */
+static double express_channels(const net_design *d)
+{
+    double n = d->n;
+    return 2 * n * (1.0 + (d->express_m > 0 ? d->express_m : 1));
+}
+
+/* A router's candidate outputs hold every express channel of one
+ * interchange. */
+static int express_check(const net_design *d, err *e)
+{
+    if (d->express_m > SIM_MAX_CANDS)
+        return err_set(e, ERR_UNSUPPORTED,
+                       "%d express channels: the simulator handles at most "
+                       "%d",
+                       d->express_m, SIM_MAX_CANDS);
+    return 0;
+}
+
 const sim_topology_ops sim__topo_express = {
     .topology = NET_EXPRESS,
     .nclasses = 2,
@@ -221,4 +240,7 @@ const sim_topology_ops sim__topo_express = {
     .neighbor = express_neighbor,
     .min_channels = express_min_channels,
     .vc_class = express_vc_class,
+    .channels_per_node = express_channels,
+    .check = express_check,
+    .extra_router_name = "ic",
 };

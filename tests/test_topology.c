@@ -84,6 +84,7 @@ static void test_descriptors_complete(void **state)
         assert_int_equal(has_params, info->check_params != NULL);
         /* the simulator and the cost model have a row for it too */
         assert_non_null(sim__topology_find((net_topology)t));
+        assert_non_null(sim__topology_find((net_topology)t)->channels_per_node);
     }
     assert_null(net_param_get(NET_PARAM_COUNT));
     for (int p = 0; p < NET_PARAM_COUNT; p++) {
@@ -347,6 +348,9 @@ static void check_distances(const net_design *d)
                  net_topology_name(d->topology), e.msg);
     const sim_topo *t = &net->topo;
     assert_int_equal(t->nodes, net_nodes(d));
+    /* the memory estimate's channel count bounds the graph's */
+    assert_true((double)t->nnet <=
+                t->ops->channels_per_node(d) * (double)t->nodes);
     graph g = graph_of(t);
     int *dist = xmalloc(sizeof *dist * (size_t)t->routers);
     int *queue = xmalloc(sizeof *queue * (size_t)t->routers);

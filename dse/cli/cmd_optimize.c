@@ -181,29 +181,38 @@ static json_t *summary_json(const dse_run *r, const char *dir,
     return o;
 }
 
-int dse_cmd_optimize(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        {"jobs", required_argument, NULL, 'j'},
-        {"output", required_argument, NULL, 'o'},
-        {"no-sim", no_argument, NULL, 'S'},
-        {"simulate-all", no_argument, NULL, 'A'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"redis", required_argument, NULL, 'R'},
-        {"prefix", required_argument, NULL, 'P'},
-        {"redis-timeout", required_argument, NULL, 'T'},
-        {"worker-timeout", required_argument, NULL, 'W'},
-        {"cache", required_argument, NULL, 'C'},
-        {"no-cache", no_argument, NULL, 'N'},
-        {"json", no_argument, NULL, 'J'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    dse_optimize_opts o = {0};
-    const char *output = NULL, *redis = NULL, *cache_dir = NULL;
-    int no_cache = 0, as_json = 0;
+static const struct option longopts[] = {
+    {"jobs", required_argument, NULL, 'j'},
+    {"output", required_argument, NULL, 'o'},
+    {"no-sim", no_argument, NULL, 'S'},
+    {"simulate-all", no_argument, NULL, 'A'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"redis", required_argument, NULL, 'R'},
+    {"prefix", required_argument, NULL, 'P'},
+    {"redis-timeout", required_argument, NULL, 'T'},
+    {"worker-timeout", required_argument, NULL, 'W'},
+    {"cache", required_argument, NULL, 'C'},
+    {"no-cache", no_argument, NULL, 'N'},
+    {"json", no_argument, NULL, 'J'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* The command line, parsed: the search's options, the farm's, and where
+ * the study, the report, the farm and the cache are (NULL: not given). */
+typedef struct optimize_args {
+    dse_optimize_opts o;
     dse_farm_opts fo;
-    dse_farm_opts_init(&fo);
+    const char *study, *output, *redis, *cache_dir;
+    int no_cache, as_json;
+} optimize_args;
+
+/* The options into *a: -1 to go on, or the exit status (0 after --help,
+ * 2 for bad usage, with the message printed). */
+static int parse_args(int argc, char **argv, optimize_args *a)
+{
+    *a = (optimize_args){0};
+    dse_farm_opts_init(&a->fo);
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "j:o:qh", longopts, NULL)) != -1) {
@@ -215,97 +224,124 @@ int dse_cmd_optimize(int argc, char **argv)
                 fprintf(stderr, "dse optimize: --jobs: expected 1..4096, got '%s'\n", optarg);
                 return 2;
             }
-            o.threads = (int)v;
+            a->o.threads = (int)v;
             break;
         }
-        case 'o': output = optarg; break;
-        case 'S': o.skip_sim = 1; break;
-        case 'A': o.simulate_all = 1; break;
-        case 'q': o.quiet = 1; break;
-        case 'R': redis = optarg; break;
-        case 'P': snprintf(fo.prefix, sizeof fo.prefix, "%s", optarg); break;
-        case 'T': fo.redis_timeout_s = atof(optarg); break;
-        case 'W': fo.no_worker_timeout_s = atof(optarg); break;
-        case 'C': cache_dir = optarg; break;
-        case 'N': no_cache = 1; break;
-        case 'J': as_json = 1; break;
+        case 'o': a->output = optarg; break;
+        case 'S': a->o.skip_sim = 1; break;
+        case 'A': a->o.simulate_all = 1; break;
+        case 'q': a->o.quiet = 1; break;
+        case 'R': a->redis = optarg; break;
+        case 'P': snprintf(a->fo.prefix, sizeof a->fo.prefix, "%s", optarg); break;
+        case 'T': a->fo.redis_timeout_s = atof(optarg); break;
+        case 'W': a->fo.no_worker_timeout_s = atof(optarg); break;
+        case 'C': a->cache_dir = optarg; break;
+        case 'N': a->no_cache = 1; break;
+        case 'J': a->as_json = 1; break;
         case 'h': usage(stdout); return 0;
         default:
             return dse_cli_unknown_option("dse optimize", argv, optind,
                                           longopts);
         }
     }
-    redis = dse_cli_redis_url(redis);
+    a->redis = dse_cli_redis_url(a->redis);
     if (optind != argc - 1) {
         fprintf(stderr, "dse optimize: expected one study file\n");
         usage(stderr);
         return 2;
     }
-    cfg_study study;
-    err e;
-    int rc = cfg_study_load(argv[optind], &study, &e);
-    if (rc) {
-        dse_cli_print_error(&e);
-        cfg_study_fini(&study);
-        return 2;
-    }
-    const char *dir = output ? output : study.report_dir;
-    /* refuse a target dse may not replace before any work starts */
-    if ((rc = dse_report_dir_check(dir, &e)) != 0) {
-        dse_cli_redis_error("dse optimize", e.msg);
-        cfg_study_fini(&study);
-        return 2;
-    }
-    dse_farm *farm = NULL;
+    a->study = argv[optind];
+    return -1;
+}
+
+/* What runs the jobs: the Redis farm when one is given, else the local
+ * pool, wrapped by the result cache unless --no-cache.  a->o.executor
+ * points in here (NULL: the search's own local pool). */
+typedef struct executors {
+    dse_farm *farm;
     dse_executor farm_exec;
-    if (redis) {
-        rc = dse_farm_secret_from_env(&fo.secret, &e);
-        if (!rc)
-            rc = dse_farm_open_url(redis, &fo, &farm, &e);
-        if (rc) {
-            dse_cli_redis_error("dse optimize", e.msg);
-            cfg_study_fini(&study);
-            return rc == ERR_CONFIG ? 2 : 1;
-        }
-        dse_farm_executor(farm, &farm_exec);
-        o.executor = &farm_exec;
-    }
-    /* the result cache wraps whichever executor runs the jobs */
     dse_exec_local local;
     dse_executor local_exec, cache_exec;
-    dse_cache *cache = NULL;
+    dse_cache *cache;
+    const char *cache_dir;
     char default_dir[4096];
-    if (!no_cache && !cache_dir && dse_cache_default_dir(default_dir,
-                                                         sizeof default_dir) == 0)
-        cache_dir = default_dir;
-    if (!no_cache && cache_dir) {
-        if (!o.executor) {
-            int sim_threads = o.threads > 0 ? o.threads : study.sim.threads;
-            dse_exec_local_init(&local, o.threads, sim_threads, &local_exec);
-            o.executor = &local_exec;
+} executors;
+
+/* The farm and the cache opened: 0, or the exit status after the error
+ * (nothing left open). */
+static int open_executors(optimize_args *a, const cfg_study *study,
+                          executors *x)
+{
+    err e;
+    x->farm = NULL;
+    x->cache = NULL;
+    x->cache_dir = a->cache_dir;
+    if (a->redis) {
+        int rc = dse_farm_secret_from_env(&a->fo.secret, &e);
+        if (!rc)
+            rc = dse_farm_open_url(a->redis, &a->fo, &x->farm, &e);
+        if (rc) {
+            dse_cli_redis_error("dse optimize", e.msg);
+            return rc == ERR_CONFIG ? 2 : 1;
         }
-        if (dse_cache_create(cache_dir, o.executor, &cache, &e)) {
+        dse_farm_executor(x->farm, &x->farm_exec);
+        a->o.executor = &x->farm_exec;
+    }
+    /* the result cache wraps whichever executor runs the jobs */
+    if (!a->no_cache && !x->cache_dir &&
+        dse_cache_default_dir(x->default_dir, sizeof x->default_dir) == 0)
+        x->cache_dir = x->default_dir;
+    if (!a->no_cache && x->cache_dir) {
+        if (!a->o.executor) {
+            int sim_threads = a->o.threads > 0 ? a->o.threads
+                                               : study->sim.threads;
+            dse_exec_local_init(&x->local, a->o.threads, sim_threads,
+                                &x->local_exec);
+            a->o.executor = &x->local_exec;
+        }
+        if (dse_cache_create(x->cache_dir, a->o.executor, &x->cache, &e)) {
             fprintf(stderr, "dse optimize: result cache: %s (use --no-cache "
                             "to run without it)\n", e.msg);
-            dse_farm_destroy(farm);
-            cfg_study_fini(&study);
+            dse_farm_destroy(x->farm);
             return 1;
         }
-        dse_cache_executor(cache, &cache_exec);
-        o.executor = &cache_exec;
+        dse_cache_executor(x->cache, &x->cache_exec);
+        a->o.executor = &x->cache_exec;
     }
+    return 0;
+}
 
+/* The cache's reuse, on stderr (not with --quiet). */
+static void print_cache_counts(const executors *x)
+{
+    size_t hits, stored, wfail;
+    const char *why;
+    dse_cache_counts(x->cache, &hits, &stored, &wfail, &why);
+    fprintf(stderr, "cache %s: %zu simulation(s) reused, %zu stored\n",
+            x->cache_dir, hits, stored);
+    if (wfail)
+        fprintf(stderr, "cache: %zu result(s) not stored; first: %s\n",
+                wfail, why);
+}
+
+/* The search, then the report into dir and the summary: the exit
+ * status. */
+static int run_and_report(optimize_args *a, const cfg_study *study,
+                          const char *dir, executors *x)
+{
+    dse_optimize_opts *o = &a->o;
     dse_cli_catch_stop_signals(on_signal);
     stop_requested = 0;
 
     dse_progress progress;
-    dse_progress_init(&progress, stderr, o.quiet);
-    o.progress = &progress;
-    o.stop = &stop_requested;
+    dse_progress_init(&progress, stderr, o->quiet);
+    o->progress = &progress;
+    o->stop = &stop_requested;
     dse_run run;
-    rc = dse_optimize(&study, &o, &run, &e);
-    if (farm)
-        run.njob_failures = dse_farm_failures(farm, &run.job_failures);
+    err e;
+    int rc = dse_optimize(study, o, &run, &e);
+    if (x->farm)
+        run.njob_failures = dse_farm_failures(x->farm, &run.job_failures);
     int status = 0;
     if (rc == ERR_INTERRUPTED || stop_requested) {
         fprintf(stderr, "dse optimize: interrupted; no report written\n");
@@ -317,27 +353,48 @@ int dse_cmd_optimize(int argc, char **argv)
         dse_cli_print_error(&e);
         status = rc == ERR_CONFIG ? 2 : 1;
     } else {
-        if (as_json)
+        if (a->as_json)
             status = dse_cli_print_json(
-                summary_json(&run, dir, farm ? run.njob_failures : 0));
+                summary_json(&run, dir, x->farm ? run.njob_failures : 0));
         else
             print_summary(&run, dir);
     }
-    dse_farm_print_failures(farm, stderr);
-    if (cache && !o.quiet) {
-        size_t hits, stored, wfail;
-        const char *why;
-        dse_cache_counts(cache, &hits, &stored, &wfail, &why);
-        fprintf(stderr, "cache %s: %zu simulation(s) reused, %zu stored\n",
-                cache_dir, hits, stored);
-        if (wfail)
-            fprintf(stderr, "cache: %zu result(s) not stored; first: %s\n",
-                    wfail, why);
-    }
-    dse_cache_destroy(cache);
-    dse_farm_destroy(farm);
+    dse_farm_print_failures(x->farm, stderr);
+    if (x->cache && !o->quiet)
+        print_cache_counts(x);
     dse_run_fini(&run);
     dse_progress_fini(&progress);
+    return status;
+}
+
+int dse_cmd_optimize(int argc, char **argv)
+{
+    optimize_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    cfg_study study;
+    err e;
+    if (cfg_study_load(a.study, &study, &e)) {
+        dse_cli_print_error(&e);
+        cfg_study_fini(&study);
+        return 2;
+    }
+    const char *dir = a.output ? a.output : study.report_dir;
+    /* refuse a target dse may not replace before any work starts */
+    if (dse_report_dir_check(dir, &e) != 0) {
+        dse_cli_redis_error("dse optimize", e.msg);
+        cfg_study_fini(&study);
+        return 2;
+    }
+    executors x;
+    if ((rc = open_executors(&a, &study, &x)) != 0) {
+        cfg_study_fini(&study);
+        return rc;
+    }
+    int status = run_and_report(&a, &study, dir, &x);
+    dse_cache_destroy(x.cache);
+    dse_farm_destroy(x.farm);
     cfg_study_fini(&study);
     return status;
 }

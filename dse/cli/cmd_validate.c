@@ -205,87 +205,93 @@ static void print_summary(const dse_validate_result *r)
     printf("wall time %.0f s\n", r->wall_s);
 }
 
-int dse_cmd_validate(int argc, char **argv)
+/* The command line, parsed: 0 / NULL where an option was not given
+ * (warmup: -1, since 0 warm-up messages is a valid choice). */
+typedef struct validate_args {
+    int quick, quiet, list, overwrite;
+    const char *model_name, *out;
+    long jobs, seeds, warmup, maxmsg;
+    model_variant variant;
+    double ci;
+} validate_args;
+
+enum { OPT_QUICK = 256, OPT_MODEL, OPT_OUT, OPT_JOBS,
+       OPT_SEEDS, OPT_CI, OPT_WARMUP, OPT_MAXMSG, OPT_LIST,
+       OPT_VARIANT, OPT_OVERWRITE };
+
+static const struct option longopts[] = {
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"model", required_argument, NULL, OPT_MODEL},
+    {"variant", required_argument, NULL, OPT_VARIANT},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"overwrite", no_argument, NULL, OPT_OVERWRITE},
+    {"jobs", required_argument, NULL, OPT_JOBS},
+    {"seeds", required_argument, NULL, OPT_SEEDS},
+    {"ci", required_argument, NULL, OPT_CI},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"max-messages", required_argument, NULL, OPT_MAXMSG},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* Options that take a number, each checked against its bounds; -1 to go
+ * on, or the exit status. */
+static int take_number(int c, validate_args *a)
 {
-    enum { OPT_QUICK = 256, OPT_MODEL, OPT_OUT, OPT_JOBS,
-           OPT_SEEDS, OPT_CI, OPT_WARMUP, OPT_MAXMSG, OPT_LIST,
-           OPT_VARIANT, OPT_OVERWRITE };
-    static const struct option longopts[] = {
-        {"quick", no_argument, NULL, OPT_QUICK},
-        {"model", required_argument, NULL, OPT_MODEL},
-        {"variant", required_argument, NULL, OPT_VARIANT},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"overwrite", no_argument, NULL, OPT_OVERWRITE},
-        {"jobs", required_argument, NULL, OPT_JOBS},
-        {"seeds", required_argument, NULL, OPT_SEEDS},
-        {"ci", required_argument, NULL, OPT_CI},
-        {"warmup", required_argument, NULL, OPT_WARMUP},
-        {"max-messages", required_argument, NULL, OPT_MAXMSG},
-        {"list", no_argument, NULL, OPT_LIST},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    int quick = 0, quiet = 0, list = 0, overwrite = 0;
-    const char *model_name = NULL, *out = "docs/validation.md";
-    long jobs = 0, seeds = 0, warmup = -1, maxmsg = 0;
-    model_variant variant = MODEL_VARIANT_CORRECTED;
-    double ci = 0;
+    switch (c) {
+    case OPT_JOBS:
+        return parse_long("--jobs", optarg, 1, 1024, &a->jobs) ? 2 : -1;
+    case OPT_SEEDS:
+        return parse_long("--seeds", optarg, 1, 1000, &a->seeds) ? 2 : -1;
+    case OPT_CI: {
+        char *end;
+        errno = 0;
+        a->ci = strtod(optarg, &end);
+        if (errno || end == optarg || *end || !(a->ci > 0 && a->ci < 1))
+            return bad("--ci: expected a fraction 0 < x < 1, got \"%s\"",
+                       optarg);
+        return -1;
+    }
+    case OPT_WARMUP:
+        return parse_long("--warmup", optarg, 0, 1000000000L, &a->warmup)
+                   ? 2 : -1;
+    default: /* OPT_MAXMSG */
+        return parse_long("--max-messages", optarg, 1, 1000000000L,
+                          &a->maxmsg) ? 2 : -1;
+    }
+}
+
+/* The options into *a: -1 to go on, or the exit status (0 after --help,
+ * 2 for bad usage, with the message printed). */
+static int parse_args(int argc, char **argv, validate_args *a)
+{
+    *a = (validate_args){.out = "docs/validation.md", .warmup = -1,
+                         .variant = MODEL_VARIANT_CORRECTED};
     opterr = 0;
     optind = 0;
-    int c;
+    int c, rc;
     while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
             return 0;
-        case 'q':
-            quiet = 1;
-            break;
-        case OPT_QUICK:
-            quick = 1;
-            break;
-        case OPT_MODEL:
-            model_name = optarg;
-            break;
-        case OPT_OUT:
-            out = optarg;
-            break;
-        case OPT_OVERWRITE:
-            overwrite = 1;
-            break;
+        case 'q': a->quiet = 1; break;
+        case OPT_QUICK: a->quick = 1; break;
+        case OPT_MODEL: a->model_name = optarg; break;
+        case OPT_OUT: a->out = optarg; break;
+        case OPT_OVERWRITE: a->overwrite = 1; break;
+        case OPT_LIST: a->list = 1; break;
         case OPT_VARIANT:
-            if (model_variant_parse(optarg, &variant) != 0)
+            if (model_variant_parse(optarg, &a->variant) != 0)
                 return bad("--variant: expected corrected, recommended or "
                            "printed, got \"%s\"", optarg);
             break;
-        case OPT_JOBS:
-            if (parse_long("--jobs", optarg, 1, 1024, &jobs))
-                return 2;
-            break;
-        case OPT_SEEDS:
-            if (parse_long("--seeds", optarg, 1, 1000, &seeds))
-                return 2;
-            break;
-        case OPT_CI: {
-            char *end;
-            errno = 0;
-            ci = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(ci > 0 && ci < 1))
-                return bad("--ci: expected a fraction 0 < x < 1, got \"%s\"",
-                           optarg);
-            break;
-        }
-        case OPT_WARMUP:
-            if (parse_long("--warmup", optarg, 0, 1000000000L, &warmup))
-                return 2;
-            break;
+        case OPT_JOBS: case OPT_SEEDS: case OPT_CI: case OPT_WARMUP:
         case OPT_MAXMSG:
-            if (parse_long("--max-messages", optarg, 1, 1000000000L, &maxmsg))
-                return 2;
-            break;
-        case OPT_LIST:
-            list = 1;
+            if ((rc = take_number(c, a)) >= 0)
+                return rc;
             break;
         case ':':
             return bad("option %s needs a value", argv[optind - 1]);
@@ -297,58 +303,56 @@ int dse_cmd_validate(int argc, char **argv)
     if (optind < argc)
         return bad("unexpected argument '%s' (see 'dse validate --help')",
                    argv[optind]);
-    if (list) {
-        list_configs();
-        return 0;
+    return -1;
+}
+
+/* The suite's options: the defaults for --quick or a full run, then what
+ * the command line overrides. */
+static void opts_from_args(const validate_args *a, dse_validate_opts *o)
+{
+    dse_validate_opts_init(o, a->quick);
+    o->model = a->model_name;
+    o->variant = a->variant;
+    o->overwrite = a->overwrite;
+    o->threads = a->jobs > 0 ? (int)a->jobs : dse_cores();
+    if (a->seeds)
+        o->seeds = (int)a->seeds;
+    if (a->ci > 0)
+        o->ci_target = a->ci;
+    if (a->warmup >= 0)
+        o->warmup = a->warmup;
+    if (a->maxmsg) {
+        o->max_messages = a->maxmsg;
+        if (o->min_messages > a->maxmsg)
+            o->min_messages = a->maxmsg;
     }
+}
 
-    dse_validate_opts o;
-    dse_validate_opts_init(&o, quick);
-    o.model = model_name;
-    o.variant = variant;
-    o.overwrite = overwrite;
-    o.threads = jobs > 0 ? (int)jobs : dse_cores();
-    if (seeds)
-        o.seeds = (int)seeds;
-    if (ci > 0)
-        o.ci_target = ci;
-    if (warmup >= 0)
-        o.warmup = warmup;
-    if (maxmsg) {
-        o.max_messages = maxmsg;
-        if (o.min_messages > maxmsg)
-            o.min_messages = maxmsg;
-    }
+/* The exact command, recorded on the page ("dse" and the arguments,
+ * truncated at the buffer's size). */
+static void command_line(int argc, char **argv, char *command, size_t size)
+{
+    size_t used = (size_t)snprintf(command, size, "dse");
+    for (int i = 0; i < argc && used < size; i++)
+        used += (size_t)snprintf(command + used, size - used, " %s", argv[i]);
+}
 
-    {
-        err ce;
-        err_clear(&ce);
-        if (dse_validate_out_check(out, &o, &ce) != 0) {
-            fprintf(stderr, "dse validate: %s\n", ce.msg);
-            return 1;
-        }
-    }
-
-    char command[2048];
-    size_t used = (size_t)snprintf(command, sizeof command, "dse");
-    for (int i = 0; i < argc && used < sizeof command; i++)
-        used += (size_t)snprintf(command + used, sizeof command - used, " %s",
-                                 argv[i]);
-    char rev[512];
-    revision(rev, sizeof rev);
-
+/* Runs the suite and writes the page: the command's exit status. */
+static int run_and_write(dse_validate_opts *o, const char *out, int quiet,
+                         const char *command, const char *rev)
+{
     dse_cli_catch_stop_signals(on_signal);
     dse_progress progress;
     dse_progress_init(&progress, stderr, quiet);
-    o.progress = &progress;
-    o.stop = &stop_requested;
+    o->progress = &progress;
+    o->stop = &stop_requested;
 
     size_t ncfg;
     const dse_validate_config *cfgs = dse_validate_configs(&ncfg);
     dse_validate_result *r = NULL;
     err e;
     err_clear(&e);
-    int rc = dse_validate_run(cfgs, ncfg, &o, &r, &e);
+    int rc = dse_validate_run(cfgs, ncfg, o, &r, &e);
     dse_progress_fini(&progress);
     if (rc == ERR_INTERRUPTED) {
         fprintf(stderr, "dse validate: interrupted; nothing written\n");
@@ -371,4 +375,28 @@ int dse_cmd_validate(int argc, char **argv)
         fprintf(stderr, "dse validate: wrote %s\n", out);
     dse_validate_run_destroy(r);
     return status;
+}
+
+int dse_cmd_validate(int argc, char **argv)
+{
+    validate_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if (a.list) {
+        list_configs();
+        return 0;
+    }
+    dse_validate_opts o;
+    opts_from_args(&a, &o);
+    err ce;
+    err_clear(&ce);
+    if (dse_validate_out_check(a.out, &o, &ce) != 0) {
+        fprintf(stderr, "dse validate: %s\n", ce.msg);
+        return 1;
+    }
+    char command[2048], rev[512];
+    command_line(argc, argv, command, sizeof command);
+    revision(rev, sizeof rev);
+    return run_and_write(&o, a.out, a.quiet, command, rev);
 }

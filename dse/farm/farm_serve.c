@@ -593,24 +593,14 @@ static void requeue_running(daemon *d, dse_store *st)
     free(ids);
 }
 
-static void run_study(runner *r)
+/* What run_study does after a phase: go on, stop with the study's id
+ * dropped from studies:running, or stop leaving it there (requeued for
+ * the next daemon, or the lock's new holder runs it). */
+typedef enum { STEP_ON, STEP_DROP, STEP_KEEP } study_step;
+
+/* A study starts: its stop flags and progress figures start over. */
+static void runner_reset(runner *r)
 {
-    daemon *d = r->d;
-    const dse_serve_opts *o = d->o;
-    study_key(&o->farm, r->id, r->key, sizeof r->key);
-    size_t n;
-    char **f, **v;
-    err e;
-    if (r->st.ops->hgetall(r->st.self, r->key, &n, &f, &v, &e)) {
-        /* Redis trouble: put it back and let the loop back off */
-        dse_store_cmd c[2];
-        cmd_of(&c[0], "LREM", d->k_running, "0", r->id, NULL);
-        cmd_of(&c[1], "LPUSH", d->k_queue, r->id, NULL);
-        fenced(d, &r->st, c, 2, NULL);
-        dse__farm_sleep(1.0, &d->halt);
-        return;
-    }
-    char *yaml = NULL;
     r->stop_study = 0;
     r->cancelled = 0;
     r->last_phase[0] = '\0';
@@ -622,18 +612,233 @@ static void run_study(runner *r)
     r->designs = r->sat_n = r->sim_n = 0;
     r->sat_s = r->sim_s = 0;
     r->phases[0] = '\0';
-    if (d->halt)
+    if (r->d->halt)
         r->stop_study = 1;
+}
+
+/* study:ID read: its YAML into *yaml (NULL when the record has none, or
+ * there is no record: *nfields 0), a cancel request into r->cancelled.
+ * -1 when Redis could not be read: the study goes back on the queue and
+ * the loop backs off. */
+static int read_record(runner *r, char **yaml, size_t *nfields)
+{
+    daemon *d = r->d;
+    size_t n;
+    char **f, **v;
+    err e;
+    if (r->st.ops->hgetall(r->st.self, r->key, &n, &f, &v, &e)) {
+        dse_store_cmd c[2];
+        cmd_of(&c[0], "LREM", d->k_running, "0", r->id, NULL);
+        cmd_of(&c[1], "LPUSH", d->k_queue, r->id, NULL);
+        fenced(d, &r->st, c, 2, NULL);
+        dse__farm_sleep(1.0, &d->halt);
+        return -1;
+    }
+    runner_reset(r);
+    *yaml = NULL;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(f[i], "cancel") == 0 && v[i][0])
             r->cancelled = 1;
         if (strcmp(f[i], "yaml") == 0)
-            yaml = v[i], v[i] = NULL;
+            *yaml = v[i], v[i] = NULL;
         free(f[i]);
         free(v[i]);
     }
     free(f);
     free(v);
+    *nfields = n;
+    return 0;
+}
+
+/* Marks the study running, loads its YAML (freed here) into *s, checks
+ * it against the daemon's limits, finds its report directory and the
+ * farm it runs on.  On STEP_ON *s is loaded; otherwise its status is
+ * recorded and *s released. */
+static study_step start_study(runner *r, char *yaml, cfg_study *s, char *dir,
+                              size_t dir_size)
+{
+    daemon *d = r->d;
+    const dse_serve_opts *o = d->o;
+    char when[32], srcname[64];
+    now_text(when);
+    dse_store_cmd running;
+    cmd_of(&running, "HSET", r->key, "status", "running", "started", when,
+           "phase", "checking", NULL);
+    if (fenced(d, &r->st, &running, 1, NULL) == 0) {
+        free(yaml);
+        return STEP_KEEP;
+    }
+    snprintf(srcname, sizeof srcname, "study-%s.yaml", r->id);
+    err e;
+    int rc = strlen(yaml) > DSE_SUBMIT_MAX
+                 ? err_set(&e, ERR_CONFIG, "over %d bytes", DSE_SUBMIT_MAX)
+                 : cfg_study_load_string(yaml, srcname, s, &e);
+    free(yaml);
+    char reason[ERR_MSG_MAX + 600];
+    if (rc) {
+        char msg[ERR_MSG_MAX + 400];
+        snprintf(reason, sizeof reason, "invalid study: %s",
+                 err_format(&e, msg, sizeof msg));
+        finish_study(r, "failed", reason);
+        return STEP_DROP;
+    }
+    rc = dse_serve_check_limits(s, &o->limits, &r->stop_study, &e);
+    if (rc == ERR_INTERRUPTED) { /* the daemon is stopping */
+        cfg_study_fini(s);
+        requeue(r);
+        return STEP_KEEP;
+    }
+    if (rc ||
+        (rc = dse_serve_report_path(o->output_root, r->id, dir, dir_size,
+                                    &e))) {
+        snprintf(reason, sizeof reason, "%s", e.msg);
+        finish_study(r, "refused", reason);
+        cfg_study_fini(s);
+        return STEP_DROP;
+    }
+    dlog(d, "study %s (%s): running, report to %s", r->id, s->name, dir);
+    if (!r->farm &&
+        dse_farm_create(d->spec, &o->farm, &r->farm, &e) != 0) {
+        snprintf(reason, sizeof reason, "farm: %s", e.msg);
+        finish_study(r, "failed", reason);
+        cfg_study_fini(s);
+        return STEP_DROP;
+    }
+    dse_farm_set_status_hook(r->farm, on_status, r);
+    {   /* where dse cancel withdraws the study's jobs at once */
+        dse_store_cmd c;
+        cmd_of(&c, "HSET", r->key, "reply", dse_farm_reply_key(r->farm), NULL);
+        fenced(d, &r->st, &c, 1, NULL);
+    }
+    return STEP_ON;
+}
+
+/* Cancelled during its run: its queued jobs leave the stream and its
+ * running ones stop, so the next study's jobs are the next ones run. */
+static void withdraw_study(runner *r)
+{
+    daemon *d = r->d;
+    size_t withdrawn = 0;
+    err we;
+    if (dse_farm_withdraw(r->farm, &withdrawn, &we))
+        dlog(d, "study %s: withdrawing its jobs: %s", r->id, we.msg);
+    else
+        dlog(d, "study %s: cancelled, %zu queued job(s) withdrawn", r->id,
+             withdrawn);
+    dse_farm_destroy(r->farm);
+    r->farm = NULL;
+    finish_study(r, "cancelled", "cancelled with dse cancel");
+}
+
+/* A written report's outcome into study:ID (the figures dse status shows
+ * and the verdict's first line), its files into report:ID, and the
+ * status done; first_failure is the first of the study's failed jobs. */
+static void record_report(runner *r, const dse_run *run, const char *dir,
+                          size_t failed, const char *first_failure)
+{
+    daemon *d = r->d;
+    char reason[ERR_MSG_MAX + 600], nfail[32];
+    snprintf(nfail, sizeof nfail, "%zu", failed);
+    snprintf(reason, sizeof reason, "%s%s",
+             failed ? "some jobs failed on the farm; first: " : "",
+             failed ? first_failure : "");
+    char nsim[32], nunc[32], nrounds[32];
+    snprintf(nsim, sizeof nsim, "%zu", run->nsimulated);
+    snprintf(nunc, sizeof nunc, "%zu", run->nuncertified);
+    snprintf(nrounds, sizeof nrounds, "%d", run->rounds);
+    size_t nv;
+    char **verdict = dse_report_verdict(run, &nv);
+    close_batch(r);
+    dse_store_cmd rep;
+    cmd_of(&rep, "HSET", r->key, "report", dir, "failed_jobs", nfail,
+           "designs_simulated", nsim, "uncertified", nunc, "round",
+           nrounds, "ended",
+           run->recommended == SIZE_MAX ? "models only"
+           : run->certified             ? "certified"
+                                        : "budget spent",
+           "verdict", nv ? verdict[0] : "", "rest_s", "0", "phases",
+           r->phases, NULL);
+    int ok = fenced(d, &r->st, &rep, 1, NULL);
+    for (size_t i = 0; i < nv; i++)
+        free(verdict[i]);
+    free(verdict);
+    if (ok != 0)
+        keep_report(r, dir);
+    finish_study(r, "done", reason);
+}
+
+/* dse_optimize on the farm, then the report written into dir and
+ * recorded; a cancelled study's jobs withdrawn, a stopped one requeued.
+ * *s is released. */
+static study_step optimize_study(runner *r, cfg_study *s, const char *dir)
+{
+    daemon *d = r->d;
+    dse_executor ex;
+    dse_farm_executor(r->farm, &ex);
+    size_t failed_before = dse_farm_failures(r->farm, NULL);
+    dse_optimize_opts oo = {0};
+    oo.threads = d->o->threads;
+    oo.quiet = 1;
+    oo.stop = &r->stop_study; /* set on halt (on_status, watch_study, the
+                                 main loop) or by dse cancel */
+    oo.executor = &ex;
+    dse_run run;
+    err e;
+    r->study = s;
+    int rc = dse_optimize(s, &oo, &run, &e);
+    r->study = NULL;
+    if (r->cancelled && !d->halt) {
+        dse_run_fini(&run);
+        cfg_study_fini(s);
+        withdraw_study(r);
+        return STEP_DROP;
+    }
+    if (rc == ERR_INTERRUPTED || d->halt) {
+        dse_run_fini(&run);
+        cfg_study_fini(s);
+        requeue(r);
+        return STEP_KEEP;
+    }
+    const char *const *reasons;
+    size_t failed = dse_farm_failures(r->farm, &reasons) - failed_before;
+    if (rc == 0) {
+        /* this study's own failures: the ones after failed_before */
+        run.job_failures = reasons + failed_before;
+        run.njob_failures = failed;
+        if (!still_ours(d, &r->st)) { /* the new holder runs it */
+            dse_run_fini(&run);
+            cfg_study_fini(s);
+            return STEP_KEEP;
+        }
+        rc = dse_report_write(&run, dir, &e);
+    }
+    if (rc) {
+        char reason[ERR_MSG_MAX + 600];
+        snprintf(reason, sizeof reason, "%s", e.msg);
+        finish_study(r, "failed", reason);
+    } else {
+        record_report(r, &run, dir, failed,
+                      failed ? reasons[failed_before] : NULL);
+    }
+    dse_run_fini(&run);
+    cfg_study_fini(s);
+    /* one farm per study run: its failure list is per study */
+    dse_farm_destroy(r->farm);
+    r->farm = NULL;
+    return STEP_DROP;
+}
+
+/* One study from the queue, start to end: its record read, checked and
+ * started, optimised and reported; its id leaves studies:running unless
+ * it was requeued or another daemon holds it now. */
+static void run_study(runner *r)
+{
+    daemon *d = r->d;
+    study_key(&d->o->farm, r->id, r->key, sizeof r->key);
+    char *yaml;
+    size_t n;
+    if (read_record(r, &yaml, &n))
+        return;
     dse_store_cmd drop;
     cmd_of(&drop, "LREM", d->k_running, "0", r->id, NULL);
     if (!yaml) {
@@ -653,147 +858,13 @@ static void run_study(runner *r)
         fenced(d, &r->st, &drop, 1, NULL);
         return;
     }
-    char when[32], srcname[64];
-    now_text(when);
-    dse_store_cmd running;
-    cmd_of(&running, "HSET", r->key, "status", "running", "started", when,
-           "phase", "checking", NULL);
-    if (fenced(d, &r->st, &running, 1, NULL) == 0) {
-        free(yaml);
-        return;
-    }
-    snprintf(srcname, sizeof srcname, "study-%s.yaml", r->id);
     cfg_study s;
-    int rc = strlen(yaml) > DSE_SUBMIT_MAX
-                 ? err_set(&e, ERR_CONFIG, "over %d bytes", DSE_SUBMIT_MAX)
-                 : cfg_study_load_string(yaml, srcname, &s, &e);
-    free(yaml);
-    char reason[ERR_MSG_MAX + 600];
-    if (rc) {
-        char msg[ERR_MSG_MAX + 400];
-        snprintf(reason, sizeof reason, "invalid study: %s",
-                 err_format(&e, msg, sizeof msg));
-        finish_study(r, "failed", reason);
-        goto out;
-    }
     char dir[PATH_MAX];
-    rc = dse_serve_check_limits(&s, &o->limits, &r->stop_study, &e);
-    if (rc == ERR_INTERRUPTED) { /* the daemon is stopping */
-        cfg_study_fini(&s);
-        requeue(r);
-        return;
-    }
-    if (rc ||
-        (rc = dse_serve_report_path(o->output_root, r->id, dir, sizeof dir,
-                                    &e))) {
-        snprintf(reason, sizeof reason, "%s", e.msg);
-        finish_study(r, "refused", reason);
-        cfg_study_fini(&s);
-        goto out;
-    }
-    dlog(d, "study %s (%s): running, report to %s", r->id, s.name, dir);
-    if (!r->farm &&
-        dse_farm_create(d->spec, &o->farm, &r->farm, &e) != 0) {
-        snprintf(reason, sizeof reason, "farm: %s", e.msg);
-        finish_study(r, "failed", reason);
-        cfg_study_fini(&s);
-        goto out;
-    }
-    dse_farm_set_status_hook(r->farm, on_status, r);
-    {   /* where dse cancel withdraws the study's jobs at once */
-        dse_store_cmd c;
-        cmd_of(&c, "HSET", r->key, "reply", dse_farm_reply_key(r->farm), NULL);
-        fenced(d, &r->st, &c, 1, NULL);
-    }
-    dse_executor ex;
-    dse_farm_executor(r->farm, &ex);
-    size_t failed_before = dse_farm_failures(r->farm, NULL);
-    dse_optimize_opts oo = {0};
-    oo.threads = o->threads;
-    oo.quiet = 1;
-    oo.stop = &r->stop_study; /* set on halt (on_status, watch_study, the
-                                 main loop) or by dse cancel */
-    oo.executor = &ex;
-    dse_run run;
-    r->study = &s;
-    rc = dse_optimize(&s, &oo, &run, &e);
-    r->study = NULL;
-    if (r->cancelled && !d->halt) {
-        dse_run_fini(&run);
-        cfg_study_fini(&s);
-        /* its queued jobs leave the stream and its running ones stop, so
-         * the next study's jobs are the next ones run */
-        size_t withdrawn = 0;
-        err we;
-        if (dse_farm_withdraw(r->farm, &withdrawn, &we))
-            dlog(d, "study %s: withdrawing its jobs: %s", r->id, we.msg);
-        else
-            dlog(d, "study %s: cancelled, %zu queued job(s) withdrawn", r->id,
-                 withdrawn);
-        dse_farm_destroy(r->farm);
-        r->farm = NULL;
-        finish_study(r, "cancelled", "cancelled with dse cancel");
-        goto out;
-    }
-    if (rc == ERR_INTERRUPTED || d->halt) {
-        dse_run_fini(&run);
-        cfg_study_fini(&s);
-        requeue(r);
-        return;
-    }
-    const char *const *reasons;
-    size_t failed = dse_farm_failures(r->farm, &reasons) - failed_before;
-    if (rc == 0) {
-        /* this study's own failures: the ones after failed_before */
-        run.job_failures = reasons + failed_before;
-        run.njob_failures = failed;
-        if (!still_ours(d, &r->st)) { /* the new holder runs it */
-            dse_run_fini(&run);
-            cfg_study_fini(&s);
-            return;
-        }
-        rc = dse_report_write(&run, dir, &e);
-    }
-    char nfail[32];
-    snprintf(nfail, sizeof nfail, "%zu", failed);
-    if (rc) {
-        snprintf(reason, sizeof reason, "%s", e.msg);
-        finish_study(r, "failed", reason);
-    } else {
-        snprintf(reason, sizeof reason, "%s%s",
-                 failed ? "some jobs failed on the farm; first: " : "",
-                 failed ? reasons[failed_before] : "");
-        char nsim[32], nunc[32], nrounds[32];
-        snprintf(nsim, sizeof nsim, "%zu", run.nsimulated);
-        snprintf(nunc, sizeof nunc, "%zu", run.nuncertified);
-        snprintf(nrounds, sizeof nrounds, "%d", run.rounds);
-        size_t nv;
-        char **verdict = dse_report_verdict(&run, &nv);
-        close_batch(r);
-        dse_store_cmd rep;
-        cmd_of(&rep, "HSET", r->key, "report", dir, "failed_jobs", nfail,
-               "designs_simulated", nsim, "uncertified", nunc, "round",
-               nrounds, "ended",
-               run.recommended == SIZE_MAX ? "models only"
-               : run.certified             ? "certified"
-                                           : "budget spent",
-               "verdict", nv ? verdict[0] : "", "rest_s", "0", "phases",
-               r->phases, NULL);
-        int ok = fenced(d, &r->st, &rep, 1, NULL);
-        for (size_t i = 0; i < nv; i++)
-            free(verdict[i]);
-        free(verdict);
-        if (ok != 0)
-            keep_report(r, dir);
-        finish_study(r, "done", reason);
-    }
-    dse_run_fini(&run);
-    cfg_study_fini(&s);
-    /* one farm per study run: its failure list is per study */
-    dse_farm_destroy(r->farm);
-    r->farm = NULL;
-out:
-    fenced(d, &r->st, &drop, 1, NULL);
+    study_step step = start_study(r, yaml, &s, dir, sizeof dir);
+    if (step == STEP_ON)
+        step = optimize_study(r, &s, dir);
+    if (step == STEP_DROP)
+        fenced(d, &r->st, &drop, 1, NULL);
 }
 
 static void *runner_main(void *arg)
@@ -926,6 +997,96 @@ static int resume(daemon *d, dse_store *st, err *e)
     return rc;
 }
 
+/* The daemon's identity ("host-pid"), lock TTL and key names. */
+static void daemon_init(daemon *d, const dse_store_spec *spec,
+                        const dse_serve_opts *o, volatile sig_atomic_t *stop)
+{
+    *d = (daemon){.spec = spec, .o = o, .stop = stop};
+    d->lock_ttl_ms = o->lock_ttl_ms > 0 ? o->lock_ttl_ms : LOCK_TTL_MS;
+    pthread_mutex_init(&d->log_lock, NULL);
+    pthread_mutex_init(&d->tok_lock, NULL);
+    char host[64];
+    if (gethostname(host, sizeof host))
+        snprintf(host, sizeof host, "serve");
+    host[sizeof host - 1] = '\0';
+    snprintf(d->name, sizeof d->name, "%s-%ld", host, (long)getpid());
+    key_of(&o->farm, "studies:queue", d->k_queue, sizeof d->k_queue);
+    key_of(&o->farm, "studies:running", d->k_running, sizeof d->k_running);
+    key_of(&o->farm, "serve:lock", d->k_lock, sizeof d->k_lock);
+    key_of(&o->farm, "serve:lock:gen", d->k_gen, sizeof d->k_gen);
+}
+
+/* Waits for the daemons' lock (one daemon serves a farm at a time), then
+ * takes back the studies a previous holder left running.  0 when this
+ * daemon holds the lock, 1 when stopped while waiting, or < 0. */
+static int become_holder(daemon *d, dse_store *st, err *e)
+{
+    int rc = st->ops->ping(st->self, e);
+    if (rc)
+        return rc;
+    int logged = 0;
+    for (;;) {
+        rc = take_lock(d, st, e);
+        if (rc < 0)
+            return rc;
+        if (rc == 1)
+            break;
+        if (!logged++)
+            dlog(d, "another daemon holds %s; waiting for it to go",
+                 d->k_lock);
+        dse__farm_sleep(1.0, d->stop);
+        if (*d->stop)
+            return 1;
+    }
+    return resume(d, st, e);
+}
+
+/* The runners, one thread each, while the lock is refreshed five times
+ * per TTL; on a signal, or when the lock turns out to be someone else's,
+ * the runners stop, the studies in progress go back to the queue (unless
+ * the new holder has them) and the lock is released if still ours. */
+static void serve(daemon *d, dse_store *st)
+{
+    const dse_serve_opts *o = d->o;
+    runner *rs = xcalloc((size_t)o->concurrent, sizeof *rs);
+    pthread_t *th = xcalloc((size_t)o->concurrent, sizeof *th);
+    for (int i = 0; i < o->concurrent; i++) {
+        rs[i].d = d;
+        pthread_create(&th[i], NULL, runner_main, &rs[i]);
+    }
+    double refresh_s = (double)d->lock_ttl_ms / 5000.0;
+    while (!*d->stop && !d->lost) {
+        dse__farm_sleep(refresh_s, d->stop);
+        if (!*d->stop && !d->lost && take_lock(d, st, NULL) == 0 &&
+            regain_lock(d, st, NULL) == 0) {
+            d->lost = 1;
+            dlog(d, "lost %s to another daemon: taking no more work",
+                 d->k_lock);
+        }
+    }
+    d->halt = 1;
+    if (d->lost)
+        dlog(d, "stopping: another daemon took over; leaving the studies "
+                "in progress to it");
+    else
+        dlog(d, "stopping: no new studies; requeueing the ones in progress");
+    for (int i = 0; i < o->concurrent; i++)
+        rs[i].stop_study = 1;
+    for (int i = 0; i < o->concurrent; i++)
+        pthread_join(th[i], NULL);
+    if (!d->lost)
+        requeue_running(d, st);
+    /* release the lock if it is still ours (fenced: not a successor's) */
+    if (!d->lost) {
+        dse_store_cmd c;
+        cmd_of(&c, "DEL", d->k_lock, NULL);
+        dse_store_fence f = {d->k_lock, d->token, 0};
+        st->ops->fenced(st->self, &f, &c, 1, NULL);
+    }
+    free(rs);
+    free(th);
+}
+
 int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
                   volatile sig_atomic_t *stop, err *e)
 {
@@ -938,91 +1099,19 @@ int dse_serve_run(const dse_store_spec *spec, const dse_serve_opts *o,
     if (stat(o->output_root, &sb) || !S_ISDIR(sb.st_mode))
         return err_set(e, ERR_CONFIG, "--output-root %s: not a directory",
                        o->output_root);
-    daemon d = {.spec = spec, .o = o, .stop = stop};
-    d.lock_ttl_ms = o->lock_ttl_ms > 0 ? o->lock_ttl_ms : LOCK_TTL_MS;
-    pthread_mutex_init(&d.log_lock, NULL);
-    pthread_mutex_init(&d.tok_lock, NULL);
-    char host[64];
-    if (gethostname(host, sizeof host))
-        snprintf(host, sizeof host, "serve");
-    host[sizeof host - 1] = '\0';
-    snprintf(d.name, sizeof d.name, "%s-%ld", host, (long)getpid());
-    key_of(&o->farm, "studies:queue", d.k_queue, sizeof d.k_queue);
-    key_of(&o->farm, "studies:running", d.k_running, sizeof d.k_running);
-    key_of(&o->farm, "serve:lock", d.k_lock, sizeof d.k_lock);
-    key_of(&o->farm, "serve:lock:gen", d.k_gen, sizeof d.k_gen);
-
+    daemon d;
+    daemon_init(&d, spec, o, stop);
     dse_store st;
     dse_store_open(spec, &st);
-    rc = st.ops->ping(st.self, e);
+    rc = become_holder(&d, &st, e);
     if (rc) {
         dse_store_close(&st);
-        return rc;
-    }
-    int logged = 0;
-    for (;;) {
-        rc = take_lock(&d, &st, e);
-        if (rc < 0) {
-            dse_store_close(&st);
-            return rc;
-        }
-        if (rc == 1)
-            break;
-        if (!logged++)
-            dlog(&d, "another daemon holds %s; waiting for it to go", d.k_lock);
-        dse__farm_sleep(1.0, stop);
-        if (*stop) {
-            dse_store_close(&st);
-            return 0;
-        }
-    }
-    rc = resume(&d, &st, e);
-    if (rc) {
-        dse_store_close(&st);
-        return rc;
+        return rc == 1 ? 0 : rc;
     }
     dlog(&d, "daemon %s: %d study at a time, reports under %s", d.name,
          o->concurrent, o->output_root);
-    runner *rs = xcalloc((size_t)o->concurrent, sizeof *rs);
-    pthread_t *th = xcalloc((size_t)o->concurrent, sizeof *th);
-    for (int i = 0; i < o->concurrent; i++) {
-        rs[i].d = &d;
-        pthread_create(&th[i], NULL, runner_main, &rs[i]);
-    }
-    /* refresh the lock five times per TTL; stop the runners on a signal
-     * or when the lock turns out to be someone else's */
-    double refresh_s = (double)d.lock_ttl_ms / 5000.0;
-    while (!*stop && !d.lost) {
-        dse__farm_sleep(refresh_s, stop);
-        if (!*stop && !d.lost && take_lock(&d, &st, NULL) == 0 &&
-            regain_lock(&d, &st, NULL) == 0) {
-            d.lost = 1;
-            dlog(&d, "lost %s to another daemon: taking no more work",
-                 d.k_lock);
-        }
-    }
-    d.halt = 1;
-    if (d.lost)
-        dlog(&d, "stopping: another daemon took over; leaving the studies "
-                 "in progress to it");
-    else
-        dlog(&d, "stopping: no new studies; requeueing the ones in progress");
-    for (int i = 0; i < o->concurrent; i++)
-        rs[i].stop_study = 1;
-    for (int i = 0; i < o->concurrent; i++)
-        pthread_join(th[i], NULL);
-    if (!d.lost)
-        requeue_running(&d, &st);
-    /* release the lock if it is still ours (fenced: not a successor's) */
-    if (!d.lost) {
-        dse_store_cmd c;
-        cmd_of(&c, "DEL", d.k_lock, NULL);
-        dse_store_fence f = {d.k_lock, d.token, 0};
-        st.ops->fenced(st.self, &f, &c, 1, NULL);
-    }
+    serve(&d, &st);
     dse_store_close(&st);
-    free(rs);
-    free(th);
     dlog(&d, "stopped");
     pthread_mutex_destroy(&d.log_lock);
     pthread_mutex_destroy(&d.tok_lock);

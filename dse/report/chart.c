@@ -341,7 +341,21 @@ typedef struct legend_entry {
     int faint;
 } legend_entry;
 
-char *chart_svg(const chart *c, err *e)
+/* The page's layout: the frame, the ticks of each axis, the canvas
+ * (W x H, the plot; total, with the legend rows under it) and the
+ * legend's columns. */
+typedef struct layout {
+    frame fr;
+    double xt[64], yt[64];
+    size_t nxt, nyt;
+    double W, H, total;
+    int ncol;
+} layout;
+
+/* The data's extent in axis units (log10 on log axes), r = {xmin, xmax,
+ * ymin, ymax}: every usable point with its interval, and the reference
+ * lines; [0, 1] on an axis with nothing to show. */
+static void data_range(const chart *c, double r[4])
 {
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
     for (size_t s = 0; s < c->nseries; s++) {
@@ -377,6 +391,19 @@ char *chart_svg(const chart *c, err *e)
         ymin = 0;
         ymax = 1;
     }
+    r[0] = xmin;
+    r[1] = xmax;
+    r[2] = ymin;
+    r[3] = ymax;
+}
+
+/* The frame's axis ranges (the data with a margin), its ticks, and its
+ * place on the page: the y tick labels decide the left margin. */
+static void place_frame(const chart *c, layout *L)
+{
+    double r[4];
+    data_range(c, r);
+    double xmin = r[0], xmax = r[1], ymin = r[2], ymax = r[3];
     double xpad = (xmax - xmin) * 0.05, ypad = (ymax - ymin) * 0.08;
     if (!(xpad > 0))
         xpad = fabs(xmin) * 0.1 + 0.5;
@@ -384,39 +411,39 @@ char *chart_svg(const chart *c, err *e)
         ypad = fabs(ymin) * 0.1 + 0.5;
     /* a linear axis of non-negative data starts at 0 when that costs
      * little room: the eye reads distances from zero */
-    frame fr = {.x0 = xmin - xpad, .x1 = xmax + xpad, .y0 = ymin - ypad,
-                .y1 = ymax + ypad, .log_x = c->log_x, .log_y = c->log_y};
-    if (!c->log_x && xmin >= 0 && fr.x0 < 0)
-        fr.x0 = 0;
-    if (!c->log_y && ymin >= 0 && fr.y0 < 0)
-        fr.y0 = 0;
+    frame *fr = &L->fr;
+    *fr = (frame){.x0 = xmin - xpad, .x1 = xmax + xpad, .y0 = ymin - ypad,
+                  .y1 = ymax + ypad, .log_x = c->log_x, .log_y = c->log_y};
+    if (!c->log_x && xmin >= 0 && fr->x0 < 0)
+        fr->x0 = 0;
+    if (!c->log_y && ymin >= 0 && fr->y0 < 0)
+        fr->y0 = 0;
 
-    /* y tick labels decide the left margin */
-    double yt[64], xt[64];
-    size_t nyt = chart_ticks(c->log_y ? pow(10, fr.y0) : fr.y0,
-                             c->log_y ? pow(10, fr.y1) : fr.y1, c->log_y, yt,
-                             64);
-    size_t nxt = chart_ticks(c->log_x ? pow(10, fr.x0) : fr.x0,
-                             c->log_x ? pow(10, fr.x1) : fr.x1, c->log_x, xt,
-                             64);
+    L->nyt = chart_ticks(c->log_y ? pow(10, fr->y0) : fr->y0,
+                         c->log_y ? pow(10, fr->y1) : fr->y1, c->log_y, L->yt,
+                         64);
+    L->nxt = chart_ticks(c->log_x ? pow(10, fr->x0) : fr->x0,
+                         c->log_x ? pow(10, fr->x1) : fr->x1, c->log_x, L->xt,
+                         64);
     double ylab = 0;
-    for (size_t i = 0; i < nyt; i++) {
+    for (size_t i = 0; i < L->nyt; i++) {
         char t[32];
-        format_tick(t, sizeof t, yt[i]);
+        format_tick(t, sizeof t, L->yt[i]);
         ylab = fmax(ylab, text_px(t));
     }
-    double W = c->width_px ? c->width_px : 720;
-    double H = c->height_px ? c->height_px : 450;
-    fr.left = 30 + ylab + 8;
-    fr.right = W - 16;
-    fr.top = 34;
-    fr.bottom = H - 46;
+    L->W = c->width_px ? c->width_px : 720;
+    L->H = c->height_px ? c->height_px : 450;
+    fr->left = 30 + ylab + 8;
+    fr->right = L->W - 16;
+    fr->top = 34;
+    fr->bottom = L->H - 46;
+}
 
-    /* the legend: every series drawn, by its label or its group's first
-     * labelled series (then once), the keys, the reference lines */
-    size_t cap = c->nseries + c->nkeys + 2;
-    legend_entry *le = xcalloc(cap, sizeof *le);
-    int *gid = xcalloc(c->nseries + 1, sizeof *gid);
+/* The legend: every series drawn, by its label or its group's first
+ * labelled series (then once), the keys, the reference lines.  gid[s]
+ * gets series s's toggle group.  Returns the number of entries. */
+static size_t collect_legend(const chart *c, int *gid, legend_entry *le)
+{
     size_t nle = 0;
     for (size_t s = 0; s < c->nseries; s++) {
         const chart_series *se = &c->series[s];
@@ -468,93 +495,195 @@ char *chart_svg(const chart *c, err *e)
         x->color = REF_COLOR;
         x->width = 1;
     }
+    return nle;
+}
+
+/* The legend's columns (one to three, as the longest label allows) and
+ * the canvas's height with its rows. */
+static void legend_grid(const legend_entry *le, size_t nle, layout *L)
+{
     double longest = 0;
     for (size_t q = 0; q < nle; q++)
         longest = fmax(longest, text_px(le[q].label));
     double colw = longest + 44;
-    int ncol = (int)((W - 24) / colw);
+    int ncol = (int)((L->W - 24) / colw);
     ncol = ncol < 1 ? 1 : ncol > 3 ? 3 : ncol;
     if ((size_t)ncol > nle)
         ncol = nle > 0 ? (int)nle : 1;
     size_t nrow = (nle + (size_t)ncol - 1) / (size_t)ncol;
-    double total = H + (nrow ? (double)nrow * 20 + 8 : 0);
+    L->ncol = ncol;
+    L->total = L->H + (nrow ? (double)nrow * 20 + 8 : 0);
+}
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        free(le);
-        free(gid);
-        err_set(e, ERR_IO, "cannot open a memory stream for a chart");
-        return NULL;
-    }
-    const char *pre = c->id_prefix ? c->id_prefix : "chart";
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dse-chart\" "
-               "id=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
-               "height=\"%.0f\" font-family=\"DejaVu Sans, Arial, "
-               "sans-serif\" font-size=\"%.0f\" data-frame=\"%.1f %.1f %.1f "
-               "%.1f\">\n",
-            pre, W, total, W, total, FONT_PX, fr.left, fr.top, fr.right,
-            fr.bottom);
-    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
-    fputs("<title>", f);
-    put_text(f, c->title);
-    fputs("</title>\n", f);
-
-    /* grid, reference lines, frame, ticks and their labels */
+/* Grid, reference lines, frame, ticks and their labels, axis titles and
+ * the chart's title. */
+static void put_axes(FILE *f, const chart *c, const layout *L)
+{
+    const frame *fr = &L->fr;
     fputs("<g class=\"dse-axes\">", f);
-    for (size_t i = 0; i < nxt; i++) {
-        double x = px_x(&fr, xt[i]);
-        if (x < fr.left - 0.5 || x > fr.right + 0.5)
+    for (size_t i = 0; i < L->nxt; i++) {
+        double x = px_x(fr, L->xt[i]);
+        if (x < fr->left - 0.5 || x > fr->right + 0.5)
             continue;
         char t[32];
-        format_tick(t, sizeof t, xt[i]);
-        const double grid[4] = {x, fr.top, x, fr.bottom};
-        const double mark[4] = {x, fr.bottom, x, fr.bottom + 5};
-        put_tick(f, grid, mark, x, fr.bottom + 18, "middle", t);
+        format_tick(t, sizeof t, L->xt[i]);
+        const double grid[4] = {x, fr->top, x, fr->bottom};
+        const double mark[4] = {x, fr->bottom, x, fr->bottom + 5};
+        put_tick(f, grid, mark, x, fr->bottom + 18, "middle", t);
     }
-    for (size_t i = 0; i < nyt; i++) {
-        double y = px_y(&fr, yt[i]);
-        if (y < fr.top - 0.5 || y > fr.bottom + 0.5)
+    for (size_t i = 0; i < L->nyt; i++) {
+        double y = px_y(fr, L->yt[i]);
+        if (y < fr->top - 0.5 || y > fr->bottom + 0.5)
             continue;
         char t[32];
-        format_tick(t, sizeof t, yt[i]);
-        const double grid[4] = {fr.left, y, fr.right, y};
-        const double mark[4] = {fr.left - 5, y, fr.left, y};
-        put_tick(f, grid, mark, fr.left - 8, y + 4, "end", t);
+        format_tick(t, sizeof t, L->yt[i]);
+        const double grid[4] = {fr->left, y, fr->right, y};
+        const double mark[4] = {fr->left - 5, y, fr->left, y};
+        put_tick(f, grid, mark, fr->left - 8, y + 4, "end", t);
     }
     for (size_t v = 0; v < c->nvlines; v++)
         if (isfinite(c->vlines[v]) && (!c->log_x || c->vlines[v] > 0)) {
-            double x = px_x(&fr, c->vlines[v]);
+            double x = px_x(fr, c->vlines[v]);
             fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                        "stroke=\"%s\" stroke-dasharray=\"6 4\"/>",
-                    x, fr.top, x, fr.bottom, REF_COLOR);
+                    x, fr->top, x, fr->bottom, REF_COLOR);
         }
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                "fill=\"none\" stroke=\"%s\"/>",
-            fr.left, fr.top, fr.right - fr.left, fr.bottom - fr.top,
+            fr->left, fr->top, fr->right - fr->left, fr->bottom - fr->top,
             TEXT_COLOR);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
                "fill=\"%s\">",
-            (fr.left + fr.right) / 2, fr.bottom + 36, TEXT_COLOR);
+            (fr->left + fr->right) / 2, fr->bottom + 36, TEXT_COLOR);
     put_text(f, c->xlabel);
     fprintf(f, "</text><text transform=\"translate(%.1f %.1f) rotate(-90)\" "
                "text-anchor=\"middle\" fill=\"%s\">",
-            14.0, (fr.top + fr.bottom) / 2, TEXT_COLOR);
+            14.0, (fr->top + fr->bottom) / 2, TEXT_COLOR);
     put_text(f, c->ylabel);
     fprintf(f, "</text><text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" "
                "font-size=\"14\" font-weight=\"bold\" fill=\"%s\">",
-            W / 2, TEXT_COLOR);
+            L->W / 2, TEXT_COLOR);
     put_text(f, c->title);
     fputs("</text></g>\n", f);
+}
 
-    /* the data, clipped to the frame (zoom keeps it inside) */
-    fprintf(f, "<clipPath id=\"%s-clip\"><rect x=\"%.1f\" y=\"%.1f\" "
-               "width=\"%.1f\" height=\"%.1f\"/></clipPath>\n",
-            pre, fr.left - 6, fr.top - 6, fr.right - fr.left + 12,
-            fr.bottom - fr.top + 12);
-    fprintf(f, "<g class=\"dse-data\" clip-path=\"url(#%s-clip)\">\n", pre);
-    boxes taken = {0}, tops = {0};
+/* A series' points on the page (u[i]: usable(); 0 points get no place).
+ * Saturated points (u 2) sit at the top edge, stacked below others at
+ * the same x (tops). */
+static void series_points(const chart *c, const chart_series *se,
+                          const frame *fr, boxes *tops, double *px,
+                          double *py, int *u)
+{
+    for (size_t i = 0; i < se->n; i++) {
+        u[i] = usable(c, se, i);
+        if (!u[i])
+            continue;
+        px[i] = px_x(fr, se->x[i]);
+        if (u[i] == 2) { /* at the top edge, below others at that x */
+            size_t below = 0;
+            for (size_t q = 0; q < tops->n; q++)
+                below += fabs(tops->v[4 * q] - px[i]) < 5;
+            py[i] = fr->top + 7 + 11 * (double)below;
+            box_add(tops, px[i], py[i], px[i], py[i]);
+        } else {
+            py[i] = px_y(fr, se->y[i]);
+        }
+    }
+}
+
+/* The series' line through its plotted (u 1) points; steps for
+ * CHART_STEP. */
+static void put_line(FILE *f, const chart_series *se, const double *px,
+                     const double *py, const int *u, const char *col)
+{
+    fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+               "stroke-linejoin=\"round\"%s d=\"",
+            col, se->dashed ? " stroke-dasharray=\"6 4\"" : "");
+    int first = 1;
+    double lasty = 0;
+    for (size_t i = 0; i < se->n; i++) {
+        if (u[i] != 1)
+            continue;
+        if (!first && se->style == CHART_STEP)
+            fprintf(f, "L%.1f %.1f", px[i], lasty);
+        fprintf(f, "%s%.1f %.1f", first ? "M" : "L", px[i], py[i]);
+        first = 0;
+        lasty = py[i];
+    }
+    fputs("\"/>", f);
+}
+
+/* Error bars of the plotted points that have a finite interval. */
+static void put_error_bars(FILE *f, const chart *c, const chart_series *se,
+                           const frame *fr, const double *px, const int *u,
+                           const char *col)
+{
+    for (size_t i = 0; se->y_lo && se->y_hi && i < se->n; i++) {
+        if (u[i] != 1 || !isfinite(se->y_lo[i]) || !isfinite(se->y_hi[i]) ||
+            (c->log_y && se->y_lo[i] <= 0))
+            continue;
+        double a = fmin(px_y(fr, se->y_lo[i]), fr->bottom);
+        double b = fmax(px_y(fr, se->y_hi[i]), fr->top);
+        fprintf(f, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fh6M%.1f %.1fh6\" "
+                   "stroke=\"%s\" fill=\"none\"/>",
+                px[i], a, b, px[i] - 3, a, px[i] - 3, b, col);
+    }
+}
+
+/* Each point with its tooltip: markers of point series (and of saturated
+ * points), whose boxes go into taken; line series get an invisible hover
+ * target on each vertex. */
+static void put_points(FILE *f, const chart_series *se, const double *px,
+                       const double *py, const int *u, const char *col,
+                       boxes *taken)
+{
+    int marks = se->style == CHART_POINTS || se->style == CHART_LINE_POINTS;
+    for (size_t i = 0; i < se->n; i++) {
+        if (!u[i])
+            continue;
+        char tip[600];
+        if (se->point_tips && se->point_tips[i]) {
+            snprintf(tip, sizeof tip, "%s", se->point_tips[i]);
+        } else {
+            char a[32], b[32];
+            format_value(a, sizeof a, se->x[i]);
+            format_value(b, sizeof b, se->y[i]);
+            snprintf(tip, sizeof tip, "%s: %s, %s",
+                     se->label ? se->label : "", a,
+                     u[i] == 2 ? "saturated" : b);
+        }
+        int m = u[i] == 2 ? CHART_MARK_TRIANGLE : se->marker;
+        fputs("<g class=\"dse-pt\" data-tip=\"", f);
+        put_text(f, tip);
+        fputs("\">", f);
+        if (marks || u[i] == 2) {
+            put_marker(f, m, px[i], py[i], col, ">");
+            fputs("<title>", f);
+            put_text(f, tip);
+            fputs("</title></", f);
+            fputs(m == CHART_MARK_SQUARE   ? "rect"
+                  : m == CHART_MARK_CIRCLE || m == CHART_MARK_DOT
+                      ? "circle"
+                      : "path",
+                  f);
+            fputs(">", f);
+            box_add(taken, px[i] - 5, py[i] - 5, px[i] + 5, py[i] + 5);
+        } else {
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+                       "fill=\"%s\" fill-opacity=\"0\"><title>",
+                    px[i], py[i], col);
+            put_text(f, tip);
+            fputs("</title></circle>", f);
+        }
+        fputs("</g>", f);
+    }
+}
+
+/* Every drawn series, one group each (the legend toggles it): its line,
+ * error bars and points. */
+static void put_series(FILE *f, const chart *c, const frame *fr,
+                       const int *gid, boxes *taken, boxes *tops)
+{
     for (size_t s = 0; s < c->nseries; s++) {
         const chart_series *se = &c->series[s];
         const char *col = color_of(se->color);
@@ -563,100 +692,24 @@ char *chart_svg(const chart *c, err *e)
         double *px = xmalloc((se->n + 1) * sizeof *px);
         double *py = xmalloc((se->n + 1) * sizeof *py);
         int *u = xmalloc((se->n + 1) * sizeof *u);
-        for (size_t i = 0; i < se->n; i++) {
-            u[i] = usable(c, se, i);
-            if (!u[i])
-                continue;
-            px[i] = px_x(&fr, se->x[i]);
-            if (u[i] == 2) { /* at the top edge, below others at that x */
-                size_t below = 0;
-                for (size_t q = 0; q < tops.n; q++)
-                    below += fabs(tops.v[4 * q] - px[i]) < 5;
-                py[i] = fr.top + 7 + 11 * (double)below;
-                box_add(&tops, px[i], py[i], px[i], py[i]);
-            } else {
-                py[i] = px_y(&fr, se->y[i]);
-            }
-        }
+        series_points(c, se, fr, tops, px, py, u);
         fprintf(f, "<g class=\"dse-series\" data-group=\"%d\"%s>", gid[s],
                 se->faint ? " opacity=\"0.3\"" : "");
-        if (se->style != CHART_POINTS) {
-            fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
-                       "stroke-linejoin=\"round\"%s d=\"",
-                    col, se->dashed ? " stroke-dasharray=\"6 4\"" : "");
-            int first = 1;
-            double lastx = 0, lasty = 0;
-            for (size_t i = 0; i < se->n; i++) {
-                if (u[i] != 1)
-                    continue;
-                if (!first && se->style == CHART_STEP)
-                    fprintf(f, "L%.1f %.1f", px[i], lasty);
-                fprintf(f, "%s%.1f %.1f", first ? "M" : "L", px[i], py[i]);
-                first = 0;
-                lastx = px[i];
-                lasty = py[i];
-            }
-            (void)lastx;
-            fputs("\"/>", f);
-        }
-        for (size_t i = 0; se->y_lo && se->y_hi && i < se->n; i++) {
-            if (u[i] != 1 || !isfinite(se->y_lo[i]) || !isfinite(se->y_hi[i]) ||
-                (c->log_y && se->y_lo[i] <= 0))
-                continue;
-            double a = fmin(px_y(&fr, se->y_lo[i]), fr.bottom);
-            double b = fmax(px_y(&fr, se->y_hi[i]), fr.top);
-            fprintf(f, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fh6M%.1f %.1fh6\" "
-                       "stroke=\"%s\" fill=\"none\"/>",
-                    px[i], a, b, px[i] - 3, a, px[i] - 3, b, col);
-        }
-        int marks = se->style == CHART_POINTS || se->style == CHART_LINE_POINTS;
-        for (size_t i = 0; i < se->n; i++) {
-            if (!u[i])
-                continue;
-            char tip[600];
-            if (se->point_tips && se->point_tips[i]) {
-                snprintf(tip, sizeof tip, "%s", se->point_tips[i]);
-            } else {
-                char a[32], b[32];
-                format_value(a, sizeof a, se->x[i]);
-                format_value(b, sizeof b, se->y[i]);
-                snprintf(tip, sizeof tip, "%s: %s, %s",
-                         se->label ? se->label : "", a,
-                         u[i] == 2 ? "saturated" : b);
-            }
-            /* markers of point series; line series get an invisible hover
-             * target on each vertex */
-            int m = u[i] == 2 ? CHART_MARK_TRIANGLE : se->marker;
-            fputs("<g class=\"dse-pt\" data-tip=\"", f);
-            put_text(f, tip);
-            fputs("\">", f);
-            if (marks || u[i] == 2) {
-                put_marker(f, m, px[i], py[i], col, ">");
-                fputs("<title>", f);
-                put_text(f, tip);
-                fputs("</title></", f);
-                fputs(m == CHART_MARK_SQUARE   ? "rect"
-                      : m == CHART_MARK_CIRCLE || m == CHART_MARK_DOT
-                          ? "circle"
-                          : "path",
-                      f);
-                fputs(">", f);
-                box_add(&taken, px[i] - 5, py[i] - 5, px[i] + 5, py[i] + 5);
-            } else {
-                fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
-                           "fill=\"%s\" fill-opacity=\"0\"><title>",
-                        px[i], py[i], col);
-                put_text(f, tip);
-                fputs("</title></circle>", f);
-            }
-            fputs("</g>", f);
-        }
+        if (se->style != CHART_POINTS)
+            put_line(f, se, px, py, u, col);
+        put_error_bars(f, c, se, fr, px, u, col);
+        put_points(f, se, px, py, u, col, taken);
         fputs("</g>\n", f);
         free(px);
         free(py);
         free(u);
     }
-    /* point labels last, clear of every marker */
+}
+
+/* Point labels, placed last so that they stay clear of every marker. */
+static void put_point_labels(FILE *f, const chart *c, const frame *fr,
+                             const int *gid, boxes *taken)
+{
     for (size_t s = 0; s < c->nseries; s++) {
         const chart_series *se = &c->series[s];
         if (!se->point_labels)
@@ -667,10 +720,10 @@ char *chart_svg(const chart *c, err *e)
             int ui = usable(c, se, i);
             if (!pl || !*pl || !ui)
                 continue;
-            double x = px_x(&fr, se->x[i]);
-            double y = ui == 2 ? fr.top + 7 : px_y(&fr, se->y[i]);
+            double x = px_x(fr, se->x[i]);
+            double y = ui == 2 ? fr->top + 7 : px_y(fr, se->y[i]);
             double lx, ly, w = text_px(pl) * 0.92;
-            int away = place_label(&taken, &fr, x, y, w, &lx, &ly);
+            int away = place_label(taken, fr, x, y, w, &lx, &ly);
             if (away)
                 fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                            "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"0.7\"/>",
@@ -683,13 +736,19 @@ char *chart_svg(const chart *c, err *e)
         }
         fputs("</g>\n", f);
     }
-    fputs("</g>\n", f);
+}
 
-    /* the legend, a grid under the plot */
+/* The legend, a grid under the plot: toggles for series groups, plain
+ * keys for the rest. */
+static void put_legend(FILE *f, const legend_entry *le, size_t nle,
+                       const layout *L)
+{
+    double W = L->W;
+    int ncol = L->ncol;
     fputs("<g class=\"dse-legend-box\">", f);
     for (size_t q = 0; q < nle; q++) {
         double x = 12 + (double)(q % (size_t)ncol) * ((W - 24) / ncol);
-        double y = H + 4 + (double)(q / (size_t)ncol) * 20 + 10;
+        double y = L->H + 4 + (double)(q / (size_t)ncol) * 20 + 10;
         if (le[q].group)
             fprintf(f, "<g class=\"dse-legend\" data-group=\"%d\"%s>",
                     le[q].group, le[q].faint ? " opacity=\"0.45\"" : "");
@@ -706,6 +765,52 @@ char *chart_svg(const chart *c, err *e)
         fputs("</text></g>", f);
     }
     fputs("</g>\n</svg>\n", f);
+}
+
+char *chart_svg(const chart *c, err *e)
+{
+    layout L;
+    place_frame(c, &L);
+    const frame *fr = &L.fr;
+    legend_entry *le = xcalloc(c->nseries + c->nkeys + 2, sizeof *le);
+    int *gid = xcalloc(c->nseries + 1, sizeof *gid);
+    size_t nle = collect_legend(c, gid, le);
+    legend_grid(le, nle, &L);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        free(le);
+        free(gid);
+        err_set(e, ERR_IO, "cannot open a memory stream for a chart");
+        return NULL;
+    }
+    const char *pre = c->id_prefix ? c->id_prefix : "chart";
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dse-chart\" "
+               "id=\"%s\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+               "height=\"%.0f\" font-family=\"DejaVu Sans, Arial, "
+               "sans-serif\" font-size=\"%.0f\" data-frame=\"%.1f %.1f %.1f "
+               "%.1f\">\n",
+            pre, L.W, L.total, L.W, L.total, FONT_PX, fr->left, fr->top,
+            fr->right, fr->bottom);
+    fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
+    fputs("<title>", f);
+    put_text(f, c->title);
+    fputs("</title>\n", f);
+    put_axes(f, c, &L);
+
+    /* the data, clipped to the frame (zoom keeps it inside) */
+    fprintf(f, "<clipPath id=\"%s-clip\"><rect x=\"%.1f\" y=\"%.1f\" "
+               "width=\"%.1f\" height=\"%.1f\"/></clipPath>\n",
+            pre, fr->left - 6, fr->top - 6, fr->right - fr->left + 12,
+            fr->bottom - fr->top + 12);
+    fprintf(f, "<g class=\"dse-data\" clip-path=\"url(#%s-clip)\">\n", pre);
+    boxes taken = {0}, tops = {0};
+    put_series(f, c, fr, gid, &taken, &tops);
+    put_point_labels(f, c, fr, gid, &taken);
+    fputs("</g>\n", f);
+    put_legend(f, le, nle, &L);
     fclose(f);
     free(taken.v);
     free(tops.v);

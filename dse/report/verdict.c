@@ -201,18 +201,16 @@ static void model_only_verdict(const dse_run *r, char ***lines, size_t *n)
         label_of(r, r->finalists[0], label, sizeof label));
 }
 
-char **dse_report_verdict(const dse_run *r, size_t *count)
+/* Why the recommended design: the target rates where it is best or tied,
+ * how much slower it is elsewhere or where it saturates, and any rate it
+ * sustained above its own saturation search's answer.  The text goes into
+ * why (size bytes, truncated). */
+static void why_recommended(const dse_run *r, char *why, size_t size)
 {
     const cfg_study *s = r->study;
     size_t nr = s->rates.n;
-    char **lines = NULL;
-    *count = 0;
-    char label[200], other[200], rates[400];
-    if (r->recommended == SIZE_MAX) {
-        model_only_verdict(r, &lines, count);
-        return lines;
-    }
     const dse_candidate *rec = &r->cand[r->recommended];
+    char other[200], rates[400];
     int *pick = xcalloc(nr + 1, sizeof *pick);
     int *lost = xcalloc(nr + 1, sizeof *lost);
     int *sat = xcalloc(nr + 1, sizeof *sat);
@@ -221,26 +219,49 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
         sat[ri] = !isfinite(dse_report_ranked(s, rec, ri, NULL));
         lost[ri] = !pick[ri] && !sat[ri];
     }
-    char why[1200];
     rate_list(s, pick, rates, sizeof rates);
     size_t used = (size_t)(rates[0]
-        ? snprintf(why, sizeof why, "at %s it is the best or tied with the "
+        ? snprintf(why, size, "at %s it is the best or tied with the "
                    "best", rates)
-        : snprintf(why, sizeof why, "it is not the best at any target rate"));
-    for (size_t ri = 0; ri < nr && used < sizeof why; ri++) {
+        : snprintf(why, size, "it is not the best at any target rate"));
+    for (size_t ri = 0; ri < nr && used < size; ri++) {
         size_t b = r->best_at_rate[ri];
         if (lost[ri] && b != SIZE_MAX)
             used += (size_t)snprintf(
-                why + used, sizeof why - used, "; at %g it is %.0f%% slower than %s",
+                why + used, size - used, "; at %g it is %.0f%% slower than %s",
                 s->rates.v[ri],
                 100 * (dse_report_ranked(s, rec, ri, NULL) /
                            dse_report_ranked(s, &r->cand[b], ri, NULL) -
                        1),
                 label_of(r, b, other, sizeof other));
-        else if (sat[ri] && used < sizeof why)
-            used += (size_t)snprintf(why + used, sizeof why - used,
+        else if (sat[ri] && used < size)
+            used += (size_t)snprintf(why + used, size - used,
                                      "; it saturates below %g", s->rates.v[ri]);
     }
+    /* a rate sustained in its replications above the search's rate */
+    for (size_t ri = 0; ri < nr; ri++)
+        if (!sat[ri] && isfinite(rec->sim_saturation) &&
+            s->rates.v[ri] > rec->sim_saturation)
+            used += (size_t)snprintf(
+                why + used, used < size ? size - used : 0,
+                "; at %g its replications reached a steady state although "
+                "its saturation search puts it at %.5f (interval up to "
+                "%.5f)", s->rates.v[ri], rec->sim_saturation,
+                rec->sim_saturation_hi);
+    free(pick);
+    free(lost);
+    free(sat);
+}
+
+/* "Build X: why. Its simulated saturation rate is ..." and the comparison
+ * with the runner-up. */
+static void recommendation_line(const dse_run *r, char ***lines,
+                                size_t *count)
+{
+    const cfg_study *s = r->study;
+    const dse_candidate *rec = &r->cand[r->recommended];
+    char label[200], why[1200];
+    why_recommended(r, why, sizeof why);
     char satbuf[160] = "not measured";
     if (isfinite(rec->sim_saturation))
         snprintf(satbuf, sizeof satbuf, "%.5f messages/node/cycle (the "
@@ -249,17 +270,7 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
     char *next = r->runner_up != SIZE_MAX
                      ? compare_next(r, r->recommended, r->runner_up)
                      : NULL;
-    /* a rate sustained in its replications above the search's rate */
-    for (size_t ri = 0; ri < nr; ri++)
-        if (!sat[ri] && isfinite(rec->sim_saturation) &&
-            s->rates.v[ri] > rec->sim_saturation)
-            used += (size_t)snprintf(
-                why + used, used < sizeof why ? sizeof why - used : 0,
-                "; at %g its replications reached a steady state although "
-                "its saturation search puts it at %.5f (interval up to "
-                "%.5f)", s->rates.v[ri], rec->sim_saturation,
-                rec->sim_saturation_hi);
-    dse_report_line_add(&lines, count, "Build %s: %s (simulated %s, %d "
+    dse_report_line_add(lines, count, "Build %s: %s (simulated %s, %d "
         "replications, 95%% intervals%s; overlapping intervals count as "
         "ties). Its simulated saturation rate is %s.%s",
         label_of(r, r->recommended, label, sizeof label), why,
@@ -271,9 +282,15 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             : " from the spread of the replications' own percentiles",
         satbuf, next ? next : "");
     free(next);
+}
 
-    /* per target rate */
-    for (size_t ri = 0; ri < nr; ri++) {
+/* One line per target rate: the best simulated design, its ties, and how
+ * many simulated designs sustain the rate. */
+static void rate_lines(const dse_run *r, char ***lines, size_t *count)
+{
+    const cfg_study *s = r->study;
+    char label[200];
+    for (size_t ri = 0; ri < s->rates.n; ri++) {
         size_t b = r->best_at_rate[ri], sustain = 0, ties = 0;
         for (size_t f = 0; f < r->nfinalists; f++) {
             const dse_sim_point *p = &r->cand[r->finalists[f]].sim[ri];
@@ -282,27 +299,33 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             ties += p->tied_best && r->finalists[f] != b;
         }
         if (b == SIZE_MAX) {
-            dse_report_line_add(&lines, count, "At rate %g none of the %zu simulated designs "
+            dse_report_line_add(lines, count, "At rate %g none of the %zu simulated designs "
                 "sustains the load.", s->rates.v[ri], r->nfinalists);
             continue;
         }
         double hw, l = dse_report_ranked(s, &r->cand[b], ri, &hw);
-        dse_report_line_add(&lines, count, "At rate %g: best %s, %s %.1f ± "
+        dse_report_line_add(lines, count, "At rate %g: best %s, %s %.1f ± "
             "%.1f cycles; %zu other design(s) tied with it; %zu of %zu "
             "simulated designs sustain the rate.",
             s->rates.v[ri], label_of(r, b, label, sizeof label),
             dse_report_ranked_name(s), l, hw, ties, sustain, r->nfinalists);
     }
+}
 
-    /* the models' own choice */
+/* The models' own choice: the same design, or what choosing it on the
+ * models alone would have cost at each rate, simulated. */
+static void model_choice_line(const dse_run *r, char ***lines, size_t *count)
+{
+    const cfg_study *s = r->study;
+    char label[200];
     if (r->model_choice != SIZE_MAX && r->model_choice == r->recommended) {
-        dse_report_line_add(&lines, count, "The models alone would have picked the same "
+        dse_report_line_add(lines, count, "The models alone would have picked the same "
             "design.");
     } else if (r->model_choice != SIZE_MAX && r->cand[r->model_choice].sim) {
         const dse_candidate *m = &r->cand[r->model_choice];
         char regret[800] = "";
         size_t u = 0;
-        for (size_t ri = 0; ri < nr && u < sizeof regret; ri++) {
+        for (size_t ri = 0; ri < s->rates.n && u < sizeof regret; ri++) {
             double lm = dse_report_ranked(s, m, ri, NULL);
             double lb = r->best_at_rate[ri] == SIZE_MAX
                             ? INFINITY
@@ -320,20 +343,23 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             if (w > 0)
                 u += (size_t)w;
         }
-        dse_report_line_add(&lines, count, "Regret of the model-only choice: the models "
+        dse_report_line_add(lines, count, "Regret of the model-only choice: the models "
             "alone would have picked %s; simulated %s, %s.",
             label_of(r, r->model_choice, label, sizeof label),
             dse_report_ranked_name(s), regret);
     }
+}
 
-    /* how sure */
-    size_t ruled = 0, sat_ruled = 0, unmeasured = 0, on_band = 0,
-           no_model = 0, outside = 0;
+/* How sure the answer is: certified or not, what the designs left
+ * unsimulated rest on, and why the rounds ended. */
+static void certainty_lines(const dse_run *r, char ***lines, size_t *count)
+{
+    const cfg_study *s = r->study;
+    size_t ruled = 0, sat_ruled = 0, on_band = 0, no_model = 0, outside = 0;
     for (size_t i = 0; i < r->ncand; i++) {
         const dse_candidate *c = &r->cand[i];
         ruled += c->dominated_by >= 0;
         sat_ruled += c->dominated_by >= 0 && c->probe_unstable;
-        unmeasured += c->model && !c->band_measured;
         if (c->sim)
             continue;
         if (c->band_covers)
@@ -344,22 +370,22 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             outside++;
     }
     if (r->check_mode) {
-        dse_report_line_add(&lines, count, "Check mode: all %zu feasible "
+        dse_report_line_add(lines, count, "Check mode: all %zu feasible "
             "designs simulated; nothing is left to certify.", r->ncand);
     } else {
-        dse_report_line_add(&lines, count, "%s %zu of %zu feasible designs "
+        dse_report_line_add(lines, count, "%s %zu of %zu feasible designs "
             "simulated in %d round(s); %zu ruled out because a simulated "
             "design beats even their optimistic bound (docs/decision.md).",
             r->certified ? "Certified:" : "NOT certified:", r->nsimulated,
             r->ncand, r->rounds, ruled);
         if (r->nprobed)
-            dse_report_line_add(&lines, count, "The saturation screen probed "
+            dse_report_line_add(lines, count, "The saturation screen probed "
                 "%zu design(s) that only a later saturation could put on the "
                 "front, each with one simulation at the front's saturation "
                 "rate; %zu saturated below it and are ruled out "
                 "(docs/decision.md).", r->nprobed, sat_ruled);
         if (on_band + no_model + outside)
-            dse_report_line_add(&lines, count, "Of the %zu designs not "
+            dse_report_line_add(lines, count, "Of the %zu designs not "
                 "simulated, %zu rest on their model's measured error band "
                 "(inside the regime its validation set-ups span) and %zu on "
                 "the physical screen alone, exact zero-load latency and "
@@ -375,10 +401,20 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
                       "no percentile).");
     }
     if (!r->certified && !r->check_mode)
-        dse_report_line_add(&lines, count, "The rounds ended because the %s. Raise "
+        dse_report_line_add(lines, count, "The rounds ended because the %s. Raise "
             "simulation.max_designs to settle it.", r->stop_reason);
+}
+
+/* Warnings: models never measured, a simulated rate above its bound,
+ * and pairs the models and the simulator order differently. */
+static void warning_lines(const dse_run *r, char ***lines, size_t *count)
+{
+    char label[200];
+    size_t unmeasured = 0;
+    for (size_t i = 0; i < r->ncand; i++)
+        unmeasured += r->cand[i].model && !r->cand[i].band_measured;
     if (unmeasured)
-        dse_report_line_add(&lines, count, "%zu design(s) have a model whose "
+        dse_report_line_add(lines, count, "%zu design(s) have a model whose "
             "error band was never measured; their optimistic bounds are the "
             "physical screen.", unmeasured);
     size_t above = 0, first_above = SIZE_MAX;
@@ -386,7 +422,7 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
         if (r->cand[i].sim && r->cand[i].sim_above_bound && above++ == 0)
             first_above = i;
     if (above)
-        dse_report_line_add(&lines, count, "WARNING: %zu simulated design(s) "
+        dse_report_line_add(lines, count, "WARNING: %zu simulated design(s) "
             "sustain a rate above their channel-load bound (%s: %.5f "
             "against %.5f): a bug in the bound or in the simulator's "
             "saturation search. The rates are kept as measured, not capped.",
@@ -394,13 +430,25 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
             r->cand[first_above].sim_saturation,
             r->cand[first_above].bound_rate);
     if (r->ndisagree)
-        dse_report_line_add(&lines, count, "The models and the simulator order %zu pair(s) "
+        dse_report_line_add(lines, count, "The models and the simulator order %zu pair(s) "
             "of simulated designs the other way round at some target rate "
             "(table \"Where the models and the simulator disagree\").",
             r->ndisagree);
-    free(pick);
-    free(lost);
-    free(sat);
+}
+
+char **dse_report_verdict(const dse_run *r, size_t *count)
+{
+    char **lines = NULL;
+    *count = 0;
+    if (r->recommended == SIZE_MAX) {
+        model_only_verdict(r, &lines, count);
+        return lines;
+    }
+    recommendation_line(r, &lines, count);
+    rate_lines(r, &lines, count);
+    model_choice_line(r, &lines, count);
+    certainty_lines(r, &lines, count);
+    warning_lines(r, &lines, count);
     return lines;
 }
 

@@ -670,9 +670,46 @@ static void find_disagreements(const cfg_study *s, dse_run *r,
             }
 }
 
-int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
-               int threads, int simulate_all, dse_progress *progress,
-               volatile sig_atomic_t *stop, err *e)
+/* The decision's working sets, one slot per candidate (and one spare, so
+ * that an empty study allocates something): the designs wanted in the
+ * next round, those still open (could reach the front), the open siblings
+ * of a simulated leader, round 1's remainder (round 1b), and the batch
+ * being sent with the promise scores that order it. */
+typedef struct decide_sets {
+    unsigned char *want, *open, *sibling, *pending;
+    size_t *batch;
+    double *score;
+    size_t per_round; /* designs per round after round 1 */
+    int in_round1;    /* round 1a ran; round 1b may follow */
+} decide_sets;
+
+static void decide_sets_init(decide_sets *w, size_t ncand, int threads)
+{
+    w->want = xcalloc(ncand + 1, 1);
+    w->open = xcalloc(ncand + 1, 1);
+    w->sibling = xcalloc(ncand + 1, 1);
+    w->pending = xcalloc(ncand + 1, 1);
+    w->in_round1 = 0;
+    w->batch = xmalloc((ncand + 1) * sizeof *w->batch);
+    w->score = xmalloc((ncand + 1) * sizeof *w->score);
+    w->per_round = (size_t)(threads > 0 ? 2 * threads : 4);
+    if (w->per_round < 4)
+        w->per_round = 4;
+}
+
+static void decide_sets_fini(decide_sets *w)
+{
+    free(w->want);
+    free(w->open);
+    free(w->sibling);
+    free(w->pending);
+    free(w->batch);
+    free(w->score);
+}
+
+/* Before round 1: no recommendation yet, every candidate's bounds, the
+ * models' own choice.  Returns the simulation budget in designs. */
+static size_t decide_start(const cfg_study *s, dse_run *r, int simulate_all)
 {
     size_t nr = s->rates.n, budget = (size_t)s->sim.max_designs;
     r->check_mode = simulate_all != 0;
@@ -685,122 +722,144 @@ int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
     for (size_t i = 0; i < r->ncand; i++)
         dse_decide_bounds(s, &r->cand[i]);
     r->model_choice = model_choice(s, r);
+    return budget;
+}
 
-    unsigned char *want = xcalloc(r->ncand + 1, 1);
-    unsigned char *open = xcalloc(r->ncand + 1, 1);
-    unsigned char *sibling = xcalloc(r->ncand + 1, 1);
-    unsigned char *pending = xcalloc(r->ncand + 1, 1);  /* round 1b */
-    int in_round1 = 0;
-    size_t *batch = xmalloc((r->ncand + 1) * sizeof *batch);
-    double *score = xmalloc((r->ncand + 1) * sizeof *score);
-    size_t per_round = (size_t)(threads > 0 ? 2 * threads : 4);
-    if (per_round < 4)
-        per_round = 4;
+/* One round: the batch simulated through the oracle and counted. */
+static int simulate_round(const cfg_study *s, dse_run *r,
+                          const dse_sim_oracle *oracle, const size_t *batch,
+                          size_t n, dse_progress *progress,
+                          volatile sig_atomic_t *stop, err *e)
+{
+    r->rounds++;
+    char note[96];
+    snprintf(note, sizeof note, "round %d: %zu designs", r->rounds, n);
+    if (progress)
+        dse_progress_note(progress, note);
+    int rc = oracle->simulate(oracle->self, s, r, batch, n, e);
+    if (rc)
+        return rc;
+    for (size_t q = 0; q < n; q++)
+        r->cand[batch[q]].sim_round = r->rounds;
+    r->nsimulated += n;
+    if (stop && *stop)
+        return err_set(e, ERR_INTERRUPTED, "interrupted while simulating");
+    return 0;
+}
+
+/* The next round's designs into w->want: round 1b (the rest of round 1
+ * that round 1a left open), or else the most promising of those still
+ * open, at most w->per_round. */
+static void plan_next_round(const cfg_study *s, dse_run *r, decide_sets *w)
+{
+    memset(w->want, 0, r->ncand);
+    if (w->in_round1) {
+        w->in_round1 = 0;
+        size_t m = 0;
+        for (size_t i = 0; i < r->ncand; i++)
+            if (w->pending[i] && w->open[i]) {
+                w->want[i] = 1;
+                m++;
+            }
+        if (m > 0)
+            return;
+    }
+    leader_siblings(s, r, w->sibling);
+    size_t *batch = w->batch;
+    unsigned char *sibling = w->sibling;
+    double *score = w->score;
+    size_t m = 0;
+    for (size_t i = 0; i < r->ncand; i++)
+        if (w->open[i]) {
+            batch[m] = i;
+            score[i] = promise(s, r, &r->cand[i]);
+            m++;
+        }
+    for (size_t a = 1; a < m; a++) {
+        size_t v = batch[a], j = a;
+        /* open siblings of a simulated leader first, then by promise */
+        while (j > 0 && (sibling[batch[j - 1]] < sibling[v] ||
+                         (sibling[batch[j - 1]] == sibling[v] &&
+                          score[batch[j - 1]] < score[v]))) {
+            batch[j] = batch[j - 1];
+            j--;
+        }
+        batch[j] = v;
+    }
+    for (size_t q = 0; q < m && q < w->per_round; q++)
+        w->want[batch[q]] = 1;
+}
+
+/* After the last round: whether the answer is certified and why the
+ * rounds stopped, the simulated designs ranked, and the pairs the models
+ * and the simulator order differently.  batch is scratch space. */
+static void decide_finish(const cfg_study *s, dse_run *r, size_t budget,
+                          unsigned char *open, size_t *batch)
+{
+    r->nuncertified = uncertified(s, r, open);
+    r->certified = r->nuncertified == 0;
+    if (r->check_mode)
+        snprintf(r->stop_reason, sizeof r->stop_reason,
+                 "check mode: every feasible design simulated");
+    else if (r->certified)
+        snprintf(r->stop_reason, sizeof r->stop_reason,
+                 "certified: no unsimulated design's optimistic bound "
+                 "reaches the simulated front");
+    else
+        snprintf(r->stop_reason, sizeof r->stop_reason,
+                 "simulation budget spent (%zu designs, "
+                 "simulation.max_designs): %zu designs could still "
+                 "reach the front",
+                 budget, r->nuncertified);
+    size_t nsim = 0;
+    for (size_t i = 0; i < r->ncand; i++)
+        if (r->cand[i].sim)
+            batch[nsim++] = i;
+    rank_simulated(s, r, batch, nsim);
+    find_disagreements(s, r, batch, nsim);
+}
+
+int dse_decide(const cfg_study *s, dse_run *r, const dse_sim_oracle *oracle,
+               int threads, int simulate_all, dse_progress *progress,
+               volatile sig_atomic_t *stop, err *e)
+{
+    size_t budget = decide_start(s, r, simulate_all);
+    decide_sets w;
+    decide_sets_init(&w, r->ncand, threads);
     int rc = 0;
     if (simulate_all)
-        memset(want, 1, r->ncand);
+        memset(w.want, 1, r->ncand);
     else {
-        first_round(s, r, pending);
-        leaders_round(s, r, pending, want);
-        in_round1 = 1;
+        first_round(s, r, w.pending);
+        leaders_round(s, r, w.pending, w.want);
+        w.in_round1 = 1;
     }
     for (;;) {
         size_t n = 0;
         for (size_t i = 0; i < r->ncand && r->nsimulated + n < budget; i++)
-            if (want[i] && !r->cand[i].sim)
-                batch[n++] = i;
+            if (w.want[i] && !r->cand[i].sim)
+                w.batch[n++] = i;
         if (n == 0)
             break;
-        r->rounds++;
-        char note[96];
-        snprintf(note, sizeof note, "round %d: %zu designs", r->rounds, n);
-        if (progress)
-            dse_progress_note(progress, note);
-        rc = oracle->simulate(oracle->self, s, r, batch, n, e);
+        rc = simulate_round(s, r, oracle, w.batch, n, progress, stop, e);
         if (rc)
             break;
-        for (size_t q = 0; q < n; q++)
-            r->cand[batch[q]].sim_round = r->rounds;
-        r->nsimulated += n;
-        if (stop && *stop) {
-            rc = err_set(e, ERR_INTERRUPTED, "interrupted while simulating");
-            break;
-        }
-        /* next round: the most promising of those still open, after the
-         * saturation screen of those only saturation could save */
-        size_t left = uncertified(s, r, open);
-        rc = screen_saturation(s, r, oracle, open, batch, progress, e);
+        /* the saturation screen of those only saturation could save,
+         * then the next round: the most promising of those still open */
+        uncertified(s, r, w.open);
+        rc = screen_saturation(s, r, oracle, w.open, w.batch, progress, e);
         if (rc)
             break;
-        left = uncertified(s, r, open);
+        size_t left = uncertified(s, r, w.open);
         if (progress && !progress->quiet)
             fprintf(progress->out,
                     "decide  round %d done: %zu designs simulated, %zu "
                     "uncertified\n",
                     r->rounds, r->nsimulated, left);
-        memset(want, 0, r->ncand);
-        if (in_round1) {
-            /* round 1b: the rest of round 1 that round 1a left open */
-            in_round1 = 0;
-            size_t m = 0;
-            for (size_t i = 0; i < r->ncand; i++)
-                if (pending[i] && open[i]) {
-                    want[i] = 1;
-                    m++;
-                }
-            if (m > 0)
-                continue;
-        }
-        leader_siblings(s, r, sibling);
-        size_t m = 0;
-        for (size_t i = 0; i < r->ncand; i++)
-            if (open[i]) {
-                batch[m] = i;
-                score[i] = promise(s, r, &r->cand[i]);
-                m++;
-            }
-        for (size_t a = 1; a < m; a++) {
-            size_t v = batch[a], j = a;
-            /* open siblings of a simulated leader first, then by promise */
-            while (j > 0 && (sibling[batch[j - 1]] < sibling[v] ||
-                             (sibling[batch[j - 1]] == sibling[v] &&
-                              score[batch[j - 1]] < score[v]))) {
-                batch[j] = batch[j - 1];
-                j--;
-            }
-            batch[j] = v;
-        }
-        for (size_t q = 0; q < m && q < per_round; q++)
-            want[batch[q]] = 1;
+        plan_next_round(s, r, &w);
     }
-    if (rc == 0) {
-        r->nuncertified = uncertified(s, r, open);
-        r->certified = r->nuncertified == 0;
-        if (r->check_mode)
-            snprintf(r->stop_reason, sizeof r->stop_reason,
-                     "check mode: every feasible design simulated");
-        else if (r->certified)
-            snprintf(r->stop_reason, sizeof r->stop_reason,
-                     "certified: no unsimulated design's optimistic bound "
-                     "reaches the simulated front");
-        else
-            snprintf(r->stop_reason, sizeof r->stop_reason,
-                     "simulation budget spent (%zu designs, "
-                     "simulation.max_designs): %zu designs could still "
-                     "reach the front",
-                     budget, r->nuncertified);
-        size_t nsim = 0;
-        for (size_t i = 0; i < r->ncand; i++)
-            if (r->cand[i].sim)
-                batch[nsim++] = i;
-        rank_simulated(s, r, batch, nsim);
-        find_disagreements(s, r, batch, nsim);
-    }
-    free(want);
-    free(open);
-    free(sibling);
-    free(pending);
-    free(batch);
-    free(score);
+    if (rc == 0)
+        decide_finish(s, r, budget, w.open, w.batch);
+    decide_sets_fini(&w);
     return rc;
 }

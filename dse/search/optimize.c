@@ -407,16 +407,36 @@ typedef struct oracle_ctx {
     const dse_optimize_opts *o;
 } oracle_ctx;
 
-/* Saturation jobs for designs idx[0..n), one each: the whole search, or
- * with ceiling (not NULL) one probe at ceiling[q] (the decision's
- * saturation screen).  On the executor (the farm, the result cache) when
- * it runs them, else on the local pool.  A searched rate above the
- * channel-load bound is reported and kept as measured. */
+/* A design's saturation search answer into c, with a warning when it
+ * sustains more than its channel-load bound allows. */
+static void note_saturation(dse_candidate *c, const sim_saturation_result *sat,
+                            int code)
+{
+    int ok = code == 0 && sat->status == SIM_OK;
+    c->sim_saturation = ok ? sat->rate : NAN;
+    c->sim_saturation_lo = ok ? sat->rate_lo : NAN;
+    c->sim_saturation_hi = ok ? sat->rate_hi : NAN;
+    if (dse_check_sim_saturation(c)) {
+        char label[256];
+        net_design_format(&c->design, label, sizeof label);
+        fprintf(stderr,
+                "dse: WARNING: %s sustains %.5g messages/node/cycle in "
+                "simulation, above its channel-load bound %.5g: a bug in "
+                "the bound or the simulator (kept as measured, flagged "
+                "in the report)\n",
+                label, c->sim_saturation, c->bound_rate);
+    }
+}
+
+/* Saturation jobs, one per design: the whole search, or with ceiling (not
+ * NULL) one probe at ceiling[q] (the decision's saturation screen).  On
+ * the executor (the farm, the result cache) when it runs them, else on the
+ * local pool. */
 static int saturate_designs(const dse_optimize_opts *o, const cfg_study *s,
                             dse_run *r, const size_t *idx,
-                            const double *ceiling, size_t n, err *e)
+                            const double *ceiling, size_t n, int threads,
+                            err *e)
 {
-    int threads = local_threads(s, o);
     sim_params *sjobs = xcalloc(n + 1, sizeof *sjobs);
     sim_saturation_result *sat = xcalloc(n + 1, sizeof *sat);
     int *scodes = xcalloc(n + 1, sizeof *scodes);
@@ -440,24 +460,12 @@ static int saturate_designs(const dse_optimize_opts *o, const cfg_study *s,
         dse_progress_end(o->progress);
     for (size_t q = 0; q < n && rc == 0; q++) {
         dse_candidate *c = &r->cand[idx[q]];
-        int ok = scodes[q] == 0 && sat[q].status == SIM_OK;
         if (ceiling) {
             c->probe_rate = ceiling[q];
-            c->probe_unstable = ok && sat[q].hi > 0;
-            continue;
-        }
-        c->sim_saturation = ok ? sat[q].rate : NAN;
-        c->sim_saturation_lo = ok ? sat[q].rate_lo : NAN;
-        c->sim_saturation_hi = ok ? sat[q].rate_hi : NAN;
-        if (dse_check_sim_saturation(c)) {
-            char label[256];
-            net_design_format(&c->design, label, sizeof label);
-            fprintf(stderr,
-                    "dse: WARNING: %s sustains %.5g messages/node/cycle in "
-                    "simulation, above its channel-load bound %.5g: a bug in "
-                    "the bound or the simulator (kept as measured, flagged "
-                    "in the report)\n",
-                    label, c->sim_saturation, c->bound_rate);
+            c->probe_unstable = scodes[q] == 0 &&
+                                sat[q].status == SIM_OK && sat[q].hi > 0;
+        } else {
+            note_saturation(c, &sat[q], scodes[q]);
         }
     }
     free(sjobs);
@@ -472,12 +480,161 @@ static int saturate_designs(const dse_optimize_opts *o, const cfg_study *s,
     return 0;
 }
 
+/* One batch of simulations for n designs after their saturation searches:
+ * the replications at the target rates each design may sustain, then the
+ * load curves' extra points.  Results land in results/codes at
+ * q * per + ri * seeds + k (slot[j] for job j; SIZE_MAX for a curve
+ * point, which is read from res/rcodes directly). */
+typedef struct sim_batch {
+    size_t n, nr, seeds, per;
+    size_t njobs, ntarget;      /* all jobs; the target-rate ones first */
+    unsigned char *run;         /* run[q * nr + ri]: design q runs at ri */
+    size_t *ncurve;             /* design q's curve points */
+    double *crate;              /* their rates, DSE_CURVE_POINTS per design */
+    sim_params *jobs;
+    size_t *slot;
+    sim_result *results, *res;
+    int *codes, *rcodes;
+} sim_batch;
+
+/* Which target rates each design runs at (up to the top of its
+ * saturation interval, when the simulator supports it) and the rates of
+ * its curve points: the batch's size. */
+static void plan_batch(const dse_optimize_opts *o, const cfg_study *s,
+                       const dse_run *r, const size_t *idx, size_t n,
+                       sim_batch *b)
+{
+    b->n = n;
+    b->nr = s->rates.n;
+    b->seeds = (size_t)seeds_used(s);
+    b->per = b->nr * b->seeds;
+    b->njobs = 0;
+    b->run = xcalloc(n * b->nr + 1, 1);
+    for (size_t q = 0; q < n; q++) {
+        const dse_candidate *c = &r->cand[idx[q]];
+        int supported = sim_supports(&c->design, &s->workload, NULL) == 0;
+        for (size_t ri = 0; ri < b->nr; ri++) {
+            b->run[q * b->nr + ri] = supported &&
+                                     !(s->rates.v[ri] > c->sim_saturation_hi);
+            if (b->run[q * b->nr + ri])
+                b->njobs += b->seeds;
+        }
+    }
+    /* the load curves' extra points, in the same batch */
+    b->ntarget = b->njobs;
+    b->ncurve = xcalloc(n + 1, sizeof *b->ncurve);
+    b->crate = xcalloc(n * DSE_CURVE_POINTS + 1, sizeof *b->crate);
+    for (size_t q = 0; q < n && !o->no_curves; q++) {
+        const dse_candidate *c = &r->cand[idx[q]];
+        if (sim_supports(&c->design, &s->workload, NULL) != 0)
+            continue;
+        b->ncurve[q] = curve_rates(s, c, &b->crate[q * DSE_CURVE_POINTS]);
+        b->njobs += b->ncurve[q];
+    }
+}
+
+/* The batch's jobs: every replication at a target rate (codes of the
+ * rates not run stay ERR_UNSUPPORTED), then every curve point. */
+static void fill_batch(const dse_optimize_opts *o, const cfg_study *s,
+                       const dse_run *r, const size_t *idx, sim_batch *b)
+{
+    size_t n = b->n, nr = b->nr, seeds = b->seeds, per = b->per;
+    b->jobs = xcalloc(b->njobs + 1, sizeof *b->jobs);
+    b->results = xcalloc(n * per + 1, sizeof *b->results);
+    b->codes = xcalloc(n * per + 1, sizeof *b->codes);
+    b->slot = xcalloc(b->njobs + 1, sizeof *b->slot);
+    size_t j = 0;
+    for (size_t q = 0; q < n; q++)
+        for (size_t ri = 0; ri < nr; ri++)
+            for (size_t k = 0; k < seeds; k++) {
+                b->codes[q * per + ri * seeds + k] = ERR_UNSUPPORTED;
+                if (!b->run[q * nr + ri])
+                    continue;
+                sim_job_params(s, &r->cand[idx[q]].design, ri, k, o->stop,
+                               &b->jobs[j]);
+                b->slot[j++] = q * per + ri * seeds + k;
+            }
+    for (size_t q = 0; q < n; q++)
+        for (size_t k = 0; k < b->ncurve[q]; k++) {
+            /* one replication of the study's measured messages, without
+             * the CI rule: a point of a curve, not a ranked figure */
+            sim_job_params(s, &r->cand[idx[q]].design, 0, 0, o->stop,
+                           &b->jobs[j]);
+            b->jobs[j].rate = b->crate[q * DSE_CURVE_POINTS + k];
+            b->jobs[j].stop = SIM_STOP_MESSAGES;
+            b->jobs[j].messages = s->sim.measured_messages;
+            b->slot[j++] = SIZE_MAX;
+        }
+    b->res = xcalloc(b->njobs + 1, sizeof *b->res);
+    b->rcodes = xcalloc(b->njobs + 1, sizeof *b->rcodes);
+}
+
+/* The batch's jobs on the executor, else on the local pool. */
+static int run_batch(const dse_optimize_opts *o, sim_batch *b, int threads,
+                     err *e)
+{
+    int rc;
+    if (o->progress)
+        dse_progress_begin(o->progress, "simulate", b->njobs);
+    if (o->executor) {
+        rc = o->executor->simulate(o->executor->self, b->jobs, b->njobs,
+                                   b->res, b->rcodes, o->progress, o->stop, e);
+    } else {
+        sim_ctx x = {.jobs = b->jobs, .results = b->res, .codes = b->rcodes};
+        rc = dse_pool_run(b->njobs, threads, sim_job, &x, o->progress,
+                          o->stop);
+    }
+    if (o->progress)
+        dse_progress_end(o->progress);
+    if (rc == 0 && o->stop && *o->stop)
+        rc = ERR_INTERRUPTED;
+    return rc;
+}
+
+/* Each design's simulated points (its replications merged) and its load
+ * curve, from the batch's results. */
+static void collect_batch(const cfg_study *s, dse_run *r, const size_t *idx,
+                          sim_batch *b)
+{
+    for (size_t k = 0; k < b->ntarget; k++) {
+        b->results[b->slot[k]] = b->res[k];
+        b->codes[b->slot[k]] = b->rcodes[k];
+    }
+    size_t k = b->ntarget;
+    for (size_t q = 0; q < b->n; q++) {
+        dse_candidate *c = &r->cand[idx[q]];
+        c->sim = xcalloc(b->nr, sizeof *c->sim);
+        aggregate_design(s, c, &b->results[q * b->per], &b->codes[q * b->per],
+                         &b->run[q * b->nr]);
+        free(c->curve);
+        c->curve = xcalloc(b->ncurve[q] + 1, sizeof *c->curve);
+        c->ncurve = b->ncurve[q];
+        for (size_t m = 0; m < b->ncurve[q]; m++, k++)
+            curve_point(s, c, b->jobs[k].rate, b->rcodes[k], &b->res[k],
+                        &c->curve[m]);
+    }
+}
+
+static void batch_free(sim_batch *b)
+{
+    free(b->run);
+    free(b->ncurve);
+    free(b->crate);
+    free(b->jobs);
+    free(b->results);
+    free(b->codes);
+    free(b->slot);
+    free(b->res);
+    free(b->rcodes);
+}
+
 /* The decision's saturation screen (decide.h, dse_sim_oracle.probe). */
 static int probe_designs(void *self, const cfg_study *s, dse_run *r,
                          const size_t *idx, const double *rate, size_t n,
                          err *e)
 {
-    return saturate_designs(((oracle_ctx *)self)->o, s, r, idx, rate, n, e);
+    const dse_optimize_opts *o = ((oracle_ctx *)self)->o;
+    return saturate_designs(o, s, r, idx, rate, n, local_threads(s, o), e);
 }
 
 /* Simulate designs idx[0..n): first each one's saturation rate (a fast
@@ -487,109 +644,19 @@ static int simulate_designs(void *self, const cfg_study *s, dse_run *r,
                             const size_t *idx, size_t n, err *e)
 {
     const dse_optimize_opts *o = ((oracle_ctx *)self)->o;
-    size_t seeds = (size_t)seeds_used(s), nr = s->rates.n;
     int threads = local_threads(s, o);
-
-    /* 1. saturation searches */
-    int rc = saturate_designs(o, s, r, idx, NULL, n, e);
+    int rc = saturate_designs(o, s, r, idx, NULL, n, threads, e);
     if (rc)
         return rc;
-
-    /* 2. replications at the rates each design may sustain */
-    size_t per = nr * seeds, njobs = 0;
-    unsigned char *run = xcalloc(n * nr + 1, 1);
-    for (size_t q = 0; q < n; q++) {
-        const dse_candidate *c = &r->cand[idx[q]];
-        int supported = sim_supports(&c->design, &s->workload, NULL) == 0;
-        for (size_t ri = 0; ri < nr; ri++) {
-            run[q * nr + ri] = supported &&
-                               !(s->rates.v[ri] > c->sim_saturation_hi);
-            if (run[q * nr + ri])
-                njobs += seeds;
-        }
-    }
-    /* 3. the load curves' extra points, in the same batch */
-    size_t ntarget = njobs;
-    size_t *ncurve = xcalloc(n + 1, sizeof *ncurve);
-    double *crate = xcalloc(n * DSE_CURVE_POINTS + 1, sizeof *crate);
-    for (size_t q = 0; q < n && !o->no_curves; q++) {
-        const dse_candidate *c = &r->cand[idx[q]];
-        if (sim_supports(&c->design, &s->workload, NULL) != 0)
-            continue;
-        ncurve[q] = curve_rates(s, c, &crate[q * DSE_CURVE_POINTS]);
-        njobs += ncurve[q];
-    }
-    sim_params *jobs = xcalloc(njobs + 1, sizeof *jobs);
-    sim_result *results = xcalloc(n * per + 1, sizeof *results);
-    int *codes = xcalloc(n * per + 1, sizeof *codes);
-    size_t *slot = xcalloc(njobs + 1, sizeof *slot);
-    size_t j = 0;
-    for (size_t q = 0; q < n; q++)
-        for (size_t ri = 0; ri < nr; ri++)
-            for (size_t k = 0; k < seeds; k++) {
-                codes[q * per + ri * seeds + k] = ERR_UNSUPPORTED;
-                if (!run[q * nr + ri])
-                    continue;
-                sim_job_params(s, &r->cand[idx[q]].design, ri, k, o->stop,
-                               &jobs[j]);
-                slot[j++] = q * per + ri * seeds + k;
-            }
-    for (size_t q = 0; q < n; q++)
-        for (size_t k = 0; k < ncurve[q]; k++) {
-            /* one replication of the study's measured messages, without
-             * the CI rule: a point of a curve, not a ranked figure */
-            sim_job_params(s, &r->cand[idx[q]].design, 0, 0, o->stop,
-                           &jobs[j]);
-            jobs[j].rate = crate[q * DSE_CURVE_POINTS + k];
-            jobs[j].stop = SIM_STOP_MESSAGES;
-            jobs[j].messages = s->sim.measured_messages;
-            slot[j++] = SIZE_MAX;
-        }
-    sim_result *res = xcalloc(njobs + 1, sizeof *res);
-    int *rcodes = xcalloc(njobs + 1, sizeof *rcodes);
-    if (o->progress)
-        dse_progress_begin(o->progress, "simulate", njobs);
-    if (o->executor) {
-        rc = o->executor->simulate(o->executor->self, jobs, njobs, res, rcodes,
-                                   o->progress, o->stop, e);
-    } else {
-        sim_ctx x = {.jobs = jobs, .results = res, .codes = rcodes};
-        rc = dse_pool_run(njobs, threads, sim_job, &x, o->progress, o->stop);
-    }
-    if (o->progress)
-        dse_progress_end(o->progress);
-    if (rc == 0 && o->stop && *o->stop)
-        rc = ERR_INTERRUPTED;
-    if (rc == 0) {
-        for (size_t k = 0; k < ntarget; k++) {
-            results[slot[k]] = res[k];
-            codes[slot[k]] = rcodes[k];
-        }
-        size_t k = ntarget;
-        for (size_t q = 0; q < n; q++) {
-            dse_candidate *c = &r->cand[idx[q]];
-            c->sim = xcalloc(nr, sizeof *c->sim);
-            aggregate_design(s, c, &results[q * per], &codes[q * per],
-                             &run[q * nr]);
-            free(c->curve);
-            c->curve = xcalloc(ncurve[q] + 1, sizeof *c->curve);
-            c->ncurve = ncurve[q];
-            for (size_t m = 0; m < ncurve[q]; m++, k++)
-                curve_point(s, c, jobs[k].rate, rcodes[k], &res[k],
-                            &c->curve[m]);
-        }
-    } else if (rc == ERR_INTERRUPTED) {
+    sim_batch b;
+    plan_batch(o, s, r, idx, n, &b);
+    fill_batch(o, s, r, idx, &b);
+    rc = run_batch(o, &b, threads, e);
+    if (rc == 0)
+        collect_batch(s, r, idx, &b);
+    else if (rc == ERR_INTERRUPTED)
         err_set(e, rc, "interrupted while simulating");
-    }
-    free(run);
-    free(ncurve);
-    free(crate);
-    free(jobs);
-    free(results);
-    free(codes);
-    free(slot);
-    free(res);
-    free(rcodes);
+    batch_free(&b);
     return rc;
 }
 
