@@ -13,7 +13,9 @@
  * Files: phys_router.c (the router's shape from the topology, Chien's
  * 1998 delay model, Peh and Dally's 2001 pipeline model), phys_wire.c
  * (channel classes, their length on a 2-D grid of tiles, their delay in
- * cycles), phys_area.c (buffers, crossbar, allocators, wire length).
+ * cycles), phys_area.c (buffers, crossbar, allocators, wire length),
+ * phys_timing.c (what a router model makes of one design's timing in a
+ * study: D_r, and the stage and link delays of router=pipelined).
  * No function here allocates, prints or keeps state.
  */
 #ifndef DSE_PHYS_H

@@ -183,6 +183,23 @@ static json_t *summary_json(const dse_run *r, const char *dir,
     return o;
 }
 
+/* The study file with value k of v applied; 0, or the error printed and
+ * ERR_CONFIG / ERR_INVALID (nothing to fini then). */
+static int load_varied(const char *path, const dse_vary *v, int k,
+                       cfg_study *s)
+{
+    err e;
+    err_clear(&e);
+    int rc = cfg_study_load(path, s, &e);
+    if (!rc)
+        rc = dse_vary_apply(s, v->key, v->values[k], &e);
+    if (rc) {
+        dse_cli_print_error(&e);
+        cfg_study_fini(s);
+    }
+    return rc;
+}
+
 /* --vary: one decision per value, each on the study file read afresh and
  * changed in the one key, through the same executor (so the same result
  * cache); each report in DIR/KEY=VALUE/, the section in
@@ -196,12 +213,8 @@ static int run_vary(const char *path, const cfg_study *base,
     /* every value is checked before any work starts */
     for (int k = 0; k < v->n; k++) {
         cfg_study s;
-        if (cfg_study_load(path, &s, &e) ||
-            dse_vary_apply(&s, v->key, v->values[k], &e)) {
-            dse_cli_print_error(&e);
-            cfg_study_fini(&s);
+        if (load_varied(path, v, k, &s))
             return 2;
-        }
         cfg_study_fini(&s);
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
@@ -216,12 +229,8 @@ static int run_vary(const char *path, const cfg_study *base,
     dse_vary_row rows[DSE_VARY_MAX];
     for (int k = 0; k < v->n; k++) {
         cfg_study s;
-        if (cfg_study_load(path, &s, &e) ||
-            dse_vary_apply(&s, v->key, v->values[k], &e)) {
-            dse_cli_print_error(&e);
-            cfg_study_fini(&s);
+        if (load_varied(path, v, k, &s))
             return 2;
-        }
         if (!o->quiet)
             fprintf(stderr, "--vary %s = %s\n", v->key, v->values[k]);
         dse_run run;
