@@ -198,12 +198,36 @@ static void test_area_budget(void **state)
     cfg_study_fini(&s);
 }
 
+/* cons_cost carries the area totals the objectives and budget.area read:
+ * the 8x8 torus, V = 2, depth 2, w = 16 of tests/test_phys.c, test_area:
+ * crossbars 64 x (5 x 16)^2 = 409600 tracks^2; wires 2 x 64 channels per
+ * dimension x 2 dimensions x 16 wires x 2 tiles = 8192 wire-tiles. */
+static void test_cost_area(void **state)
+{
+    (void)state;
+    net_design d;
+    net_design_init(&d);
+    d.topology = NET_TORUS;
+    net_design_set_radix(&d, 2, 8);
+    d.vcs = 2;
+    d.buffer_flits = 2;
+    d.width = 16;
+    cons_cost c;
+    err e;
+    err_clear(&e);
+    assert_int_equal(cons_cost_of(&d, &c, &e), 0);
+    assert_true(fabs(c.crossbar_area - 409600) < 1e-9);
+    assert_true(fabs(c.wire_length - 8192) < 1e-9);
+    assert_true(fabs(c.buffer_bits - 16384) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_chien_study),
         cmocka_unit_test(test_area_budget),
+        cmocka_unit_test(test_cost_area),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
