@@ -71,7 +71,7 @@ static int number(const char *key, const char *value, double lo, double hi,
 
 int dse_vary_apply(cfg_study *s, const char *key, const char *value, err *e)
 {
-    double x;
+    double x = 0;
     if (!strcmp(key, "router.model")) {
         phys_router_model m;
         if (phys_router_model_parse(value, &m))
