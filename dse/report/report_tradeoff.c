@@ -14,16 +14,16 @@
 
 #include "dse/report/report_table.h"
 
-/* 1 if a and b have the same topology, radices and express parameters. */
+/* 1 if a and b have the same topology, radices and topology parameters
+ * (the express-cube's m and kn). */
 static int same_shape(const net_design *a, const net_design *b)
 {
-    if (a->topology != b->topology || a->n != b->n ||
-        a->express_m != b->express_m || a->express_kn != b->express_kn)
+    if (a->topology != b->topology || a->n != b->n)
         return 0;
     for (int i = 0; i < a->n; i++)
         if (a->k[i] != b->k[i])
             return 0;
-    return 1;
+    return net_design_params_equal(a, b);
 }
 
 void report_table_tradeoff(const dse_run *r, rtable *t)
