@@ -39,6 +39,10 @@ typedef struct cons_cost {
     double total_wires;       /* wires of all network channels */
     double buffer_bits;       /* bits of all VC flit buffers (network input
                                  buffers: channels x V x depth x width) */
+    double crossbar_area;     /* tracks^2 of all node routers' crossbars and
+                                 input multiplexers (phys_area) */
+    double wire_length;       /* wire-tiles of all channels on the chip
+                                 floor plan (phys_wires) */
 } cons_cost;
 
 typedef struct cons_budget {

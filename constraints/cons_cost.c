@@ -22,6 +22,7 @@
  *                      queues, and any buffering inside the crossbar.
  */
 #include "cons.h"
+#include "phys.h"
 
 double cons_unit_cost(const cons_counts *c, cons_technology t)
 {
@@ -46,6 +47,21 @@ int cons_cost_of(const net_design *d, cons_cost *out, err *e)
     cost.max_pins = cons_unit_cost(&c, CONS_MULTICHIP) * w;
     cost.total_wires = c.channels * w;
     cost.buffer_bits = c.buffered_inputs * d->vcs * d->buffer_flits * w;
+    /* the floor plan's lengths do not depend on the clock or wire speed:
+     * any valid wire options give the same area */
+    phys_router_shape shape;
+    phys_wire_opts wo = {1, 20, 0};
+    phys_wires wires;
+    phys_area area;
+    rc = phys_router_shape_of(d, &shape, e);
+    if (!rc)
+        rc = phys_wires_of(d, &wo, &wires, e);
+    if (!rc)
+        rc = phys_area_of(d, &shape, &wires, &area, e);
+    if (rc)
+        return rc;
+    cost.crossbar_area = area.total_crossbar_tracks2;
+    cost.wire_length = area.wire_length;
     *out = cost;
     return 0;
 }

@@ -13,7 +13,9 @@
  * Files: phys_router.c (the router's shape from the topology, Chien's
  * 1998 delay model, Peh and Dally's 2001 pipeline model), phys_wire.c
  * (channel classes, their length on a 2-D grid of tiles, their delay in
- * cycles), phys_area.c (buffers, crossbar, allocators, wire length).
+ * cycles), phys_area.c (buffers, crossbar, allocators, wire length),
+ * phys_timing.c (what a router model makes of one design's timing in a
+ * study: D_r, and the stage and link delays of router=pipelined).
  * No function here allocates, prints or keeps state.
  */
 #ifndef DSE_PHYS_H
@@ -148,5 +150,41 @@ double phys_matrix_arbiter_bits(int n);
 
 int phys_area_of(const net_design *d, const phys_router_shape *s,
                  const phys_wires *w, phys_area *out, err *e);
+
+/* ---- a design's timing under a router model -------------------------- */
+
+/* How a study prices its routers (docs/config.md, `router`): fixed keeps
+ * one D_r for every design (the source papers' router_delay); chien and
+ * peh_dally give each design its own from its shape. */
+typedef enum {
+    PHYS_ROUTER_FIXED = 0,
+    PHYS_ROUTER_CHIEN = 1,
+    PHYS_ROUTER_PEH_DALLY = 2,
+} phys_router_model;
+
+#define PHYS_ROUTER_MODEL_COUNT 3
+
+typedef struct phys_timing_opts {
+    phys_router_model model;
+    int delay;            /* fixed: D_r, cycles */
+    double clock_fo4;     /* peh_dally: clock period, FO4 */
+    int speculative;      /* peh_dally: speculative VC allocation */
+    double fo4_per_tile;  /* peh_dally: repeated-wire delay per tile */
+    int offchip_cycles;   /* peh_dally: > 0, every link off-chip */
+} phys_timing_opts;
+
+/* "fixed", "chien", "peh_dally"; parse returns 0 or ERR_INVALID. */
+const char *phys_router_model_name(phys_router_model m);
+int phys_router_model_parse(const char *s, phys_router_model *out);
+/* fixed, D_r = 1, the peh_dally defaults (20 FO4 clock, not speculative,
+ * 3 FO4 per tile, on-chip). */
+void phys_timing_defaults(phys_timing_opts *o);
+
+/* Set d's router timing from its shape (docs/router-cost.md, "In a
+ * study"): for the unit router D_r (router_delay); for router=pipelined
+ * its stage delays and link delays per channel class.  fixed: router_delay
+ * = o->delay, pipelined fields untouched.  0, or the error of the model
+ * that refused d. */
+int phys_timing_apply(net_design *d, const phys_timing_opts *o, err *e);
 
 #endif

@@ -37,8 +37,9 @@ double phys_matrix_arbiter_bits(int n)
 int phys_area_of(const net_design *d, const phys_router_shape *s,
                  const phys_wires *w, phys_area *out, err *e)
 {
-    cons_cost cost;
-    int rc = cons_cost_of(d, &cost, e);
+    /* channel counts, not cons_cost_of: that one reports these areas */
+    cons_counts counts;
+    int rc = cons_counts_of(d, &counts, e);
     if (rc)
         return rc;
     double p = s->ports, v = s->vcs, pw = p * s->width;
@@ -53,7 +54,8 @@ int phys_area_of(const net_design *d, const phys_router_shape *s,
     a.sa_bits = p * phys_matrix_arbiter_bits(s->vcs) +
                 p * phys_matrix_arbiter_bits(s->ports);
     a.routers = (double)net_nodes(d);
-    a.total_buffer_bits = cost.buffer_bits;
+    a.total_buffer_bits = counts.buffered_inputs * d->vcs * d->buffer_flits *
+                          (double)d->width;
     a.total_crossbar_tracks2 =
         a.routers * (a.crossbar_tracks2 + a.mux_tracks2);
     a.total_allocator_bits = a.routers * (a.va_bits + a.sa_bits);

@@ -971,6 +971,8 @@ static void test_cli_physical(void **state)
                         "chien");
     assert_int_equal(json_integer_value(json_object_get(router,
                                                         "delay_cycles")), 2);
+    assert_int_equal(json_integer_value(json_object_get(
+                         router, "study_router_delay")), 2);
     json_t *l8 = json_array_get(json_object_get(ph, "links"), 8);
     assert_int_equal(json_integer_value(json_object_get(l8, "length_tiles")),
                      16);
@@ -990,6 +992,9 @@ static void test_cli_physical(void **state)
     router = json_object_get(ph, "router");
     assert_int_equal(json_integer_value(json_object_get(router,
                                                         "delay_cycles")), 2);
+    /* in a study: 2 stages + 4 link cycles - 1 = 5 */
+    assert_int_equal(json_integer_value(json_object_get(
+                         router, "study_router_delay")), 5);
     json_t *l0 = json_array_get(json_object_get(ph, "links"), 0);
     assert_int_equal(json_integer_value(json_object_get(l0, "cycles")), 4);
     json_t *area = json_object_get(ph, "area");
@@ -1002,6 +1007,8 @@ static void test_cli_physical(void **state)
                              "'topology=torus n=2 k=8 vcs=2 width=16'",
                              out, sizeof out), 0);
     assert_non_null(strstr(out, "peh_dally: 3 stages at 20 FO4"));
+    /* 3 stages + 1 link cycle (2 tiles x 3 FO4 at 20 FO4) - 1 */
+    assert_non_null(strstr(out, "D_r = 3 cycles for the unit router"));
     assert_non_null(strstr(out, "links on a 8x8 tile grid"));
     assert_non_null(strstr(out, "crossbar 6400 tracks^2"));
 }

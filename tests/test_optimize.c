@@ -619,7 +619,7 @@ static const key_spec root_spec[] = {
 static const key_spec study_spec[] = {
     {"name", T_STR, 0},         {"source", T_STR, 0},
     {"nodes", T_INT, 0},        {"technology", T_STR, 0},
-    {"workload", T_STR, 0},     {"router_delay", T_INT, 0},
+    {"workload", T_STR, 0},     {"router_delay", T_INT, 0}, {"router", T_OBJ, 0},
     {"ejection_channels", T_INT, 0}, {"rates", T_ARR, 0},
     {"objectives", T_ARR, 0},   {"finalists", T_INT, 0},
     {"search", T_STR, 0},       {"budget_limit", T_NUM, 1},

@@ -372,6 +372,117 @@ static void test_area(void **state)
     assert_near(a.sa_bits, 50);
 }
 
+/* ---- a design's timing in a study (phys_timing.c) -------------------- */
+
+static net_design timed(net_design d, phys_router_model m, double clk,
+                        int spec, double fo4_tile)
+{
+    phys_timing_opts o;
+    phys_timing_defaults(&o);
+    o.model = m;
+    o.clock_fo4 = clk;
+    o.speculative = spec;
+    o.fo4_per_tile = fo4_tile;
+    err e;
+    err_clear(&e);
+    if (phys_timing_apply(&d, &o, &e))
+        fail_msg("%s", e.msg);
+    return d;
+}
+
+static void test_timing(void **state)
+{
+    (void)state;
+    /* fixed: the study's delay, whatever the shape */
+    phys_timing_opts o;
+    phys_timing_defaults(&o);
+    o.delay = 4;
+    net_design t = make(NET_TORUS, 2, 8, 3, 16);
+    err e;
+    err_clear(&e);
+    assert_int_equal(phys_timing_apply(&t, &o, &e), 0);
+    assert_int_equal(t.router_delay, 4);
+
+    /* chien: D_r = ceil(setup / flit): 1 for the Duato torus above
+     * (6.044 / 6.184), 2 for the deterministic 10-cube (5.776 / 4.676) */
+    t.routing = NET_ROUTE_DUATO;
+    assert_int_equal(timed(t, PHYS_ROUTER_CHIEN, 20, 0, 3).router_delay, 1);
+    net_design h = make(NET_HYPERCUBE, 10, 2, 1, 1);
+    assert_int_equal(timed(h, PHYS_ROUTER_CHIEN, 20, 0, 3).router_delay, 2);
+
+    /* peh_dally, torus 8x8, V = 2, w = 16: S = 3 at 20 FO4 (test above).
+     * Every link of the folded 8x8 torus spans 2 tiles: at 3 FO4 per tile
+     * 6 FO4, 1 cycle, so D_r = S + L - 1 = 3; at 15 FO4 per tile 30 FO4,
+     * ceil(30 / 20) = 2 cycles, D_r = 4. */
+    net_design v = make(NET_TORUS, 2, 8, 2, 16);
+    assert_int_equal(timed(v, PHYS_ROUTER_PEH_DALLY, 20, 0, 3).router_delay,
+                     3);
+    assert_int_equal(timed(v, PHYS_ROUTER_PEH_DALLY, 20, 0, 15).router_delay,
+                     4);
+
+    /* 8-cube, V = 1, w = 1: P = 9.
+     *   SB = 11.5 log4 9 + 20 5/6 = 18.2270688 + 20.8333333 = 39.0604 tau
+     *      = 7.812 FO4 (+ 1.8 overhead)
+     *   XB = 9 log8 4 + 6 log2 9 + 6 = 6 + 19.0195500 + 6 = 31.0196 tau
+     *      = 6.204 FO4
+     * At 20 FO4: routing | SB + XB (7.812 + 6.204 <= 20): S = 2.
+     * On the 16x16 grid the dimensions' strides are 1, 1, 2, 2, 4, 4, 8, 8
+     * tiles.  At 6 FO4 per tile: 6, 6, 12, 12, 24, 24, 48, 48 FO4 =
+     * 1, 1, 1, 1, 2, 2, 3, 3 cycles, mean 14 / 8 = 1.75 -> 2: D_r = 3.
+     * At 3 FO4 per tile: 1, 1, 1, 1, 1, 1, 2, 2, mean 1.25 -> 1: D_r = 2. */
+    net_design c8 = make(NET_HYPERCUBE, 8, 2, 1, 1);
+    assert_int_equal(timed(c8, PHYS_ROUTER_PEH_DALLY, 20, 0, 6).router_delay,
+                     3);
+    assert_int_equal(timed(c8, PHYS_ROUTER_PEH_DALLY, 20, 0, 3).router_delay,
+                     2);
+
+    /* router=pipelined gets the stages each module opens.  At 20 FO4:
+     * routing 1, VA 1, SA 0 (shares VA's stage) -> 1, the simulator's
+     * minimum, crossbar 1; links 1. */
+    v.router = NET_ROUTER_PIPELINED;
+    net_design pv = timed(v, PHYS_ROUTER_PEH_DALLY, 20, 0, 3);
+    assert_int_equal(pv.routing_delay, 1);
+    assert_int_equal(pv.vc_alloc_delay, 1);
+    assert_int_equal(pv.sw_alloc_delay, 1);
+    assert_int_equal(pv.st_final_delay, 1);
+    assert_int_equal(pv.link_delay, 1);
+    assert_int_equal(pv.speculative, 0);
+    /* At 10 FO4 (stages 1, 3, 4, 5 above): VA spans 2 stages, SA 1,
+     * crossbar 1; links 6 FO4 at 3 FO4 per tile: 1 cycle; at 15 FO4 per
+     * tile 30 FO4: 3 cycles. */
+    pv = timed(v, PHYS_ROUTER_PEH_DALLY, 10, 0, 15);
+    assert_int_equal(pv.routing_delay, 1);
+    assert_int_equal(pv.vc_alloc_delay, 2);
+    assert_int_equal(pv.sw_alloc_delay, 1);
+    assert_int_equal(pv.st_final_delay, 1);
+    assert_int_equal(pv.link_delay, 3);
+    /* Speculative at 20 FO4: routing | spec_alloc + crossbar: both
+     * allocators 1 stage, the crossbar shares it (0). */
+    pv = timed(v, PHYS_ROUTER_PEH_DALLY, 20, 1, 3);
+    assert_int_equal(pv.speculative, 1);
+    assert_int_equal(pv.vc_alloc_delay, 1);
+    assert_int_equal(pv.sw_alloc_delay, 1);
+    assert_int_equal(pv.st_final_delay, 0);
+
+    /* express-cube 16x16, kn = 4, m = 1 at 20 FO4 and 6 FO4 per tile:
+     * local links 2 tiles (12 FO4, 1 cycle), express links min(8, 15) = 8
+     * tiles (48 FO4, 3 cycles) */
+    net_design x = make(NET_EXPRESS, 2, 16, 2, 1);
+    x.express_kn = 4;
+    x.express_m = 1;
+    x.router = NET_ROUTER_PIPELINED;
+    net_design px = timed(x, PHYS_ROUTER_PEH_DALLY, 20, 0, 6);
+    assert_int_equal(px.link_delay, 1);
+    assert_int_equal(px.express_link_delay, 3);
+
+    /* names */
+    phys_router_model m;
+    assert_int_equal(phys_router_model_parse("peh_dally", &m), 0);
+    assert_int_equal(m, PHYS_ROUTER_PEH_DALLY);
+    assert_int_equal(phys_router_model_parse("chein", &m), ERR_INVALID);
+    assert_string_equal(phys_router_model_name(PHYS_ROUTER_CHIEN), "chien");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_peh_dally),
         cmocka_unit_test(test_wires),
         cmocka_unit_test(test_area),
+        cmocka_unit_test(test_timing),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

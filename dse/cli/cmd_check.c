@@ -93,10 +93,25 @@ static void print_study(const cfg_study *s, const dse_space *sp)
            s->budget.rounding == CONS_ROUND_CEIL ? "ceil" : "floor");
     net_workload_format(&s->workload, text, sizeof text);
     printf("  %-18s%s\n", "workload", text);
-    printf("  %-18s%d cycle%s, ejection channels %d%s\n", "router delay",
-           s->router_delay, s->router_delay == 1 ? "" : "s",
-           s->ejection_channels,
+    const phys_timing_opts *ro = &s->router;
+    if (ro->model == PHYS_ROUTER_FIXED)
+        printf("  %-18s%d cycle%s", "router delay", s->router_delay,
+               s->router_delay == 1 ? "" : "s");
+    else if (ro->model == PHYS_ROUTER_CHIEN)
+        printf("  %-18sper design, Chien's model", "router delay");
+    else
+        printf("  %-18sper design, Peh and Dally's model at %g FO4%s, "
+               "wires %g FO4 per tile%s", "router delay", ro->clock_fo4,
+               ro->speculative ? " (speculative)" : "", ro->fo4_per_tile,
+               ro->offchip_cycles ? " (links off-chip)" : "");
+    printf(", ejection channels %d%s\n", s->ejection_channels,
            s->ejection_channels ? "" : " (unlimited)");
+    if (s->area.buffer_bits > 0 || s->area.crossbar_area > 0 ||
+        s->area.wire_length > 0)
+        printf("  %-18sbuffer bits <= %g, crossbar <= %g tracks^2, wires "
+               "<= %g wire-tiles (0: unbounded)\n", "area budget",
+               s->area.buffer_bits, s->area.crossbar_area,
+               s->area.wire_length);
     printf("  %-18s", "rates");
     if (s->rates.n <= 8) {
         for (size_t i = 0; i < s->rates.n; i++)

@@ -12,6 +12,7 @@
  * results by default, so a run interrupted by Ctrl-C resumes without
  * redoing them; --cache DIR elsewhere, --no-cache off.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
@@ -20,9 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dse/cli/cli.h"
 #include "dse/cli/commands.h"
+#include "dse/cli/vary.h"
 #include "dse/farm/cache.h"
 #include "dse/farm/farm.h"
 #include "dse/search/exec_local.h"
@@ -67,6 +71,11 @@ static void usage(FILE *out)
             "                     interruption does not redo them (default\n"
             "                     $XDG_CACHE_HOME/dse/results or ~/.cache/dse/results)\n"
             "      --no-cache     neither read nor write the result cache\n"
+            "      --vary KEY=V1,V2,...  decide once per value of KEY (router.model,\n"
+            "                     router.delay, router.clock_fo4, message.bits),\n"
+            "                     sharing the result cache: each value's report in\n"
+            "                     DIR/KEY=V/, and DIR/sensitivity.md, \"How the answer\n"
+            "                     depends on KEY\" (also printed)\n"
             "  -h, --help         this text\n\n"
             "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
             "  (the password when the URL has none: keeps it out of ps);\n"
@@ -181,6 +190,94 @@ static json_t *summary_json(const dse_run *r, const char *dir,
     return o;
 }
 
+/* The study file with value k of v applied; 0, or the error printed and
+ * ERR_CONFIG / ERR_INVALID (nothing to fini then). */
+static int load_varied(const char *path, const dse_vary *v, int k,
+                       cfg_study *s)
+{
+    err e;
+    err_clear(&e);
+    int rc = cfg_study_load(path, s, &e);
+    if (!rc)
+        rc = dse_vary_apply(s, v->key, v->values[k], &e);
+    if (rc) {
+        dse_cli_print_error(&e);
+        cfg_study_fini(s);
+    }
+    return rc;
+}
+
+/* --vary: one decision per value, each on the study file read afresh and
+ * changed in the one key, through the same executor (so the same result
+ * cache); each report in DIR/KEY=VALUE/, the section in
+ * DIR/sensitivity.md and on stdout.  The exit status of dse optimize. */
+static int run_vary(const char *path, const cfg_study *base,
+                    const dse_vary *v, const dse_optimize_opts *o,
+                    const char *dir)
+{
+    err e;
+    err_clear(&e);
+    /* every value is checked before any work starts */
+    for (int k = 0; k < v->n; k++) {
+        cfg_study s;
+        if (load_varied(path, v, k, &s))
+            return 2;
+        cfg_study_fini(&s);
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "dse optimize: %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    char sub[4096];
+    snprintf(sub, sizeof sub, "%s/%s", dir, DSE_REPORT_MARKER);
+    FILE *mk = fopen(sub, "w");
+    if (mk)
+        fclose(mk);
+    dse_vary_row rows[DSE_VARY_MAX];
+    for (int k = 0; k < v->n; k++) {
+        cfg_study s;
+        if (load_varied(path, v, k, &s))
+            return 2;
+        if (!o->quiet)
+            fprintf(stderr, "--vary %s = %s\n", v->key, v->values[k]);
+        dse_run run;
+        int rc = dse_optimize(&s, o, &run, &e);
+        snprintf(sub, sizeof sub, "%s/%s=%s", dir, v->key, v->values[k]);
+        if (rc == ERR_INTERRUPTED || stop_requested) {
+            fprintf(stderr, "dse optimize: interrupted; no report written\n");
+            dse_run_fini(&run);
+            cfg_study_fini(&s);
+            return 130;
+        }
+        if (rc || dse_report_write(&run, sub, &e)) {
+            dse_cli_print_error(&e);
+            dse_run_fini(&run);
+            cfg_study_fini(&s);
+            return rc == ERR_CONFIG ? 2 : 1;
+        }
+        dse_vary_row_of(&run, v->values[k], &rows[k]);
+        dse_run_fini(&run);
+        cfg_study_fini(&s);
+    }
+    char tmp[4096], final[4096];
+    snprintf(tmp, sizeof tmp, "%s/.sensitivity.md.tmp", dir);
+    snprintf(final, sizeof final, "%s/sensitivity.md", dir);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "dse optimize: %s: %s\n", tmp, strerror(errno));
+        return 1;
+    }
+    dse_vary_write_md(f, base, v, rows);
+    if (fclose(f) != 0 || rename(tmp, final) != 0) {
+        fprintf(stderr, "dse optimize: %s: %s\n", final, strerror(errno));
+        unlink(tmp);
+        return 1;
+    }
+    dse_vary_write_md(stdout, base, v, rows);
+    printf("\nreports: %s/\n", dir);
+    return 0;
+}
+
 static const struct option longopts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"output", required_argument, NULL, 'o'},
@@ -194,6 +291,7 @@ static const struct option longopts[] = {
     {"cache", required_argument, NULL, 'C'},
     {"no-cache", no_argument, NULL, 'N'},
     {"json", no_argument, NULL, 'J'},
+    {"vary", required_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -205,6 +303,7 @@ typedef struct optimize_args {
     dse_farm_opts fo;
     const char *study, *output, *redis, *cache_dir;
     int no_cache, as_json;
+    dse_vary vary;           /* --vary: n = 0 when not given */
 } optimize_args;
 
 /* The options into *a: -1 to go on, or the exit status (0 after --help,
@@ -238,6 +337,15 @@ static int parse_args(int argc, char **argv, optimize_args *a)
         case 'C': a->cache_dir = optarg; break;
         case 'N': a->no_cache = 1; break;
         case 'J': a->as_json = 1; break;
+        case 'V': {
+            err ve;
+            err_clear(&ve);
+            if (dse_vary_parse(optarg, &a->vary, &ve)) {
+                fprintf(stderr, "dse optimize: %s\n", ve.msg);
+                return 2;
+            }
+            break;
+        }
         case 'h': usage(stdout); return 0;
         default:
             return dse_cli_unknown_option("dse optimize", argv, optind,
@@ -337,6 +445,11 @@ static int run_and_report(optimize_args *a, const cfg_study *study,
     dse_progress_init(&progress, stderr, o->quiet);
     o->progress = &progress;
     o->stop = &stop_requested;
+    if (a->vary.n > 0) {
+        int vs = run_vary(a->study, study, &a->vary, o, dir);
+        dse_progress_fini(&progress);
+        return vs;
+    }
     dse_run run;
     err e;
     int rc = dse_optimize(study, o, &run, &e);

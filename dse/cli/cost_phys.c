@@ -49,6 +49,19 @@ int cost_phys_of(const net_design *d, const cost_phys_opts *o, cost_phys *out,
         rc = phys_wires_of(d, &wo, &p.wires, e);
     if (!rc)
         rc = phys_area_of(d, &p.shape, &p.wires, &p.area, e);
+    if (!rc) {
+        phys_timing_opts to;
+        phys_timing_defaults(&to);
+        to.model = o->model == COST_ROUTER_PEH_DALLY ? PHYS_ROUTER_PEH_DALLY
+                                                     : PHYS_ROUTER_CHIEN;
+        to.clock_fo4 = o->clock_fo4;
+        to.speculative = o->speculative;
+        to.fo4_per_tile = o->fo4_per_tile;
+        to.offchip_cycles = o->offchip_cycles;
+        net_design t = *d;
+        rc = phys_timing_apply(&t, &to, e);
+        p.study_router_delay = t.router_delay;
+    }
     if (!rc)
         *out = p;
     return rc;
@@ -94,6 +107,9 @@ void cost_phys_print(int idx, const cost_phys_opts *o, const cost_phys *p)
                    i + 1 < d->nmodules ? "," : "");
         printf(" FO4\n");
     }
+    printf("   in a study (router model %s): D_r = %d cycle%s for the unit "
+           "router\n", cost_router_name(o->model), p->study_router_delay,
+           p->study_router_delay == 1 ? "" : "s");
     const phys_wires *w = &p->wires;
     printf("   links on a %dx%d tile grid:", w->grid_x, w->grid_y);
     for (int i = 0; i < w->nclasses; i++) {
@@ -179,7 +195,10 @@ json_t *cost_phys_json(const cost_phys_opts *o, const cost_phys *p)
 {
     json_t *j = json_object();
     json_object_set_new(j, "shape", shape_json(&p->shape));
-    json_object_set_new(j, "router", router_json(o, p));
+    json_t *r = router_json(o, p);
+    json_object_set_new(r, "study_router_delay",
+                        json_integer(p->study_router_delay));
+    json_object_set_new(j, "router", r);
     json_t *links = json_array();
     for (int i = 0; i < p->wires.nclasses; i++) {
         const phys_channel_class *c = &p->wires.classes[i];

@@ -34,6 +34,9 @@ typedef struct cost_phys {
     phys_peh_dally pd;
     phys_wires wires;
     phys_area area;
+    int study_router_delay; /* the unit router's D_r a study with this
+                               router model gives the design
+                               (phys_timing_apply) */
 } cost_phys;
 
 void cost_phys_defaults(cost_phys_opts *o);

@@ -777,7 +777,7 @@ int dse_job_result_stopped(const dse_job_result *r)
     X(status) X(probes) X(cycles) X(warm_cycles) X(span_cycles)
 #define COST_REALS(X)                                                        \
     X(bisection_wires) X(node_pins) X(interchange_pins) X(max_pins)          \
-    X(total_wires) X(buffer_bits)
+    X(total_wires) X(buffer_bits) X(crossbar_area) X(wire_length)
 
 char *dse_job_result_format(const dse_job_result *r, const char *key)
 {

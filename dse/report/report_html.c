@@ -131,6 +131,9 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
     report_charts_fini(&charts);
     table_section(out, "Each simulated design at each target rate",
                   report_table_finalist_points, r);
+    if (r->recommended != SIZE_MAX)
+        table_section(out, "The recommended shape against its VCs and routing",
+                      report_table_tradeoff, r);
     table_section(out, "Best design of each topology by target rate",
                   report_table_best, r);
     if (r->ndisagree)

@@ -57,6 +57,14 @@ static json_t *study_json(const cfg_study *s)
         wl, "router_delay", s->router_delay, "ejection_channels",
         s->ejection_channels, "rates", rates, "objectives", objs, "finalists",
         s->finalists, "search", cfg_search_name(s->search));
+    json_object_set_new(
+        o, "router",
+        json_pack("{s:s, s:i, s:f, s:b, s:f, s:i}", "model",
+                  phys_router_model_name(s->router.model), "delay",
+                  s->router_delay, "clock_fo4", s->router.clock_fo4,
+                  "speculative", s->router.speculative, "fo4_per_tile",
+                  s->router.fo4_per_tile, "offchip_cycles",
+                  s->router.offchip_cycles));
     double limit = 0;
     if (cons_budget_limit(&s->budget, &limit, NULL) == 0)
         json_object_set_new(o, "budget_limit", json_real(limit));

@@ -67,6 +67,9 @@ int dse_report_md(const dse_run *r, FILE *out, err *e)
     report_charts_fini(&charts);
     section(out, "Each simulated design at each target rate",
             report_table_finalist_points, r);
+    if (r->recommended != SIZE_MAX)
+        section(out, "The recommended shape against its VCs and routing",
+                report_table_tradeoff, r);
     section(out, "Best design of each topology by target rate",
             report_table_best, r);
     section(out, "Design space", report_table_space, r);

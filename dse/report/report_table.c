@@ -133,7 +133,16 @@ void report_table_settings(const dse_run *r, rtable *t)
     rtable_cell(t, "workload");
     rtable_cell(t, "%s", buf);
     rtable_cell(t, "router delay");
-    rtable_cell(t, "%d cycles", s->router_delay);
+    if (s->router.model == PHYS_ROUTER_FIXED)
+        rtable_cell(t, "%d cycles", s->router_delay);
+    else if (s->router.model == PHYS_ROUTER_CHIEN)
+        rtable_cell(t, "per design, Chien's model (docs/router-cost.md)");
+    else
+        rtable_cell(t, "per design, Peh and Dally's model at a %g FO4 "
+                    "clock%s, wires %g FO4 per tile (docs/router-cost.md)",
+                    s->router.clock_fo4,
+                    s->router.speculative ? ", speculative" : "",
+                    s->router.fo4_per_tile);
     rtable_cell(t, "ejection channels");
     if (s->ejection_channels)
         rtable_cell(t, "%d per node", s->ejection_channels);

@@ -30,6 +30,7 @@ void report_table_finalists(const dse_run *r, rtable *t);
 void report_table_finalist_points(const dse_run *r, rtable *t);
 void report_table_best(const dse_run *r, rtable *t);
 void report_table_space(const dse_run *r, rtable *t);
+void report_table_tradeoff(const dse_run *r, rtable *t); /* report_tradeoff.c */
 void report_table_decision(const dse_run *r, rtable *t);      /* verdict.c */
 void report_table_disagreements(const dse_run *r, rtable *t); /* verdict.c */
 

@@ -49,6 +49,8 @@ static double cost_of(const dse_candidate *c, cfg_cost_metric m)
     case CFG_COST_PINS: return c->cost.max_pins;
     case CFG_COST_WIRES: return c->cost.total_wires;
     case CFG_COST_BUFFER_BITS: return c->cost.buffer_bits;
+    case CFG_COST_CROSSBAR_AREA: return c->cost.crossbar_area;
+    case CFG_COST_WIRE_LENGTH: return c->cost.wire_length;
     default: return NAN;
     }
 }

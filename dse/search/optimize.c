@@ -41,6 +41,8 @@ static double cost_metric(const cons_cost *c, cfg_cost_metric m)
     case CFG_COST_PINS: return c->max_pins;
     case CFG_COST_WIRES: return c->total_wires;
     case CFG_COST_BUFFER_BITS: return c->buffer_bits;
+    case CFG_COST_CROSSBAR_AREA: return c->crossbar_area;
+    case CFG_COST_WIRE_LENGTH: return c->wire_length;
     default: return NAN;
     }
 }

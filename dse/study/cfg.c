@@ -73,6 +73,7 @@ static const char *const variant_names[] = {"recommended", "printed",
 static const char *const objective_names[] = {
     "latency",     "saturation",  "cost",        "cost(bisection)",
     "cost(pins)",  "cost(wires)", "cost(buffer_bits)",
+    "cost(crossbar_area)", "cost(wire_length)",
     "p50_latency", "p95_latency", "p99_latency"};
 enum { OBJ_PERCENTILE0 = 3 + CFG_COST_COUNT };
 static const char *const stat_names[] = {"mean", "p50", "p95", "p99"};
@@ -212,6 +213,7 @@ void cfg_study_init(cfg_study *s)
     s->workload.hotspot_fraction = 0.1;
     s->workload.broadcast_fraction = 0.05;
     s->router_delay = 1;
+    phys_timing_defaults(&s->router);
     s->ejection_channels = 1;
 
     s->rates.v = xmalloc(sizeof *s->rates.v);
@@ -541,10 +543,43 @@ static int read_reference(cfg_doc *c, yaml_node_t *node, const char *path,
     return 0;
 }
 
+/* budget.area: {buffer_bits, crossbar_area, wire_length}, each optional,
+ * each a positive bound (cfg.h, cfg_area_budget). */
+static int read_area(cfg_doc *c, yaml_node_t *b, cfg_study *s)
+{
+    static const char *const keys[] = {"buffer_bits", "crossbar_area",
+                                       "wire_length", NULL};
+    yaml_node_t *a = cfg__map_get(c, b, "area");
+    if (!a)
+        return 0;
+    if (s->budget.technology != CONS_VLSI)
+        return cfg__fail(c, cfg__map_key(c, b, "area"), "budget.area",
+                         "an area budget is for a single chip (technology: "
+                         "vlsi)");
+    TRY(cfg__map_check(c, a, "budget.area", keys));
+    double *slot[] = {&s->area.buffer_bits, &s->area.crossbar_area,
+                      &s->area.wire_length};
+    int any = 0;
+    for (int i = 0; keys[i]; i++) {
+        yaml_node_t *v = cfg__map_get(c, a, keys[i]);
+        if (!v)
+            continue;
+        char path[ERR_PATH_MAX];
+        cfg__path_key(path, "budget.area", keys[i]);
+        TRY(cfg__get_real(c, v, path, "an area", 0, INFINITY, 1, slot[i]));
+        any = 1;
+    }
+    if (!any)
+        return cfg__fail(c, a, "budget.area",
+                         "give at least one of buffer_bits, crossbar_area, "
+                         "wire_length");
+    return 0;
+}
+
 static int read_budget(cfg_doc *c, yaml_node_t *root, cfg_study *s)
 {
     static const char *const keys[] = {"bisection_wires", "pins_per_node",
-                                       "equal_to", "rounding", NULL};
+                                       "equal_to", "rounding", "area", NULL};
     static const char *const kinds[] = {"bisection_wires", "pins_per_node",
                                         "equal_to"};
     yaml_node_t *b = cfg__map_get(c, root, "budget");
@@ -555,6 +590,7 @@ static int read_budget(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     TRY(opt_name(c, b, "budget", "rounding", "rounding", rounding_names,
                  COUNT_(rounding_names), &rounding));
     s->budget.rounding = (cons_rounding)rounding;
+    TRY(read_area(c, b, s));
 
     int given = -1;
     for (int i = 0; i < 3; i++) {
@@ -970,11 +1006,78 @@ static int read_report(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     return 0;
 }
 
+/* router: {model: fixed, delay: D} | {model: chien} |
+ * {model: peh_dally, clock_fo4, speculative, fo4_per_tile, offchip_cycles}
+ * (docs/config.md).  The top-level router_delay is fixed's delay spelled
+ * the older way; giving both is an error. */
+static int read_router(cfg_doc *c, yaml_node_t *root, cfg_study *s)
+{
+    static const char *const keys[] = {"model", "delay", "clock_fo4",
+                                        "speculative", "fo4_per_tile",
+                                        "offchip_cycles", NULL};
+    static const char *const models[] = {"fixed", "chien", "peh_dally"};
+    /* keys each model takes, besides "model" */
+    static const char *const takes[][5] = {
+        {"delay", NULL},
+        {NULL},
+        {"clock_fo4", "speculative", "fo4_per_tile", "offchip_cycles", NULL},
+    };
+    yaml_node_t *r = cfg__map_get(c, root, "router");
+    if (!r)
+        return 0;
+    yaml_node_t *old = cfg__map_key(c, root, "router_delay");
+    if (old)
+        return cfg__fail(c, old, "router_delay",
+                         "give the router delay once: router_delay is "
+                         "router: {model: fixed, delay: N}, and 'router' is "
+                         "given too");
+    TRY(cfg__map_check(c, r, "router", keys));
+    int which = PHYS_ROUTER_FIXED;
+    yaml_node_t *m = cfg__map_get(c, r, "model");
+    if (!m)
+        return cfg__fail(c, r, "router",
+                         "missing required key 'model' (fixed, chien or "
+                         "peh_dally)");
+    TRY(cfg__get_name(c, m, "router.model", "router model", models,
+                      COUNT_(models), &which));
+    for (int k = 1; keys[k]; k++) {
+        yaml_node_t *key = cfg__map_key(c, r, keys[k]);
+        if (!key)
+            continue;
+        int ok = 0;
+        for (int j = 0; takes[which][j]; j++)
+            ok |= !strcmp(takes[which][j], keys[k]);
+        if (!ok)
+            return cfg__fail(c, key, "router",
+                             "'%s' does not apply to router model %s",
+                             keys[k], models[which]);
+    }
+    phys_timing_opts *o = &s->router;
+    o->model = (phys_router_model)which;
+    TRY(opt_int(c, r, "router", "delay", 0, 1000, &s->router_delay));
+    o->delay = s->router_delay;
+    yaml_node_t *v = cfg__map_get(c, r, "clock_fo4");
+    if (v)
+        TRY(cfg__get_real(c, v, "router.clock_fo4", "a clock period in FO4",
+                          PHYS_MIN_CLOCK_FO4, PHYS_MAX_CLOCK_FO4, 0,
+                          &o->clock_fo4));
+    v = cfg__map_get(c, r, "fo4_per_tile");
+    if (v)
+        TRY(cfg__get_real(c, v, "router.fo4_per_tile", "a delay in FO4", 0,
+                          PHYS_MAX_FO4_PER_TILE, 1, &o->fo4_per_tile));
+    v = cfg__map_get(c, r, "speculative");
+    if (v)
+        TRY(cfg__get_bool(c, v, "router.speculative", &o->speculative));
+    TRY(opt_int(c, r, "router", "offchip_cycles", 0, PHYS_MAX_OFFCHIP_CYCLES,
+                &o->offchip_cycles));
+    return 0;
+}
+
 static int read_study(cfg_doc *c, yaml_node_t *root, cfg_study *s)
 {
     static const char *const keys[] = {
         "study",   "nodes",      "technology", "budget",
-        "message", "router_delay", "ejection_channels", "traffic",
+        "message", "router_delay", "router", "ejection_channels", "traffic",
         "rates",   "space",      "objectives", "finalists",
         "search",  "simulation", "model",      "report", NULL};
     if (!root)
@@ -995,6 +1098,8 @@ static int read_study(cfg_doc *c, yaml_node_t *root, cfg_study *s)
     TRY(read_budget(c, root, s));
     TRY(read_message(c, root, s));
     TRY(opt_int(c, root, "", "router_delay", 0, 1000, &s->router_delay));
+    s->router.delay = s->router_delay;
+    TRY(read_router(c, root, s));
     TRY(opt_int(c, root, "", "ejection_channels", 0, 64,
                 &s->ejection_channels));
     TRY(read_traffic(c, root, s));

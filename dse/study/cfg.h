@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "constraints/cons.h"
+#include "constraints/phys.h"
 #include "models/model.h"
 #include "net/err.h"
 #include "net/net.h"
@@ -63,7 +64,11 @@ typedef enum {
     X(CFG_COST_BISECTION, "bisection", "wires crossing the bisection")        \
     X(CFG_COST_PINS, "pins", "pins of the binding chip")                      \
     X(CFG_COST_WIRES, "wires", "wires of all network channels")               \
-    X(CFG_COST_BUFFER_BITS, "buffer_bits", "bits of all VC flit buffers")
+    X(CFG_COST_BUFFER_BITS, "buffer_bits", "bits of all VC flit buffers")    \
+    X(CFG_COST_CROSSBAR_AREA, "crossbar_area",                                \
+      "crossbar and input multiplexer area of all routers, tracks^2")         \
+    X(CFG_COST_WIRE_LENGTH, "wire_length",                                    \
+      "wire length of all channels on the chip floor plan, wire-tiles")
 
 #define CFG_ENUM_(e, ...) e,
 typedef enum { CFG_COST_LIST(CFG_ENUM_) CFG_COST_COUNT } cfg_cost_metric;
@@ -178,6 +183,17 @@ typedef struct cfg_sim {
 #define CFG_NAME_MAX 128
 #define CFG_DIR_MAX 1024
 
+/* ---- area budget (budget.area) -------------------------------------------
+ * Upper bounds on the area terms of docs/router-cost.md, each in its own
+ * unit (their relative price is the technology's, which a study does not
+ * give); 0 leaves a term unbounded.  A design gets the widest channel that
+ * fits the wire or pin budget and every bound given here. */
+typedef struct cfg_area_budget {
+    double buffer_bits;      /* bits of all VC flit buffers */
+    double crossbar_area;    /* tracks^2 of all crossbars and input muxes */
+    double wire_length;      /* wire-tiles of all channels */
+} cfg_area_budget;
+
 /* ---- the study ---------------------------------------------------------- */
 typedef struct cfg_study {
     char name[CFG_NAME_MAX];     /* [A-Za-z0-9_.-]+ */
@@ -186,7 +202,12 @@ typedef struct cfg_study {
     long nodes;                  /* N */
     cons_budget budget;          /* technology, limit or reference, rounding */
     net_workload workload;       /* message, length, traffic parameters */
-    int router_delay;            /* D_r, cycles */
+    int router_delay;            /* D_r, cycles (router.model fixed's
+                                    delay; the top-level key is its
+                                    older spelling) */
+    phys_timing_opts router;     /* how designs' routers are priced
+                                    (router: {model: ...}) */
+    cfg_area_budget area;        /* budget.area */
     int ejection_channels;       /* per node; 0 = unlimited */
     cfg_reals rates;             /* target rates, msgs/node/cycle, in (0, 1] */
     cfg_space space;

@@ -157,6 +157,45 @@ static void drop(dse_space *sp, dse_drop r, const char *what,
                  ": %s", why);
 }
 
+/* 1 if d at width w is within every bound of the area budget. */
+static int area_fits(const cfg_area_budget *a, net_design *d, int w)
+{
+    int keep = d->width;
+    d->width = w;
+    cons_cost c;
+    int rc = cons_cost_of(d, &c, NULL);
+    d->width = keep;
+    return !rc && (a->buffer_bits <= 0 || c.buffer_bits <= a->buffer_bits) &&
+           (a->crossbar_area <= 0 || c.crossbar_area <= a->crossbar_area) &&
+           (a->wire_length <= 0 || c.wire_length <= a->wire_length);
+}
+
+/* Narrow *width (the widest the wire or pin budget allows) to the widest
+ * that also fits the area budget: every term grows with the width, so a
+ * bisection over [1, *width].  0, or ERR_INFEASIBLE with why when even one
+ * wire does not fit. */
+static int fit_area(const cfg_area_budget *a, net_design *d, int *width,
+                    err *why)
+{
+    if (a->buffer_bits <= 0 && a->crossbar_area <= 0 && a->wire_length <= 0)
+        return 0;
+    if (area_fits(a, d, *width))
+        return 0;
+    if (!area_fits(a, d, 1))
+        return err_set(why, ERR_INFEASIBLE, "even 1-wire channels exceed "
+                       "budget.area");
+    int lo = 1, hi = *width; /* lo fits, hi does not */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (area_fits(a, d, mid))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *width = lo;
+    return 0;
+}
+
 /* Classify one complete design (radices already valid in count and
  * product); keep it or count why not. */
 static void visit(walk *w, net_design *d, cfg_routing r)
@@ -207,7 +246,18 @@ static void visit(walk *w, net_design *d, cfg_routing r)
              why.msg);
         return;
     }
+    rc = fit_area(&w->s->area, d, &width, &why);
+    if (rc) {
+        drop(sp, DSE_DROP_AREA, text, why.msg);
+        return;
+    }
     d->width = width;
+    /* the router's delay depends on the width (Peh and Dally's crossbar),
+     * so it is priced last */
+    if (phys_timing_apply(d, &w->s->router, &why)) {
+        drop(sp, DSE_DROP_ROUTER, text, why.msg);
+        return;
+    }
     net_design_format(d, text, sizeof text);
     if (net_workload_check(d, &w->workload, &why)) {
         drop(sp, DSE_DROP_WORKLOAD, text, why.msg);

@@ -43,6 +43,8 @@
     X(DSE_DROP_INVALID, "other design check failed")                          \
     X(DSE_DROP_WIDTH, "width < 1 under budget")                               \
     X(DSE_DROP_COST, "cost model rejected the design")                        \
+    X(DSE_DROP_AREA, "no width fits budget.area")                             \
+    X(DSE_DROP_ROUTER, "router model rejected the design")                    \
     X(DSE_DROP_WORKLOAD, "traffic not valid on design")                       \
     X(DSE_DROP_NO_MODEL, "no analytic model covers it")
 
