@@ -266,6 +266,7 @@ int sim__pipe_create(sim_net *net, err *e)
         p->used[x] = -1;
     }
     p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
+    p->nva = xcalloc((size_t)R, sizeof *p->nva);
     size_t nej = (size_t)net->nodes * (size_t)V;
     p->ej_cred = xmalloc(sizeof *p->ej_cred * nej);
     p->ej_used = xmalloc(sizeof *p->ej_used * nej);
@@ -309,6 +310,7 @@ int sim__pipe_create(sim_net *net, err *e)
         if (p->rvc_off[r + 1] - p->rvc_off[r] > maxvc)
             maxvc = p->rvc_off[r + 1] - p->rvc_off[r];
     size_t nin_vc = (size_t)maxvc + (size_t)p->maxin + 1;
+    p->act = xmalloc(sizeof *p->act * nin_vc);
     size_t nout_vc = (size_t)p->maxout * (size_t)V + 1;
     (void)ni;
     p->g_in = xmalloc(sizeof *p->g_in * nout_vc);
@@ -339,7 +341,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
-        p->bh, p->bn, p->rbusy, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->bh, p->bn, p->rbusy, p->nva, p->act, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -367,12 +369,14 @@ static inline int32_t used_slot(const sim_net *net, int32_t y)
     return y;
 }
 
-/* The front flit of x changed in cycle f: set when it may request. */
-static void front_ready(sim_pipe *p, int32_t x, int64_t f, int head)
+/* The front flit of x (router r) changed in cycle f: set when it may
+ * request. */
+static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
 {
     p->since[x] = f;
     if (head) {
         p->state[x] = PIPE_VA;
+        p->nva[r]++;
         p->rdy[x] = f + p->rd;
     } else {
         p->rdy[x] = f;
@@ -410,7 +414,9 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
         if (cur < 0) {
             p->touch_o[no++] = o;
         } else {
-            int dn = (in - g[o] + nin) % nin, dc = (cur - g[o] + nin) % nin;
+            int dn = in - g[o], dc = cur - g[o];
+            dn += dn < 0 ? nin : 0;
+            dc += dc < 0 ? nin : 0;
             if (dn >= dc)
                 continue;
         }
@@ -423,8 +429,9 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
         if (cur < 0) {
             p->touch_i[(*ni)++] = in;
         } else {
-            int dn = (o - a[in] + nout) % nout,
-                dc = (cur - a[in] + nout) % nout;
+            int dn = o - a[in], dc = cur - a[in];
+            dn += dn < 0 ? nout : 0;
+            dc += dc < 0 ? nout : 0;
             if (dn >= dc)
                 continue;
         }
@@ -435,8 +442,8 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
         p->g_in[p->touch_o[j]] = -1;
     for (int j = 0; j < *ni; j++) {
         int32_t in = p->touch_i[j], o = p->a_out[in];
-        g[o] = (in + 1) % nin;
-        a[in] = (o + 1) % nout;
+        g[o] = in + 1 < nin ? in + 1 : 0;
+        a[in] = o + 1 < nout ? o + 1 : 0;
         p->a_out[in] = -1;
     }
 }
@@ -512,6 +519,7 @@ static void va_complete(sim_net *net, int r, int32_t x)
         p->ej_used[r * p->V + (-2 - y)] = x;
     p->out[x] = y;
     p->state[x] = PIPE_ACTIVE;
+    p->nva[r]--;
 }
 
 static void va_stage(sim_net *net, int r)
@@ -575,7 +583,10 @@ static void sa_request(sim_pipe *p, int32_t ip_flat, int32_t pair,
             return;
         if (spec == p->sa_spec[pair]) {
             int32_t n = p->nslot[ip_flat], base = p->sw_rr[ip_flat];
-            if ((p->slot[x] - base + n) % n >= (p->slot[cur] - base + n) % n)
+            int32_t dx = p->slot[x] - base, dc = p->slot[cur] - base;
+            dx += dx < 0 ? n : 0;
+            dc += dc < 0 ? n : 0;
+            if (dx >= dc)
                 return;
         }
     } else {
@@ -637,7 +648,7 @@ static void traverse(sim_net *net, int r, int32_t x)
         p->state[x] = PIPE_IDLE;
     }
     if (p->bn[x] > 0)
-        front_ready(p, x, now + 1, tail);
+        front_ready(p, r, x, now + 1, tail);
 }
 
 static void sa_stage(sim_net *net, int r)
@@ -648,10 +659,17 @@ static void sa_stage(sim_net *net, int r)
     const int nv = p->rvc_off[r + 1] - p->rvc_off[r];
     const int maxout = p->maxout;
     const int32_t ioff = p->in_off[r];
+    /* the VCs holding a flit, in order: only they request, hold a grant
+     * or a speculative output */
+    int32_t *act = p->act;
+    int na = 0;
     p->nrq = 0;
     for (int i = 0; i < nv; i++) {
         int32_t x = rv[i];
-        if (!p->bn[x] || p->sa_t[x] >= 0)
+        if (!p->bn[x])
+            continue;
+        act[na++] = x;
+        if (p->sa_t[x] >= 0)
             continue;
         int32_t ip = p->in_loc[x / p->V];
         if (p->state[x] == PIPE_ACTIVE) {
@@ -693,8 +711,8 @@ static void sa_stage(sim_net *net, int r)
     for (int k = 0; k < npairs; k++)
         p->sa_req[keep[k]] = -1;
 clear_spec:
-    for (int i = 0; i < nv; i++) {
-        int32_t x = rv[i];
+    for (int i = 0; i < na; i++) {
+        int32_t x = act[i];
         p->spec_out[x] = -1;
         if (p->sa_t[x] == now) {
             p->sa_t[x] = -1;
@@ -732,8 +750,9 @@ static void arrive(sim_net *net, const sim_pflit *f)
     p->bm[at] = f->m;
     p->bs[at] = f->seq;
     if (p->bn[x]++ == 0) {
-        p->rbusy[vc_router(net, x)]++;
-        front_ready(p, x, now, p->state[x] == PIPE_IDLE);
+        int32_t r = vc_router(net, x);
+        p->rbusy[r]++;
+        front_ready(p, r, x, now, p->state[x] == PIPE_IDLE);
     }
 }
 
@@ -830,7 +849,8 @@ void sim__pipe_cycle(sim_net *net)
     for (int r = 0; r < R; r++) {
         if (!p->rbusy[r])
             continue;
-        va_stage(net, r);
+        if (p->nva[r])
+            va_stage(net, r);
         sa_stage(net, r);
     }
     net->now++;

@@ -71,6 +71,8 @@ typedef struct sim_pipe {
     int32_t *bm, *bs;            /* [x*B + i] buffer ring: message, seq */
     int32_t *bh, *bn;            /* ring head, flits buffered */
     int32_t *rbusy;              /* [router] input VCs holding a flit */
+    int32_t *nva;                /* [router] input VCs in VC allocation */
+    int32_t *act;                /* scratch: a router's VCs holding a flit */
 
     /* output VCs, as the upstream router (or PE) sees them [y] */
     int32_t *cred;               /* credits in hand */
