@@ -248,8 +248,8 @@ static void test_every_topology_and_routing(void **state)
 
 /* escape=sticky (BookSim2's min_adapt): a message that took an escape VC
  * never takes an adaptive VC again, adaptive_vcs=1 leaves the VCs below
- * the highest unused on network channels, and both routers run it; the
- * keys print only when set and apply to duato alone. */
+ * the highest unused on network channels, and both routers run it (the
+ * keys' text and refusals: test_refusals_and_text). */
 static void test_escape_sticky(void **state)
 {
     (void)state;
@@ -316,30 +316,6 @@ static void test_escape_sticky(void **state)
     assert_int_equal(rt.ntiers, 2);
     assert_int_equal(rt.vcs[0], 12);
     sim_net_destroy(net);
-
-    net_design d;
-    char buf[512];
-    net_design_init(&d);
-    net_design_format(&d, buf, sizeof buf);
-    assert_null(strstr(buf, "escape"));
-    assert_null(strstr(buf, "adaptive_vcs"));
-    assert_int_equal(net_design_parse(&d, "routing=duato vcs=4 "
-                                          "escape=sticky adaptive_vcs=1",
-                                      &e),
-                     0);
-    net_design_format(&d, buf, sizeof buf);
-    assert_non_null(strstr(buf, "escape=sticky adaptive_vcs=1"));
-    assert_int_equal(net_check(&d, &e), 0);
-    d.adaptive_vcs = 3;                  /* 4 VCs, 2 escape on the torus */
-    assert_int_not_equal(net_check(&d, &e), 0);
-    assert_non_null(strstr(e.msg, "adaptive_vcs"));
-    assert_int_not_equal(net_design_parse(&d, "escape=never", &e), 0);
-    assert_int_equal(net_design_parse(&d, "routing=minimal_adaptive "
-                                          "adaptive_vcs=0 escape=sticky",
-                                      &e),
-                     0);
-    assert_int_not_equal(net_check(&d, &e), 0);
-    assert_non_null(strstr(e.msg, "duato"));
 }
 
 /* A torus with one VC and dimension order can deadlock: the detector
@@ -370,9 +346,11 @@ static void test_refusals_and_text(void **state)
     net_design_init(&d);
     char buf[512];
     net_design_format(&d, buf, sizeof buf);
-    /* router=unit prints as before: no router keys */
+    /* router=unit prints as before: no router keys, no escape keys */
     assert_null(strstr(buf, "router="));
     assert_null(strstr(buf, "link_delay"));
+    assert_null(strstr(buf, "escape"));
+    assert_null(strstr(buf, "adaptive_vcs"));
     assert_int_equal(net_design_parse(&d, "router=pipelined link_delay=2 "
                                           "sw_alloc_delay=2",
                                       &e),
@@ -382,6 +360,24 @@ static void test_refusals_and_text(void **state)
     assert_non_null(strstr(buf, "sw_alloc_delay=2"));
     assert_null(strstr(buf, "router_delay"));
     assert_int_not_equal(net_design_parse(&d, "vc_alloc_delay=0", &e), 0);
+    /* the escape keys print when set, and apply to duato alone */
+    assert_int_equal(net_design_parse(&d, "routing=duato vcs=4 "
+                                          "escape=sticky adaptive_vcs=1",
+                                      &e),
+                     0);
+    net_design_format(&d, buf, sizeof buf);
+    assert_non_null(strstr(buf, "escape=sticky adaptive_vcs=1"));
+    assert_int_equal(net_check(&d, &e), 0);
+    d.adaptive_vcs = 3;                  /* 4 VCs, 2 escape on the torus */
+    assert_int_not_equal(net_check(&d, &e), 0);
+    assert_non_null(strstr(e.msg, "adaptive_vcs"));
+    assert_int_not_equal(net_design_parse(&d, "escape=never", &e), 0);
+    assert_int_equal(net_design_parse(&d, "routing=minimal_adaptive "
+                                          "adaptive_vcs=0",
+                                      &e),
+                     0);
+    assert_int_not_equal(net_check(&d, &e), 0);
+    assert_non_null(strstr(e.msg, "duato"));
     assert_int_not_equal(net_design_parse(&d, "router=fast", &e), 0);
 
     sim_params p = make("topology=hypercube n=4 vcs=2 switching=pcs "
