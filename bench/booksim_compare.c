@@ -3,7 +3,7 @@
  * (bench/data/booksim2/: one CSV and one configuration file per network,
  * run.sh and README.md say how they were made).
  *
- *   bench_booksim_compare [--quick] [--data DIR] [--page FILE]
+ *   bench_booksim_compare [--quick] [--only NAME] [--data DIR] [--page FILE]
  *
  * For each network: dse's zero-load latency at BookSim2's zero-load rate,
  * its accepted rate when offered one flit per node per cycle (BookSim2's
@@ -18,7 +18,8 @@
  * one latency-load chart per network (SVG beside it), and prints the
  * table.  Run from the repository root.  --quick: fewer messages (a smoke
  * test; the committed page comes from a full run).  Exit status 0 unless
- * a file cannot be read or written or a run cannot start.
+ * a file cannot be read or written or a run cannot start.  --only NAME:
+ * that network alone (the page then has its row only: give --page).
  */
 #include <math.h>
 #include <stdio.h>
@@ -60,8 +61,8 @@ static const network networks[] = {
      "topology=hypercube n=8 vcs=2 buffer=4 router=pipelined link_delay=1",
      "message_bits=16"},
     {"minadapt8x8", "8x8 torus, minimal adaptive with dimension-order escape, 4 VCs x 4 flits, 16-flit packets",
-     "topology=torus k=8 n=2 vcs=4 buffer=4 routing=minimal_adaptive "
-     "router=pipelined link_delay=2 dateline=wrap",
+     "topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato escape=sticky "
+     "adaptive_vcs=1 router=pipelined link_delay=2 dateline=wrap",
      "message_bits=16"},
 };
 
@@ -257,18 +258,21 @@ static int write_chart(const char *dir, const network *nw,
 int main(int argc, char **argv)
 {
     const char *data = "bench/data/booksim2", *page = "docs/validation/booksim2.md";
+    const char *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             quick = 1;
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
         else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc)
             data = argv[++i];
         else if (strcmp(argv[i], "--page") == 0 && i + 1 < argc)
             page = argv[++i];
         else {
             fprintf(stderr,
-                    "usage: bench_booksim_compare [--quick] [--data DIR] "
-                    "[--page FILE]\n");
+                    "usage: bench_booksim_compare [--quick] [--only NAME] "
+                    "[--data DIR] [--page FILE]\n");
             return 2;
         }
     }
@@ -316,6 +320,8 @@ int main(int argc, char **argv)
     size_t nnet = sizeof networks / sizeof networks[0];
     for (size_t k = 0; k < nnet; k++) {
         const network *nw = &networks[k];
+        if (only && strcmp(only, nw->name) != 0)
+            continue;
         char path[600];
         reference ref;
         snprintf(path, sizeof path, "%s/%s.csv", data, nw->name);

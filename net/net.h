@@ -115,6 +115,17 @@ typedef struct net_design {
      * link, in class 0 if not; offset k/2 split between the directions,
      * by the parity of the coordinate where the dimension starts). */
     int dateline_wrap;
+    /* Duato routing's escape VCs.  escape_sticky 0 (escape=return): Duato's
+     * protocol, a message may leave an escape VC for adaptive VCs at the
+     * next router, and adaptive VCs are requested before the escape VC.
+     * 1 (escape=sticky): BookSim2's min_adapt, a message that took an
+     * escape VC stays on escape VCs (dimension order) to its destination,
+     * and the adaptive and escape VCs are requested together (the
+     * allocator chooses).  adaptive_vcs: how many VCs of a channel the
+     * adaptive tier uses, the highest-numbered (0: all but the escape VCs;
+     * BookSim2's min_adapt uses one, VC 3 of 4). */
+    int escape_sticky;
+    int adaptive_vcs;
 } net_design;
 
 /* A workload: what the machine's nodes ask of the network.  The injection

@@ -84,6 +84,16 @@ __attribute__((format(printf, 2, 3))) static void tb_add(text_buf *tb,
         tb->used += (size_t)w;
 }
 
+/* The escape keys, printed only when set (designs without them print and
+ * hash as before). */
+static void format_escape(text_buf *tb, const net_design *d)
+{
+    if (d->escape_sticky)
+        tb_add(tb, " escape=sticky");
+    if (d->adaptive_vcs)
+        tb_add(tb, " adaptive_vcs=%d", d->adaptive_vcs);
+}
+
 int net_design_format(const net_design *d, char *buf, size_t size)
 {
     text_buf tb = {buf, size, 0};
@@ -107,6 +117,7 @@ int net_design_format(const net_design *d, char *buf, size_t size)
                d->router_delay, d->ejection_channels);
         if (d->dateline_wrap && d->topology == NET_TORUS)
             tb_add(&tb, " dateline=wrap");
+        format_escape(&tb, d);
         return (int)tb.used;
     }
     /* the pipelined router has no router_delay (its stages replace it) */
@@ -124,6 +135,7 @@ int net_design_format(const net_design *d, char *buf, size_t size)
     tb_add(&tb, " speculative=%d", d->speculative);
     if (d->dateline_wrap && d->topology == NET_TORUS)
         tb_add(&tb, " dateline=wrap");
+    format_escape(&tb, d);
     return (int)tb.used;
 }
 
@@ -261,6 +273,14 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
         d->dateline_wrap = strcmp(value, "wrap") == 0;
         return 0;
     }
+    if (strcmp(key, "escape") == 0) {
+        if (strcmp(value, "return") && strcmp(value, "sticky"))
+            return err_set(e, ERR_INVALID,
+                           "escape: unknown rule \"%s\" (return, sticky)",
+                           value);
+        d->escape_sticky = strcmp(value, "sticky") == 0;
+        return 0;
+    }
     if (strcmp(key, "k") == 0)
         return parse_radix(d, value, e);
     if (strcmp(key, "n") == 0) {
@@ -294,6 +314,7 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
         {"express_link_delay", &d->express_link_delay, 1, 1000},
         {"bus_link_delay", &d->bus_link_delay, 1, 1000},
         {"speculative", &d->speculative, 0, 1},
+        {"adaptive_vcs", &d->adaptive_vcs, 0, 1024},
     };
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         if (strcmp(key, ints[i].name) == 0) {

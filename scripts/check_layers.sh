@@ -62,6 +62,7 @@ tests/test_models_hcube.c models/hcube_pcube_int.h
 tests/test_sim.c sim/rng_int.h
 tests/test_sim2.c sim/sim_int.h
 tests/test_sim2_flow.c sim/sim_int.h
+tests/test_sim_pipe.c sim/sim_int.h
 tests/test_sim_fast.c sim/sim_int.h
 tests/test_topology.c sim/sim_int.h
 tests/test_traffic.c sim/sim_int.h

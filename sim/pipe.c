@@ -83,8 +83,13 @@
 
 /* ---- calendars ---------------------------------------------------------- */
 
-static void cal_init(sim_pcal *c, int size, size_t esize)
+static void cal_init(sim_pcal *c, int horizon, size_t esize)
 {
+    /* a power of two >= the longest delay: a slot holds one cycle's events
+     * and the slot of a cycle is a mask, not a division */
+    int size = 1;
+    while (size < horizon)
+        size *= 2;
     c->size = size;
     c->esize = esize;
     c->ev = xcalloc((size_t)size, sizeof *c->ev);
@@ -105,7 +110,7 @@ static void cal_free(sim_pcal *c)
 
 static void *cal_add(sim_pcal *c, int64_t t)
 {
-    int s = (int)(t % c->size);
+    int s = (int)(t & (c->size - 1));
     if (c->n[s] == c->cap[s]) {
         c->cap[s] = c->cap[s] ? 2 * c->cap[s] : 16;
         c->ev[s] = xrealloc(c->ev[s], c->esize * (size_t)c->cap[s]);
@@ -165,6 +170,7 @@ int sim__pipe_create(sim_net *net, err *e)
     p->B = net->B;
     p->nch = t->nnet + net->nodes * t->ipn;
     p->nvc = p->nch * p->V;
+    p->nnet_vc = t->nnet * p->V;
     const int V = p->V, R = t->routers;
     const int32_t nch = p->nch;
 
@@ -234,6 +240,9 @@ int sim__pipe_create(sim_net *net, err *e)
     int32_t *fill = xmalloc(sizeof *fill * (size_t)R);
     memcpy(fill, p->rvc_off, sizeof *fill * (size_t)R);
     p->slot = xmalloc(sizeof *p->slot * (size_t)p->nvc);
+    p->vip = xmalloc(sizeof *p->vip * (size_t)p->nvc);
+    p->vlat = xmalloc(sizeof *p->vlat * (size_t)p->nvc);
+    p->oport = xmalloc(sizeof *p->oport * (size_t)p->nvc);
     p->nslot = xcalloc((size_t)ni + 1, sizeof *p->nslot);
     for (int32_t c = 0; c < nch; c++) {
         int32_t r = t->chan[c].dst, ip = p->in_off[r] + p->in_loc[c];
@@ -241,6 +250,8 @@ int sim__pipe_create(sim_net *net, err *e)
             int32_t x = c * V + v;
             p->rvc[fill[r]++] = x;
             p->slot[x] = p->nslot[ip]++;
+            p->vip[x] = p->in_loc[c];
+            p->vlat[x] = p->lat[c];
         }
     }
     free(fill);
@@ -266,6 +277,7 @@ int sim__pipe_create(sim_net *net, err *e)
         p->used[x] = -1;
     }
     p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
+    p->nva = xcalloc((size_t)R, sizeof *p->nva);
     size_t nej = (size_t)net->nodes * (size_t)V;
     p->ej_cred = xmalloc(sizeof *p->ej_cred * nej);
     p->ej_used = xmalloc(sizeof *p->ej_used * nej);
@@ -309,6 +321,7 @@ int sim__pipe_create(sim_net *net, err *e)
         if (p->rvc_off[r + 1] - p->rvc_off[r] > maxvc)
             maxvc = p->rvc_off[r + 1] - p->rvc_off[r];
     size_t nin_vc = (size_t)maxvc + (size_t)p->maxin + 1;
+    p->act = xmalloc(sizeof *p->act * nin_vc);
     size_t nout_vc = (size_t)p->maxout * (size_t)V + 1;
     (void)ni;
     p->g_in = xmalloc(sizeof *p->g_in * nout_vc);
@@ -339,7 +352,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
-        p->bh, p->bn, p->rbusy, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->bh, p->bn, p->rbusy, p->nva, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -367,12 +380,14 @@ static inline int32_t used_slot(const sim_net *net, int32_t y)
     return y;
 }
 
-/* The front flit of x changed in cycle f: set when it may request. */
-static void front_ready(sim_pipe *p, int32_t x, int64_t f, int head)
+/* The front flit of x (router r) changed in cycle f: set when it may
+ * request. */
+static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
 {
     p->since[x] = f;
     if (head) {
         p->state[x] = PIPE_VA;
+        p->nva[r]++;
         p->rdy[x] = f + p->rd;
     } else {
         p->rdy[x] = f;
@@ -410,7 +425,9 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
         if (cur < 0) {
             p->touch_o[no++] = o;
         } else {
-            int dn = (in - g[o] + nin) % nin, dc = (cur - g[o] + nin) % nin;
+            int dn = in - g[o], dc = cur - g[o];
+            dn += dn < 0 ? nin : 0;
+            dc += dc < 0 ? nin : 0;
             if (dn >= dc)
                 continue;
         }
@@ -423,8 +440,9 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
         if (cur < 0) {
             p->touch_i[(*ni)++] = in;
         } else {
-            int dn = (o - a[in] + nout) % nout,
-                dc = (cur - a[in] + nout) % nout;
+            int dn = o - a[in], dc = cur - a[in];
+            dn += dn < 0 ? nout : 0;
+            dc += dc < 0 ? nout : 0;
             if (dn >= dc)
                 continue;
         }
@@ -435,8 +453,8 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
         p->g_in[p->touch_o[j]] = -1;
     for (int j = 0; j < *ni; j++) {
         int32_t in = p->touch_i[j], o = p->a_out[in];
-        g[o] = (in + 1) % nin;
-        a[in] = (o + 1) % nout;
+        g[o] = in + 1 < nin ? in + 1 : 0;
+        a[in] = o + 1 < nout ? o + 1 : 0;
         p->a_out[in] = -1;
     }
 }
@@ -511,7 +529,9 @@ static void va_complete(sim_net *net, int r, int32_t x)
     else
         p->ej_used[r * p->V + (-2 - y)] = x;
     p->out[x] = y;
+    p->oport[x] = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
     p->state[x] = PIPE_ACTIVE;
+    p->nva[r]--;
 }
 
 static void va_stage(sim_net *net, int r)
@@ -552,9 +572,8 @@ static void va_stage(sim_net *net, int r)
 /* Output port (local) of x's output VC. */
 static inline int32_t out_port(const sim_net *net, int r, int32_t x)
 {
-    const sim_pipe *p = net->pipe;
-    int32_t y = p->out[x];
-    return y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
+    (void)r;
+    return net->pipe->oport[x];
 }
 
 static inline int has_credit(const sim_net *net, int r, int32_t x)
@@ -575,7 +594,10 @@ static void sa_request(sim_pipe *p, int32_t ip_flat, int32_t pair,
             return;
         if (spec == p->sa_spec[pair]) {
             int32_t n = p->nslot[ip_flat], base = p->sw_rr[ip_flat];
-            if ((p->slot[x] - base + n) % n >= (p->slot[cur] - base + n) % n)
+            int32_t dx = p->slot[x] - base, dc = p->slot[cur] - base;
+            dx += dx < 0 ? n : 0;
+            dc += dc < 0 ? n : 0;
+            if (dx >= dc)
                 return;
         }
     } else {
@@ -591,36 +613,35 @@ static void traverse(sim_net *net, int r, int32_t x)
     sim_pipe *p = net->pipe;
     const int V = p->V, B = p->B;
     const int64_t now = net->now;
-    int32_t ch = x / V;
     size_t at = (size_t)x * B + p->bh[x];
     int32_t m = p->bm[at], seq = p->bs[at];
     sim_msg *mm = &net->msg[m];
     int tail = seq == mm->len - 1;
-    p->bh[x] = (p->bh[x] + 1) % B;
+    p->bh[x] = p->bh[x] + 1 < B ? p->bh[x] + 1 : 0;
     if (--p->bn[x] == 0)
         p->rbusy[r]--;
     p->grants++;
     net->last_move = now;
 
     /* checks: one flit per input and output port per cycle */
-    int32_t ipf = p->in_off[r] + p->in_loc[ch];
+    int32_t ipf = p->in_off[r] + p->vip[x];
     int32_t opf = p->out_off[r] + out_port(net, r, x);
     if (p->in_stamp[ipf] == now || p->out_stamp[opf] == now)
         p->port_conflicts++;
     p->in_stamp[ipf] = p->out_stamp[opf] = now;
 
     /* a credit back upstream (to the PE without credit delay) */
-    if (ch >= net->topo.nnet)
-        credit_at(p, now + 1 + p->lat[ch], x);
+    if (x >= p->nnet_vc)
+        credit_at(p, now + 1 + p->vlat[x], x);
     else
-        credit_at(p, now + 1 + p->lat[ch] + p->cd, x);
+        credit_at(p, now + 1 + p->vlat[x] + p->cd, x);
 
     int32_t y = p->out[x];
     if (y >= 0) {
         p->cred[y]--;
         if (seq == 0)
             mm->hops++;
-        flit_at(p, now + p->st + 1 + p->lat[y / V], y, m, seq);
+        flit_at(p, now + p->st + 1 + p->vlat[y], y, m, seq);
         if (tail)
             p->used[used_slot(net, y)] = -1;
     } else {
@@ -637,7 +658,7 @@ static void traverse(sim_net *net, int r, int32_t x)
         p->state[x] = PIPE_IDLE;
     }
     if (p->bn[x] > 0)
-        front_ready(p, x, now + 1, tail);
+        front_ready(p, r, x, now + 1, tail);
 }
 
 static void sa_stage(sim_net *net, int r)
@@ -648,12 +669,19 @@ static void sa_stage(sim_net *net, int r)
     const int nv = p->rvc_off[r + 1] - p->rvc_off[r];
     const int maxout = p->maxout;
     const int32_t ioff = p->in_off[r];
+    /* the VCs holding a flit, in order: only they request, hold a grant
+     * or a speculative output */
+    int32_t *act = p->act;
+    int na = 0;
     p->nrq = 0;
     for (int i = 0; i < nv; i++) {
         int32_t x = rv[i];
-        if (!p->bn[x] || p->sa_t[x] >= 0)
+        if (!p->bn[x])
             continue;
-        int32_t ip = p->in_loc[x / p->V];
+        act[na++] = x;
+        if (p->sa_t[x] >= 0)
+            continue;
+        int32_t ip = p->vip[x];
         if (p->state[x] == PIPE_ACTIVE) {
             if (p->rdy[x] <= now && has_credit(net, r, x))
                 sa_request(p, ioff + ip, ip * maxout + out_port(net, r, x),
@@ -684,7 +712,8 @@ static void sa_stage(sim_net *net, int r)
         int32_t ip = p->touch_i[j];
         int32_t pair = p->rq_y[p->a_rq[ip]];
         int32_t x = p->sa_req[pair];
-        p->sw_rr[ioff + ip] = (p->slot[x] + 1) % p->nslot[ioff + ip];
+        p->sw_rr[ioff + ip] =
+            p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
         if (p->sa_spec[pair] && (p->state[x] != PIPE_ACTIVE ||
                                  out_port(net, r, x) != pair % maxout))
             continue;            /* a speculative grant wasted */
@@ -693,8 +722,8 @@ static void sa_stage(sim_net *net, int r)
     for (int k = 0; k < npairs; k++)
         p->sa_req[keep[k]] = -1;
 clear_spec:
-    for (int i = 0; i < nv; i++) {
-        int32_t x = rv[i];
+    for (int i = 0; i < na; i++) {
+        int32_t x = act[i];
         p->spec_out[x] = -1;
         if (p->sa_t[x] == now) {
             p->sa_t[x] = -1;
@@ -728,19 +757,23 @@ static void arrive(sim_net *net, const sim_pflit *f)
         return;
     }
     int32_t x = f->x;
-    size_t at = (size_t)x * p->B + (size_t)((p->bh[x] + p->bn[x]) % p->B);
+    int32_t tail_at = p->bh[x] + p->bn[x];
+    if (tail_at >= p->B)
+        tail_at -= p->B;
+    size_t at = (size_t)x * p->B + (size_t)tail_at;
     p->bm[at] = f->m;
     p->bs[at] = f->seq;
     if (p->bn[x]++ == 0) {
-        p->rbusy[vc_router(net, x)]++;
-        front_ready(p, x, now, p->state[x] == PIPE_IDLE);
+        int32_t r = vc_router(net, x);
+        p->rbusy[r]++;
+        front_ready(p, r, x, now, p->state[x] == PIPE_IDLE);
     }
 }
 
 static void arrivals(sim_net *net)
 {
     sim_pipe *p = net->pipe;
-    int s = (int)(net->now % p->credits.size);
+    int s = (int)(net->now & (p->credits.size - 1));
     int32_t *cr = p->credits.ev[s];
     for (int i = 0; i < p->credits.n[s]; i++) {
         int32_t key = cr[i];
@@ -751,7 +784,7 @@ static void arrivals(sim_net *net)
     }
     p->credits.live -= p->credits.n[s];
     p->credits.n[s] = 0;
-    s = (int)(net->now % p->flits.size);
+    s = (int)(net->now & (p->flits.size - 1));
     /* arrive() never adds to this cycle's slot (every delay is >= 1) */
     for (int i = 0; i < p->flits.n[s]; i++)
         arrive(net, (const sim_pflit *)p->flits.ev[s] + i);
@@ -830,7 +863,8 @@ void sim__pipe_cycle(sim_net *net)
     for (int r = 0; r < R; r++) {
         if (!p->rbusy[r])
             continue;
-        va_stage(net, r);
+        if (p->nva[r])
+            va_stage(net, r);
         sa_stage(net, r);
     }
     net->now++;

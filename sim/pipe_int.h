@@ -71,6 +71,13 @@ typedef struct sim_pipe {
     int32_t *bm, *bs;            /* [x*B + i] buffer ring: message, seq */
     int32_t *bh, *bn;            /* ring head, flits buffered */
     int32_t *rbusy;              /* [router] input VCs holding a flit */
+    int32_t *nva;                /* [router] input VCs in VC allocation */
+    int32_t *vip;                /* [VC] its local input port */
+    int32_t *vlat;               /* [VC] its channel's link delay */
+    int32_t nnet_vc;             /* VCs of network channels: the first */
+    int32_t *oport;              /* [VC] local output port of its output
+                                    VC (valid while ACTIVE) */
+    int32_t *act;                /* scratch: a router's VCs holding a flit */
 
     /* output VCs, as the upstream router (or PE) sees them [y] */
     int32_t *cred;               /* credits in hand */

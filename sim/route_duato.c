@@ -18,6 +18,18 @@
  * cycle).  A message on an escape VC may return to adaptive VCs at the next
  * router (Duato's condition allows it: the escape subnetwork is connected
  * and its extended dependency graph is acyclic).
+ *
+ * escape=sticky is BookSim2's min_adapt instead (Jiang et al., ISPASS
+ * 2013; its routing function for the torus and mesh): a message on an
+ * escape VC of a network channel is routed in dimension order on escape
+ * VCs to its destination, and elsewhere the adaptive VCs and the escape VC
+ * form one tier, so the allocator chooses among all the free ones rather
+ * than preferring the adaptive VCs.  With it a message that once took an
+ * escape VC never adapts again, which lowers saturation well below
+ * Duato's protocol; dse offers it to compare with BookSim2 on equal terms.
+ * adaptive_vcs=N keeps the adaptive tier to the N highest-numbered VCs
+ * (BookSim2's min_adapt uses VC 3 only, of the four it needs; VC 2 then
+ * carries nothing on network channels).
  */
 #include "sim_int.h"
 
@@ -40,6 +52,19 @@ static void duato_setup(sim_net *net)
     net->mask_class[1] = nesc == 2 ? UINT64_C(2) : UINT64_C(1);
     net->mask_adapt = net->mask_all & ~(net->mask_class[0] |
                                         net->mask_class[1]);
+    int na = net->p.design.adaptive_vcs;
+    if (na > 0 && na < net->V)
+        net->mask_adapt &= ~((UINT64_C(1) << (net->V - na)) - 1);
+}
+
+/* escape=sticky: is in_vc an escape VC of a network channel? */
+static int on_escape(const sim_net *net, int32_t in_vc)
+{
+    if (!net->p.design.escape_sticky || in_vc < 0 ||
+        in_vc / net->V >= net->topo.nnet)
+        return 0;
+    uint64_t esc = net->mask_class[0] | net->mask_class[1];
+    return (int)(esc >> (in_vc % net->V) & 1);
 }
 
 static void duato_route(const sim_net *net, int r, const sim_msg *m,
@@ -49,6 +74,7 @@ static void duato_route(const sim_net *net, int r, const sim_msg *m,
     int32_t ch[2];
     int first_dim = -1;
     int32_t first_ch = -1;
+    const int stuck = on_escape(net, in_vc);
     sim_route_begin(out);
     for (int dim = 0; dim < t->n; dim++) {
         int c = t->ops->min_channels(t, r, m->dst, dim, ch);
@@ -58,10 +84,12 @@ static void duato_route(const sim_net *net, int r, const sim_msg *m,
             first_dim = dim;
             first_ch = ch[0];
         }
-        for (int i = 0; i < c; i++)
-            sim_route_add(out, ch[i], net->mask_adapt);
+        if (!stuck)
+            for (int i = 0; i < c; i++)
+                sim_route_add(out, ch[i], net->mask_adapt);
     }
-    sim_route_tier(out);
+    if (!net->p.design.escape_sticky)
+        sim_route_tier(out);
     if (first_dim >= 0) {
         int cls = sim_dor_class(t, net->V, net->mask_class, first_dim, in_vc,
                                 t->ops->vc_class(t, r, m->dst, first_dim));

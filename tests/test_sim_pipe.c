@@ -19,6 +19,7 @@
 #include "models/model.h"
 #include "net/net.h"
 #include "sim/sim.h"
+#include "sim/sim_int.h"
 
 static sim_params make(const char *design, const char *workload)
 {
@@ -202,6 +203,121 @@ static void test_invariants_under_load(void **state)
                "message_bits=8", 0.03);
 }
 
+/* Every (topology, routing) pair the simulator accepts also runs with
+ * router=pipelined: delivered in full under load with the invariants; PCS
+ * switching is refused with the reason. */
+static void test_every_topology_and_routing(void **state)
+{
+    (void)state;
+    static const char *const topologies[] = {
+        "topology=torus k=4 n=2", "topology=mesh k=4 n=2",
+        "topology=hypercube n=4", "topology=dcsh k=4 n=2",
+        "topology=express k=8 n=2 kn=4 m=1",
+    };
+    int ran = 0;
+    for (size_t t = 0; t < sizeof topologies / sizeof topologies[0]; t++)
+        for (int rt = 0; rt < NET_ROUTING_COUNT; rt++) {
+            char d[256];
+            net_design nd;
+            err e;
+            net_design_init(&nd);
+            snprintf(d, sizeof d, "%s routing=%s", topologies[t],
+                     net_routing_name((net_routing)rt));
+            if (net_design_parse(&nd, d, &e))
+                fail_msg("%s: %s", d, e.msg);
+            int vcs = net_min_vcs(&nd);
+            if (vcs < 0)
+                continue;          /* not a routing of this topology */
+            if (vcs < 2)
+                vcs = 2;
+            nd.vcs = vcs;
+            if (net_check(&nd, &e))
+                continue;
+            snprintf(d, sizeof d,
+                     "%s routing=%s vcs=%d buffer=2 router=pipelined",
+                     topologies[t], net_routing_name((net_routing)rt), vcs);
+            under_load(d, "message_bits=8", 0.02);
+            ran++;
+        }
+    /* torus: deterministic, duato, hop_based, minimal_adaptive; mesh:
+     * deterministic, duato, hop_based; hypercube: deterministic, duato,
+     * pcube, hop_based; dcsh: deterministic, duato, hop_based; express:
+     * deterministic */
+    assert_int_equal(ran, 15);
+}
+
+/* escape=sticky (BookSim2's min_adapt): a message that took an escape VC
+ * never takes an adaptive VC again, adaptive_vcs=1 leaves the VCs below
+ * the highest unused on network channels, and both routers run it (the
+ * keys' text and refusals: test_refusals_and_text). */
+static void test_escape_sticky(void **state)
+{
+    (void)state;
+    under_load("topology=torus k=4 n=2 vcs=4 buffer=2 routing=duato "
+               "escape=sticky adaptive_vcs=1 router=pipelined",
+               "message_bits=8", 0.06);
+    under_load("topology=mesh k=4 n=2 vcs=3 buffer=2 routing=duato "
+               "escape=sticky router=pipelined",
+               "message_bits=8", 0.06);
+    under_load("topology=hypercube n=4 vcs=2 buffer=2 routing=duato "
+               "escape=sticky router=unit",
+               "message_bits=8", 0.06);
+
+    /* the route itself: from an escape VC of a network channel only the
+     * escape VC; elsewhere one tier with the adaptive VC 3 and the escape
+     * VC together */
+    sim_params p = make("topology=torus k=8 n=2 vcs=4 buffer=4 "
+                        "routing=duato escape=sticky adaptive_vcs=1 "
+                        "router=pipelined link_delay=2 dateline=wrap",
+                        "message_bits=16");
+    p.rate = 0.002;
+    sim_net *net;
+    err e;
+    if (sim_net_create(&p, &net, &e))
+        fail_msg("%s", e.msg);
+    sim_msg m;
+    memset(&m, 0, sizeof m);
+    m.bc = SIM_NONE;
+    m.dst = 3 + 8 * 2;                   /* 3 hops in x, 2 in y from 0 */
+    int32_t esc_in = -1, adapt_in = -1;
+    for (int32_t c = 0; c < net->topo.nnet; c++)
+        if (net->topo.chan[c].dst == 0 && net->topo.chan[c].dim == 0) {
+            esc_in = c * 4 + 1;          /* an escape VC into router 0 */
+            adapt_in = c * 4 + 3;
+            break;
+        }
+    assert_true(esc_in >= 0);
+    sim_route rt;
+    sim__route_of(net, 0, &m, esc_in, &rt);
+    assert_int_equal(rt.ntiers, 1);
+    assert_int_equal(rt.end[0], 1);      /* the dimension-order hop */
+    assert_int_equal(net->topo.chan[rt.ch[0]].dim, 0);
+    assert_int_equal(rt.vcs[0] & ~UINT64_C(3), 0);   /* escape VCs only */
+    sim__route_of(net, 0, &m, adapt_in, &rt);
+    assert_int_equal(rt.ntiers, 1);      /* adaptive and escape together */
+    assert_int_equal(rt.end[0], 3);      /* x and y adaptive, x escape */
+    int adaptive = 0, escape = 0;
+    for (int i = 0; i < rt.end[0]; i++) {
+        assert_int_equal(rt.vcs[i] & 4, 0);           /* VC 2 never */
+        adaptive += rt.vcs[i] == 8;
+        escape += (rt.vcs[i] & 3) != 0;
+    }
+    assert_int_equal(adaptive, 2);
+    assert_int_equal(escape, 1);
+    /* without escape=sticky: Duato's two tiers, adaptive VCs 2 and 3 */
+    sim_net_destroy(net);
+    p = make("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
+             "router=pipelined link_delay=2 dateline=wrap",
+             "message_bits=16");
+    p.rate = 0.002;
+    if (sim_net_create(&p, &net, &e))
+        fail_msg("%s", e.msg);
+    sim__route_of(net, 0, &m, esc_in, &rt);
+    assert_int_equal(rt.ntiers, 2);
+    assert_int_equal(rt.vcs[0], 12);
+    sim_net_destroy(net);
+}
+
 /* A torus with one VC and dimension order can deadlock: the detector
  * must find it with the pipeline (and the run must say so). */
 static void test_deadlock_found(void **state)
@@ -230,9 +346,11 @@ static void test_refusals_and_text(void **state)
     net_design_init(&d);
     char buf[512];
     net_design_format(&d, buf, sizeof buf);
-    /* router=unit prints as before: no router keys */
+    /* router=unit prints as before: no router keys, no escape keys */
     assert_null(strstr(buf, "router="));
     assert_null(strstr(buf, "link_delay"));
+    assert_null(strstr(buf, "escape"));
+    assert_null(strstr(buf, "adaptive_vcs"));
     assert_int_equal(net_design_parse(&d, "router=pipelined link_delay=2 "
                                           "sw_alloc_delay=2",
                                       &e),
@@ -242,6 +360,24 @@ static void test_refusals_and_text(void **state)
     assert_non_null(strstr(buf, "sw_alloc_delay=2"));
     assert_null(strstr(buf, "router_delay"));
     assert_int_not_equal(net_design_parse(&d, "vc_alloc_delay=0", &e), 0);
+    /* the escape keys print when set, and apply to duato alone */
+    assert_int_equal(net_design_parse(&d, "routing=duato vcs=4 "
+                                          "escape=sticky adaptive_vcs=1",
+                                      &e),
+                     0);
+    net_design_format(&d, buf, sizeof buf);
+    assert_non_null(strstr(buf, "escape=sticky adaptive_vcs=1"));
+    assert_int_equal(net_check(&d, &e), 0);
+    d.adaptive_vcs = 3;                  /* 4 VCs, 2 escape on the torus */
+    assert_int_not_equal(net_check(&d, &e), 0);
+    assert_non_null(strstr(e.msg, "adaptive_vcs"));
+    assert_int_not_equal(net_design_parse(&d, "escape=never", &e), 0);
+    assert_int_equal(net_design_parse(&d, "routing=minimal_adaptive "
+                                          "adaptive_vcs=0",
+                                      &e),
+                     0);
+    assert_int_not_equal(net_check(&d, &e), 0);
+    assert_non_null(strstr(e.msg, "duato"));
     assert_int_not_equal(net_design_parse(&d, "router=fast", &e), 0);
 
     sim_params p = make("topology=hypercube n=4 vcs=2 switching=pcs "
@@ -266,6 +402,8 @@ int main(void)
         cmocka_unit_test(test_per_hop),
         cmocka_unit_test(test_single_vc_stream),
         cmocka_unit_test(test_invariants_under_load),
+        cmocka_unit_test(test_every_topology_and_routing),
+        cmocka_unit_test(test_escape_sticky),
         cmocka_unit_test(test_deadlock_found),
         cmocka_unit_test(test_refusals_and_text),
     };

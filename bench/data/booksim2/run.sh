@@ -42,7 +42,11 @@ for cfg in "$@"; do
     "$bs" "$cfg" injection_rate=0.01 > "$log" 2>&1 || true
     echo "zero_load,0.01,,$(value 'Packet latency average' "$log"),$(value 'Accepted flit rate average' "$log")" >> "$tmp"
 
-    "$bs" "$cfg" injection_rate=1.0 sim_type=throughput > "$log" 2>&1 || true
+    # a configuration may bound its overload run: a comment line
+    # "// run.sh overload: KEY=VALUE ..." adds those arguments to it
+    over=$(sed -n 's|^// run.sh overload: ||p' "$cfg")
+    # shellcheck disable=SC2086
+    "$bs" "$cfg" injection_rate=1.0 sim_type=throughput $over > "$log" 2>&1 || true
     sat=$(value 'Accepted flit rate average' "$log")
     echo "overload,1.0,,,$sat" >> "$tmp"
 
