@@ -12,8 +12,10 @@
  * per model, over its set-ups: the same topology, routing and traffic
  * pattern as one of them; the number of dimensions, the longest ring, and
  * the message length over the mean distance (Lm / D: short messages over
- * long paths behave unlike long worms over short ones) between the
- * set-ups' smallest and largest; mixed radices only if a set-up had them.
+ * long paths behave unlike long worms over short ones) and the router
+ * delay D_r (a study that prices routers per design gives them delays no
+ * set-up had) between the set-ups' smallest and largest; mixed radices
+ * only if a set-up had them.
  * Load is covered by the band itself (measured up to saturation).
  *
  * Cost: the set-ups are parsed once (pthread_once), a few hundred; a query
@@ -34,6 +36,7 @@ typedef struct regime_kind {
     net_routing routing;
     net_traffic traffic;
     int nmin, nmax, kmin, kmax, mixed;
+    int dmin, dmax;              /* router delay D_r, cycles */
     double rmin, rmax;           /* Lm / mean distance */
 } regime_kind;
 
@@ -101,8 +104,9 @@ static void load(void)
             if (g->nkinds == REGIME_MAX_KINDS)
                 continue;
             g->kind[k] = (regime_kind){d.topology, d.routing, w.traffic,
-                                       d.n, d.n, kmax, kmax, mixed, ratio,
-                                       ratio};
+                                       d.n, d.n, kmax, kmax, mixed,
+                                       d.router_delay, d.router_delay,
+                                       ratio, ratio};
             g->nkinds++;
             continue;
         }
@@ -112,6 +116,8 @@ static void load(void)
         x->kmin = kmax < x->kmin ? kmax : x->kmin;
         x->kmax = kmax > x->kmax ? kmax : x->kmax;
         x->mixed |= mixed;
+        x->dmin = d.router_delay < x->dmin ? d.router_delay : x->dmin;
+        x->dmax = d.router_delay > x->dmax ? d.router_delay : x->dmax;
         x->rmin = fmin(x->rmin, ratio);
         x->rmax = fmax(x->rmax, ratio);
     }
@@ -134,7 +140,9 @@ int dse_validate_covers(const char *model_name, const net_design *d,
             if (x->topo == d->topology && x->routing == d->routing &&
                 x->traffic == w->traffic && d->n >= x->nmin &&
                 d->n <= x->nmax && kmax >= x->kmin && kmax <= x->kmax &&
-                (!mixed || x->mixed) && ratio >= x->rmin * (1 - 1e-9) &&
+                (!mixed || x->mixed) && d->router_delay >= x->dmin &&
+                d->router_delay <= x->dmax &&
+                ratio >= x->rmin * (1 - 1e-9) &&
                 ratio <= x->rmax * (1 + 1e-9))
                 return 1;
         }
