@@ -44,15 +44,7 @@ static int has_objective(const cfg_study *s, cfg_objective_kind k)
 
 static double cost_of(const dse_candidate *c, cfg_cost_metric m)
 {
-    switch (m) {
-    case CFG_COST_BISECTION: return c->cost.bisection_wires;
-    case CFG_COST_PINS: return c->cost.max_pins;
-    case CFG_COST_WIRES: return c->cost.total_wires;
-    case CFG_COST_BUFFER_BITS: return c->cost.buffer_bits;
-    case CFG_COST_CROSSBAR_AREA: return c->cost.crossbar_area;
-    case CFG_COST_WIRE_LENGTH: return c->cost.wire_length;
-    default: return NAN;
-    }
+    return dse_cost_metric(&c->cost, m);
 }
 
 void dse_decide_bounds(const cfg_study *s, dse_candidate *c)

@@ -34,7 +34,7 @@ double dse_study_tolerance_pct(const cfg_study *s)
     return s->sim.tolerance_pct;
 }
 
-static double cost_metric(const cons_cost *c, cfg_cost_metric m)
+double dse_cost_metric(const cons_cost *c, cfg_cost_metric m)
 {
     switch (m) {
     case CFG_COST_BISECTION: return c->bisection_wires;
@@ -72,7 +72,7 @@ static void fill_objectives(const cfg_study *s, dse_candidate *c,
             c->objectives[j] = -c->saturation_rate;
             break;
         case CFG_OBJ_COST:
-            c->objectives[j] = cost_metric(&c->cost, o->cost);
+            c->objectives[j] = dse_cost_metric(&c->cost, o->cost);
             break;
         }
     }

@@ -122,6 +122,10 @@ typedef struct dse_candidate {
                                 -1: none (simulated, or never ruled out) */
 } dse_candidate;
 
+/* The cost metric m of c (NAN for an unknown metric): what a cost(...)
+ * objective compares. */
+double dse_cost_metric(const cons_cost *c, cfg_cost_metric m);
+
 /* The latency figure of statistic st (mean or a percentile) at point p
  * and, when half_width is not NULL, its 95% half-width; NAN when the point
  * has none (saturated, not run). */
