@@ -484,13 +484,13 @@ static void test_saturation_screen(void **state)
         assert_int_equal(w.r.cand[5].sim_rank, 0);
         if (!with_screen) {
             assert_int_equal(w.simulated, 6);
-            assert_int_equal(w.r.nprobed, 0);
+            assert_int_equal(dse_run_probed(&w.r), 0);
             world_fini(&w);
             continue;
         }
         assert_int_equal(w.simulated, 2);
         assert_int_equal(w.probed, 5);
-        assert_int_equal(w.r.nprobed, 5);
+        assert_int_equal(dse_run_probed(&w.r), 5);
         for (size_t i = 1; i < 5; i++) {
             const dse_candidate *c = &w.r.cand[i];
             assert_null(c->sim);

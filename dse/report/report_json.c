@@ -248,7 +248,7 @@ static json_t *decision_json(const dse_run *r)
                      "certified", r->certified, "stop_reason", r->stop_reason,
                      "rounds", r->rounds, "simulated",
                      (json_int_t)r->nsimulated, "saturation_probed",
-                     (json_int_t)r->nprobed, "uncertified",
+                     (json_int_t)dse_run_probed(r), "uncertified",
                      (json_int_t)r->nuncertified, "budget_designs",
                      (json_int_t)s->sim.max_designs, "replications",
                      r->seeds_used, "per_rate", rates, "disagreements", dis);

@@ -378,12 +378,13 @@ static void certainty_lines(const dse_run *r, char ***lines, size_t *count)
             "design beats even their optimistic bound (docs/decision.md).",
             r->certified ? "Certified:" : "NOT certified:", r->nsimulated,
             r->ncand, r->rounds, ruled);
-        if (r->nprobed)
+        size_t probed = dse_run_probed(r);
+        if (probed)
             dse_report_line_add(lines, count, "The saturation screen probed "
                 "%zu design(s) that only a later saturation could put on the "
                 "front, each with one simulation at the front's saturation "
                 "rate; %zu saturated below it and are ruled out "
-                "(docs/decision.md).", r->nprobed, sat_ruled);
+                "(docs/decision.md).", probed, sat_ruled);
         if (on_band + no_model + outside)
             dse_report_line_add(lines, count, "Of the %zu designs not "
                 "simulated, %zu rest on their model's measured error band "

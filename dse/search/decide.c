@@ -524,8 +524,6 @@ static int screen_saturation(const cfg_study *s, dse_run *r,
     }
     for (size_t q = 0; q < n && rc == 0; q++)
         dse_decide_bounds(s, &r->cand[batch[q]]);
-    if (rc == 0)
-        r->nprobed += n;
     free(rate);
     return rc;
 }

@@ -827,6 +827,14 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
     return 0;
 }
 
+size_t dse_run_probed(const dse_run *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncand; i++)
+        n += r->cand[i].probe_rate > 0;
+    return n;
+}
+
 void dse_run_fini(dse_run *r)
 {
     if (!r)

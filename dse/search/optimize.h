@@ -126,6 +126,7 @@ typedef struct dse_candidate {
  * objective compares. */
 double dse_cost_metric(const cons_cost *c, cfg_cost_metric m);
 
+
 /* The latency figure of statistic st (mean or a percentile) at point p
  * and, when half_width is not NULL, its 95% half-width; NAN when the point
  * has none (saturated, not run). */
@@ -169,8 +170,6 @@ typedef struct dse_run {
     size_t *best_at_rate;    /* [nrates] cand index, SIZE_MAX: none */
     int rounds;              /* decision rounds run */
     size_t nsimulated;       /* designs simulated */
-    size_t nprobed;          /* designs the saturation screen probed
-                                (dse_candidate.probe_rate) */
     size_t nuncertified;     /* unsimulated designs whose optimistic bound
                                 could still reach the front at the end */
     int certified;           /* 1: the rounds ended because none could */
@@ -236,6 +235,10 @@ typedef struct dse_optimize_opts {
  * Call dse_run_fini in every case. */
 int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
                  err *e);
+/* How many of r's designs the decision's saturation screen probed
+ * (dse_candidate.probe_rate > 0). */
+size_t dse_run_probed(const dse_run *r);
+
 void dse_run_fini(dse_run *r);
 
 /* Score one design with model m (model at each target rate, saturation
