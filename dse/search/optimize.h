@@ -235,6 +235,7 @@ typedef struct dse_optimize_opts {
  * Call dse_run_fini in every case. */
 int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
                  err *e);
+
 /* How many of r's designs the decision's saturation screen probed
  * (dse_candidate.probe_rate > 0). */
 size_t dse_run_probed(const dse_run *r);
