@@ -290,6 +290,8 @@ static void apply(sim_net *net)
                 net->vc_since[y] = now + 1;
             }
             vy->occ++;
+            if (net->ch_flits)
+                net->ch_flits[vy->ch]++;
             if (net->cd)
                 net->vc_credits[y]--;
             if (seq == 0 && !net->pcs) {

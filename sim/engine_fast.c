@@ -360,6 +360,8 @@ static __attribute__((noinline)) void apply_fast(sim_net *net)
         int32_t y = vx->out;
         if (y >= 0) {
             sim_vc *vy = &vc[y];
+            if (net->ch_flits)
+                net->ch_flits[vy->ch]++;
             if (vy->mstamp == now) {     /* y's head moved: see above */
                 if (vy->occ++ == 0)
                     vy->first = seq;

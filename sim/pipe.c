@@ -638,6 +638,8 @@ static void traverse(sim_net *net, int r, int32_t x)
 
     int32_t y = p->out[x];
     if (y >= 0) {
+        if (net->ch_flits)
+            net->ch_flits[y / V]++;
         p->cred[y]--;
         if (seq == 0)
             mm->hops++;

@@ -485,6 +485,7 @@ void sim_net_destroy(sim_net *net)
         return;
     sim__topo_free(&net->topo);
     free(net->vc);
+    free(net->ch_flits);
     free(net->vc_credits);
     free(net->vc_active);
     free(net->vc_ready);
@@ -658,6 +659,20 @@ int sim_net_drain(sim_net *net, long max_cycles, err *e)
     return err_set(e, ERR_NOCONVERGE,
                    "%ld messages still undelivered after %ld cycles",
                    net->generated - net->delivered, max_cycles);
+}
+
+long sim_net_count_channels(sim_net *net)
+{
+    if (!net->ch_flits)
+        net->ch_flits = xcalloc((size_t)net->topo.nnet + 1,
+                                sizeof *net->ch_flits);
+    return net->topo.nnet;
+}
+
+int64_t sim_net_channel_flits(const sim_net *net, long ch)
+{
+    return net->ch_flits && ch >= 0 && ch < net->topo.nnet
+               ? net->ch_flits[ch] : 0;
 }
 
 void sim_net_counts(const sim_net *net, sim_counts *c)

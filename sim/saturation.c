@@ -107,6 +107,34 @@
  *      messages: ok at 0.0175 (104 cycles), at 0.0189 latency 294 cycles
  *      with 98.5% accepted (saturating).
  *
+ *   6. LOCAL RESOLUTION.  A small local overload grows the backlog so
+ *      slowly that a probe of the usual span calls it stable: on a 6-cube
+ *      with dimension-order routing and the same hot spot (V = 3, 2-wire
+ *      channels, 64-bit messages), whose channel-load bound 0.01501 is
+ *      exact (the hot node's dimension-5 input carries 32 sources'
+ *      messages to it), a 12,000-cycle probe sustained 0.01577 (5% over)
+ *      and 200,000-message runs saturate at 0.015.  So under hot-spot
+ *      traffic the probes that narrow a bracket span SAT_HOT_FINE times
+ *      longer, and a lo sustained only by a shorter probe is probed again
+ *      over the long span before it is the answer (an unstable result
+ *      drops it, and the next probe is one bracket width below; such
+ *      searches may run SAT_HOT_CONFIRM probes more).  A probe is also
+ *      unstable when one network channel carried a flit in SAT_CHANNEL_FULL
+ *      of the span's cycles: no channel carries more than one, so it is at
+ *      its capacity whatever the backlog shows (the same 6-cube with
+ *      V = 6: 0.9902 flits per cycle at 0.01561, 4% over, where the
+ *      backlog tests saw nothing).  That 6-cube: V = 3 0.01492 in 7
+ *      probes, 1.5 s CPU; V = 6 0.01472 in 9 probes, 2.0 s.  Even so an
+ *      overload of a percent or two can pass: a worm blocked downstream
+ *      leaves its channel idle, so the busiest channel of the 4x4x4 torus
+ *      (same traffic, dimension order, V = 6) carries 0.966 flits per
+ *      cycle at 0.01362, 1.25% over its exact bound 0.01345, and the
+ *      backlog grows by 0.26% of the flits.  So where an unstable probe's
+ *      overload was local the interval's lower end is one bracket width
+ *      (SAT_BRACKET) below lo: the search's resolution, stated rather
+ *      than hidden (decide.c flags a rate only when its whole interval
+ *      lies above the channel-load bound).
+ *
  * COST.  Probes run on fresh networks (seed p->seed) for warm + span
  * cycles, warm = max(SAT_MIN_WARM, 15 T0), span = max(2 warm, SAT_MIN_SPAN),
  * T0 the zero-load latency (mean hops x (1 + D_r) + L); the overload probe
@@ -156,6 +184,8 @@
 #define SAT_CLIMB 1.5             /* up from a stable probe, falling */
 #define SAT_BRACKET 0.06         /* falling: hi / lo narrowed to this */
 #define SAT_MAX_PROBES 8
+#define SAT_HOT_CONFIRM 2        /* hot-spot traffic: probes allowed beyond
+                                    SAT_MAX_PROBES to confirm lo (6.) */
 #define SAT_MIN_WARM 2000        /* cycles of warm-up, at least */
 #define SAT_MIN_SPAN 4000        /* measured cycles, at least */
 #define SAT_SAMPLE 64            /* cycles between backlog samples */
@@ -164,8 +194,13 @@
 #define SAT_HOT_SPAN 3           /* hot-spot traffic: spans this much longer
                                     (the hot node's backlog grows by the
                                     overload x its share of the traffic) */
+#define SAT_HOT_FINE 8           /* hot-spot traffic: the bracket's probes
+                                    span this much longer again (below) */
 #define SAT_HOT_MIN 64           /* messages to the hot node in a span
                                     below which its trend is not judged */
+#define SAT_CHANNEL_FULL 0.99    /* a channel that carried a flit in this
+                                    share of the span's cycles is at its
+                                    capacity: unstable */
 #define SAT_QUEUE_MIN 16         /* one source's queue growing by more
                                     messages than this ... */
 #define SAT_QUEUE_FRAC 0.25      /* ... and this share of the messages it
@@ -184,6 +219,8 @@ typedef struct probe_out {
                                     it over the span (1 otherwise) */
     long queue_growth;           /* largest growth of one source's queue
                                     over the span, messages */
+    double channel_busy;         /* flits per cycle over the span on the
+                                    busiest network channel */
     int local;                   /* unstable by the hot node, or by one
                                     source's queue and not the total */
     int stable;
@@ -193,6 +230,9 @@ typedef struct search {
     const sim_params *p;
     double len;                  /* mean message length, flits */
     long warm, span;
+    long fine_span;              /* span of the probes that narrow a
+                                    bracket (longer under a hot spot) */
+    int max_probes;
     long budget;                 /* cycles left (LONG_MAX-like if none) */
     sim_saturation_result *r;
 } search;
@@ -219,6 +259,8 @@ typedef struct probe_acc {
     double n, st, sb, stt, stb, sh, sth;
     long hot_gen0, hot_del0;
     long *q0;
+    int64_t *ch0;                /* each channel's flits at the warm end */
+    long nch;
     double bcons[SAT_BATCHES];
     long last_cons;
 } probe_acc;
@@ -234,6 +276,8 @@ static void probe_sample(const sim_net *net, probe_acc *acc, long done,
         acc->hot_gen0 = net->hot_flits_generated;
         acc->hot_del0 = net->hot_flits_delivered;
         source_queues(net, acc->q0, 0);
+        for (long c = 0; c < acc->nch; c++)
+            acc->ch0[c] = sim_net_channel_flits(net, c);
     }
     if (done > warm) {
         int k = (int)((done - warm - 1) * SAT_BATCHES / span);
@@ -351,7 +395,15 @@ static void probe_figures(const search *s, const sim_net *net, double rate,
                                      o);
     int hot_bad = o->hot_growth > SAT_GROWTH ||
                   1 - o->hot_share > SAT_HOT_SHORT;
-    o->stable = o->growth <= SAT_GROWTH && !hot_bad && !queue_bad;
+    o->channel_busy = 0;
+    for (long c = 0; c < acc->nch; c++)
+        o->channel_busy =
+            fmax(o->channel_busy,
+                 (double)(sim_net_channel_flits(net, c) - acc->ch0[c]) /
+                     (double)(b.cycle - a->cycle));
+    int channel_full = o->channel_busy >= SAT_CHANNEL_FULL;
+    o->stable = o->growth <= SAT_GROWTH && !hot_bad && !queue_bad &&
+                !channel_full;
     o->local = hot_bad || (!o->stable && o->growth <= SAT_GROWTH);
     o->ci = accepted_ci(acc->bcons, net->nodes, span);
 }
@@ -371,12 +423,15 @@ static int probe(search *s, double rate, long warm, long span, probe_out *o,
     probe_acc acc;
     memset(&acc, 0, sizeof acc);
     acc.q0 = xcalloc((size_t)net->nodes + 1, sizeof *acc.q0);
+    acc.nch = sim_net_count_channels(net);
+    acc.ch0 = xcalloc((size_t)acc.nch + 1, sizeof *acc.ch0);
     int status = probe_run(s, net, rate, warm, span, &acc);
     if (status == 0) {
         probe_figures(s, net, q.rate, span, &acc, o);
         s->r->probes++;
     }
     free(acc.q0);
+    free(acc.ch0);
     sim_net_destroy(net);
     return status;
 }
@@ -398,6 +453,8 @@ static double zero_load_cycles(const sim_params *p)
 typedef struct bracket {
     double lo, hi, est, prev, ci;
     int converged, falling;
+    int local;                   /* an unstable probe's overload was local */
+    long lo_span;                /* span of the probe that sustained lo */
 } bracket;
 
 /* 1. The overload probe (one flit per node per cycle offered, a quarter
@@ -455,11 +512,15 @@ static int after_stable(bracket *b, double *x)
 static int after_unstable(bracket *b, const probe_out *o, double len,
                           double *x)
 {
+    int overturned = *x <= b->lo; /* a longer probe than lo's */
+    if (overturned)
+        b->lo = 0;
     b->hi = b->hi > 0 && b->hi < *x ? b->hi : *x;
     b->prev = b->est;
     b->est = o->accepted / len;
     b->ci = o->ci / len;
     if (o->local) {
+        b->local = 1;
         /* The overload is local (the hot node, one source): the total
          * accepted rate is no estimate of where it starts, the share
          * the hot node absorbed is.  Bracket it from below. */
@@ -468,6 +529,10 @@ static int after_unstable(bracket *b, const probe_out *o, double len,
     }
     if (b->falling || b->est < b->lo) {
         b->falling = 1;
+        if (overturned) {        /* just under the overturned lo */
+            *x /= 1 + SAT_BRACKET;
+            return 0;
+        }
         if (!(b->lo > 0)) {      /* nothing sustained yet: probe lower */
             *x = fmin(b->est * (1 - SAT_BRACKET), *x / SAT_STEP);
             return 0;
@@ -496,18 +561,29 @@ static int search_probes(search *s, probe_out *o, bracket *b, err *e)
     sim_saturation_result *r = s->r;
     double len = s->len;
     double x = b->est * SAT_OVER;
-    while (r->probes < SAT_MAX_PROBES) {
+    while (r->probes < s->max_probes) {
         if (x > 1.0 / len)
             x = 1.0 / len;
-        int rc = probe(s, x, s->warm, s->span, o, e);
+        long span = b->falling && b->lo > 0 && b->hi > 0 ? s->fine_span
+                                                          : s->span;
+        int rc = probe(s, x, s->warm, span, o, e);
         if (rc < 0)
             return rc;
         if (rc > 0) {
             r->status = (sim_status)rc;
             break;
         }
-        if (o->stable ? after_stable(b, &x) : after_unstable(b, o, len, &x))
-            break;
+        if (o->stable && x >= b->lo)
+            b->lo_span = span;
+        if (!(o->stable ? after_stable(b, &x) : after_unstable(b, o, len, &x)))
+            continue;
+        /* The answer lo rests on a short probe: confirm it with a long
+         * one (a small local overload shows only over the long span). */
+        if (b->falling && b->lo > 0 && b->lo_span < s->fine_span) {
+            x = b->lo;
+            continue;
+        }
+        break;
     }
     return 0;
 }
@@ -522,7 +598,12 @@ static void search_answer(search *s, const bracket *b)
     r->lo = lo;
     r->hi = hi;
     if (b->falling) {
-        r->rate = r->rate_lo = lo;
+        r->rate = lo;
+        /* A local overload adds to the backlog only its share of the
+         * traffic: a stable probe shows it is small, not that there is
+         * none.  Saturation may lie one bracket width below lo (LOCAL
+         * RESOLUTION above). */
+        r->rate_lo = b->local ? lo * (1 - SAT_BRACKET) : lo;
         r->rate_hi = hi > 0 ? hi : 1.0 / len;
         r->flits = r->rate * len;
         if (r->status == SIM_OK && !(hi > 0 && hi / lo <= 1 + SAT_BRACKET))
@@ -588,11 +669,16 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
     r->status = SIM_OK;
     double len = net_message_flits(&p->design, &p->workload);
     double t0 = zero_load_cycles(p);
-    search s = {p, len, 0, 0, 0, r};
+    search s = {.p = p, .len = len, .r = r};
     s.warm = (long)fmax(SAT_MIN_WARM, 15 * t0);
     s.span = (long)fmax(2 * s.warm, SAT_MIN_SPAN);
-    if (p->workload.traffic == NET_TRAFFIC_HOTSPOT)
+    s.fine_span = s.span;
+    s.max_probes = SAT_MAX_PROBES;
+    if (p->workload.traffic == NET_TRAFFIC_HOTSPOT) {
         s.span *= SAT_HOT_SPAN;
+        s.fine_span = s.span * SAT_HOT_FINE;
+        s.max_probes += SAT_HOT_CONFIRM;
+    }
     s.budget = p->max_cycles > 0 ? p->max_cycles : (long)1 << 62;
     r->warm_cycles = s.warm;
     r->span_cycles = s.span;
@@ -618,9 +704,15 @@ double sim_saturation_work_estimate(const sim_params *p)
     double warm = fmax(SAT_MIN_WARM, 15 * t0);
     double span = fmax(2 * warm, SAT_MIN_SPAN);
     /* the overload probe runs a quarter of each, the others all of it */
-    if (p->workload.traffic == NET_TRAFFIC_HOTSPOT)
+    double fine = span, probes = SAT_MAX_PROBES;
+    if (p->workload.traffic == NET_TRAFFIC_HOTSPOT) {
         span *= SAT_HOT_SPAN;
-    double cycles = (warm + span) / 4 + (SAT_MAX_PROBES - 1) * (warm + span);
+        fine = span * SAT_HOT_FINE;
+        probes += SAT_HOT_CONFIRM;
+    }
+    /* at most half the probes after the overload one narrow a bracket */
+    double cycles = (warm + span) / 4 + (probes - 1) * warm +
+                    (probes - 1) * 0.5 * (span + fine);
     if (p->max_cycles > 0 && (double)p->max_cycles < cycles)
         cycles = (double)p->max_cycles;
     return (double)net_nodes(&p->design) * cycles;

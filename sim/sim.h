@@ -340,6 +340,11 @@ void sim_net_set_sources(sim_net *net, int on);
  * ERR_DEADLOCK, or ERR_NOCONVERGE after max_cycles. */
 int sim_net_drain(sim_net *net, long max_cycles, err *e);
 void sim_net_counts(const sim_net *net, sim_counts *c);
+/* Count the flits that cross each network channel from now on; returns
+ * the number of network channels (sim_net_channel_flits reads them). */
+long sim_net_count_channels(sim_net *net);
+/* Flits that crossed network channel ch since counting began. */
+int64_t sim_net_channel_flits(const sim_net *net, long ch);
 /* Check flit and credit conservation (every flit generated is queued, in
  * exactly one buffer, or consumed; buffers within depth; VC ownership
  * consistent; credits + occupancy + credits in flight = depth).  0 or

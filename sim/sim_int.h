@@ -634,6 +634,11 @@ struct sim_net {
      * even where it is a small share of all traffic (saturation.c) */
     int32_t hot_node;            /* -1: not hot-spot traffic */
     long hot_flits_generated, hot_flits_delivered;
+    /* flits that crossed each network channel (entered one of its VCs),
+     * counted only when sim_net_count_channels asked for it (NULL
+     * otherwise): the saturation search's test for a channel that is
+     * busy every cycle */
+    int64_t *ch_flits;
     int64_t last_move;           /* last cycle any flit moved */
     int64_t next_deadlock_check;
 

@@ -339,9 +339,9 @@ static void test_round1_skips_shapes_ruled_out(void **state)
     world_fini(&w);
 }
 
-/* A simulated saturation rate above the channel-load bound is a bug in
- * one of them: flagged and kept as measured, never capped; one below it
- * is not flagged. */
+/* A simulated saturation interval wholly above the channel-load bound is a
+ * bug in one of them: flagged and kept as measured, never capped; one
+ * that reaches below it is not flagged. */
 static void test_sim_saturation_above_bound_flagged(void **state)
 {
     (void)state;
@@ -367,6 +367,11 @@ static void test_sim_saturation_above_bound_flagged(void **state)
     d->sim_saturation_hi = 1.1 * b;
     assert_int_equal(dse_check_sim_saturation(d), 0);
     assert_true(d->sim_saturation_hi == 1.1 * b);
+    /* a point above the bound whose interval reaches below it is within
+     * the search's resolution: consistent, not flagged */
+    d->sim_saturation = 1.04 * b;
+    d->sim_saturation_lo = 0.98 * b;
+    assert_int_equal(dse_check_sim_saturation(d), 0);
     world_fini(&w);
 }
 

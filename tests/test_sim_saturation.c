@@ -194,6 +194,36 @@ static void test_ceiling_probe(void **state)
     assert_true(above.hi == p.saturation_ceiling);
 }
 
+/* A small local overload: 5% of every node's messages to node 63 of a
+ * 6-cube with dimension-order routing.  Its channel-load bound is exact
+ * (the hot node's dimension-5 input carries the messages of the 32 nodes
+ * that differ from it in bit 5; 64-bit messages of 32 flits): the search
+ * must not sustain a rate above it, and its interval must reach below it
+ * even where the point cannot resolve the last few percent. */
+static void test_hotspot_exact_bound(void **state)
+{
+    (void)state;
+    const double bound = 1 / (32 * 32 * (0.05 + 0.95 / 63));
+    const char *designs[] = {
+        "topology=hypercube n=6 vcs=3 buffer=2 width=2 "
+        "routing=deterministic ejection=0",
+        "topology=hypercube n=6 vcs=6 buffer=2 width=2 "
+        "routing=deterministic ejection=0",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        sim_params p = make(designs[i], "message_bits=64 length=fixed "
+                            "traffic=hotspot theta=0.05 hotspot_node=63");
+        sim_saturation_result r;
+        saturation(&p, &r);
+        if (r.status != SIM_OK || !(r.rate_lo <= bound) ||
+            !(r.rate > 0.9 * bound) || !(r.rate <= 1.05 * bound))
+            fail_msg("%s: %s, rate %.5f [%.5f, %.5f] against bound %.5f "
+                     "(%d probes) %s", designs[i], sim_status_name(r.status),
+                     r.rate, r.rate_lo, r.rate_hi, bound, r.probes, r.detail);
+        assert_true(r.rate_lo <= r.rate && r.rate <= r.rate_hi);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_falling_throughput),
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_ceiling_probe),
+        cmocka_unit_test(test_hotspot_exact_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

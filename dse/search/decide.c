@@ -84,7 +84,9 @@ void dse_decide_bounds(const cfg_study *s, dse_candidate *c)
 int dse_check_sim_saturation(dse_candidate *c)
 {
     double b = c->bound_rate;
-    c->sim_above_bound = isfinite(b) && c->sim_saturation > b;
+    double lo = isfinite(c->sim_saturation_lo) ? c->sim_saturation_lo
+                                               : c->sim_saturation;
+    c->sim_above_bound = isfinite(b) && lo > b;
     return c->sim_above_bound;
 }
 

@@ -79,9 +79,11 @@ double dse_optimistic_latency(const cfg_study *s, const dse_candidate *c,
 double dse_optimistic_figure(const cfg_study *s, const dse_candidate *c,
                              size_t ri, cfg_latency_stat st);
 /* Flag c when its simulated saturation rate is above the channel-load
- * bound (c->bound_rate, set by dse_decide_bounds): no network carries more
- * than one flit per cycle over its busiest channel, so either the bound or
- * the simulator's search is wrong.  The rate is kept as measured (the
+ * bound (c->bound_rate, set by dse_decide_bounds) by more than the
+ * search's own resolution, i.e. when the whole simulated interval lies
+ * above it: no network carries more than one flit per cycle over its
+ * busiest channel, so either the bound or the simulator's search is
+ * wrong.  The rate is kept as measured (the
  * report and results.json say so; a cap would hide the bug and decide ties
  * on a number nobody measured).  Returns c->sim_above_bound. */
 int dse_check_sim_saturation(dse_candidate *c);

@@ -115,7 +115,8 @@ typedef struct dse_candidate {
     int probe_unstable;      /* the probe was unstable: the saturation rate
                                 lies below probe_rate, which then caps the
                                 optimistic saturation */
-    int sim_above_bound;     /* sim_saturation > bound_rate: the bound or
+    int sim_above_bound;     /* sim_saturation_lo > bound_rate (the whole
+                                simulated interval above): the bound or
                                 the simulator is wrong; reported loudly */
     long dominated_by;       /* index of the simulated design whose figures
                                 beat even this design's optimistic bound;
