@@ -1062,9 +1062,15 @@ static void test_cli(void **state)
     assert_int_equal(run_cli("--no-such-option"), 2);
     assert_int_equal(run_cli("--jobs 0"), 2);
     assert_int_equal(run_cli("--seeds x"), 2);
-    assert_int_equal(run_cli("--model no-such-model --out /tmp/x.md"), 2);
+    /* a page path nobody else owns, so the refusal is the option's */
+    char dir[] = "/tmp/dse-test-validate-cli-bad-XXXXXX", opt[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(opt, sizeof opt, "--model no-such-model --out %s/x.md", dir);
+    assert_int_equal(run_cli(opt), 2);
     assert_int_equal(run_cli("stray"), 2);
-    assert_int_equal(run_cli("--variant bogus --out /tmp/x.md"), 2);
+    snprintf(opt, sizeof opt, "--variant bogus --out %s/x.md", dir);
+    assert_int_equal(run_cli(opt), 2);
+    assert_int_equal(rmdir(dir), 0);     /* nothing was written in it */
     assert_int_equal(run_cli("--variant"), 2);
     /* --help documents the option */
     char cmd[1024];
