@@ -56,6 +56,23 @@ static void charts_section(FILE *out, const report_charts *cs,
 
 /* ---- the page --------------------------------------------------------------- */
 
+const char *dse_report_page_style(void)
+{
+    return "body{font-family:sans-serif;margin:1em auto;padding:0 12px;"
+           "max-width:1200px;color:#222;line-height:1.4;"
+           "overflow-wrap:anywhere}\n"
+           ".scroll{overflow-x:auto;max-width:100%}\n"
+           "table{border-collapse:collapse;margin:1em 0;font-size:90%;"
+           "overflow-wrap:normal}\n"
+           "th,td{border:1px solid #bbb;padding:3px 7px;text-align:left;"
+           "vertical-align:top}\n"
+           "td{min-width:3em;max-width:28em}\n"
+           "th{background:#eee}\ntr:nth-child(even) td{background:#fafafa}\n"
+           "figure{margin:1em 0;max-width:100%}\nfigure svg{border:1px solid "
+           "#ddd}\nfigcaption{font-size:85%;color:#555}\n.note{color:#555}\n"
+           ".q{color:#333;font-style:italic}\n";
+}
+
 static void table_section(FILE *out, const char *title,
                           void (*build)(const dse_run *, rtable *),
                           const dse_run *r)
@@ -74,20 +91,8 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
           "<title>dse report: ", out);
     html_text(out, r->study->name);
     fputs("</title>\n<meta name=\"viewport\" content=\"width=device-width, "
-          "initial-scale=1\">\n<style>\n"
-          "body{font-family:sans-serif;margin:1em auto;padding:0 12px;"
-          "max-width:1200px;color:#222;line-height:1.4;"
-          "overflow-wrap:anywhere}\n"
-          ".scroll{overflow-x:auto;max-width:100%}\n"
-          "table{border-collapse:collapse;margin:1em 0;font-size:90%;"
-          "overflow-wrap:normal}\n"
-          "th,td{border:1px solid #bbb;padding:3px 7px;text-align:left;"
-          "vertical-align:top}\n"
-          "td{min-width:3em;max-width:28em}\n"
-          "th{background:#eee}\ntr:nth-child(even) td{background:#fafafa}\n"
-          "figure{margin:1em 0;max-width:100%}\nfigure svg{border:1px solid "
-          "#ddd}\nfigcaption{font-size:85%;color:#555}\n.note{color:#555}\n"
-          ".q{color:#333;font-style:italic}\n", out);
+          "initial-scale=1\">\n<style>\n", out);
+    fputs(dse_report_page_style(), out);
     fputs(chart_page_style(), out);
     fputs(          "</style>\n</head>\n<body>\n<h1>dse report: ", out);
     html_text(out, r->study->name);
