@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "dse/cli/vary.h"
+#include "support/run_dse.h"
 
 static void test_parse_and_apply(void **state)
 {
@@ -66,48 +67,29 @@ static void test_parse_and_apply(void **state)
     cfg_study_fini(&s);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    static char buf[65536];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static void test_run(void **state)
 {
     (void)state;
     char tmp[] = "/tmp/dse-vary-XXXXXX";
     assert_non_null(mkdtemp(tmp));
-    char study[4200], out[4200], cmd[9000], path[4400];
-    snprintf(study, sizeof study, "%s/tiny.yaml", tmp);
+    char out[4200], cmd[9000], path[4400];
     snprintf(out, sizeof out, "%s/out", tmp);
-    FILE *f = fopen(study, "w");
-    assert_non_null(f);
-    fputs("nodes: 16\nbudget: {bisection_wires: 32}\n"
-          "message: {bits: 16, length: fixed}\nrates: [0.01]\n"
-          "space: {topologies: [torus], dimensions: [2], "
-          "routings: [deterministic], vcs: [2, 3]}\n"
-          "finalists: 2\nsearch: exhaustive\n"
-          "simulation: {seeds: 1, warmup_messages: 200, "
-          "measured_messages: 600, ci_half_width: 1.0, max_cycles: 200000, "
-          "threads: 1, max_designs: 2}\n",
-          f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd,
-             "'%s' optimize -q --no-cache -o '%s' --vary router.delay=1,4 "
-             "'%s' > '%s/stdout' 2> '%s/stderr'",
-             DSE_BINARY, out, study, tmp, tmp);
-    int rc = system(cmd);
+    int rc = dse_test_optimize(
+        DSE_BINARY, tmp,
+        "nodes: 16\nbudget: {bisection_wires: 32}\n"
+        "message: {bits: 16, length: fixed}\nrates: [0.01]\n"
+        "space: {topologies: [torus], dimensions: [2], "
+        "routings: [deterministic], vcs: [2, 3]}\n"
+        "finalists: 2\nsearch: exhaustive\n"
+        "simulation: {seeds: 1, warmup_messages: 200, "
+        "measured_messages: 600, ci_half_width: 1.0, max_cycles: 200000, "
+        "threads: 1, max_designs: 2}\n",
+        "--vary router.delay=1,4");
     snprintf(path, sizeof path, "%s/stderr", tmp);
     if (rc != 0)
-        fail_msg("exit %d: %s", rc, slurp(path));
+        fail_msg("exit %d: %s", rc, dse_test_slurp(path));
     snprintf(path, sizeof path, "%s/sensitivity.md", out);
-    char *md = slurp(path);
+    char *md = dse_test_slurp(path);
     assert_non_null(md);
     assert_non_null(strstr(md, "# How the answer depends on router.delay"));
     /* one row per value, each recommendation with the D_r it was given */
@@ -119,7 +101,7 @@ static void test_run(void **state)
     /* the page a browser opens: the same rows, each value linking its
      * report */
     snprintf(path, sizeof path, "%s/index.html", out);
-    char *html = slurp(path);
+    char *html = dse_test_slurp(path);
     assert_non_null(html);
     assert_non_null(strstr(html, "<h1>How the answer depends on "
                                  "router.delay</h1>"));
@@ -132,15 +114,18 @@ static void test_run(void **state)
     snprintf(path, sizeof path, "%s/router.delay=1/index.html", out);
     assert_int_equal(stat(path, &st), 0);
     snprintf(path, sizeof path, "%s/router.delay=4/results.json", out);
-    char *json = slurp(path);
+    char *json = dse_test_slurp(path);
     assert_non_null(json);
     assert_non_null(strstr(json, "router_delay=4"));
+    free(md);
+    free(html);
+    free(json);
 
     /* a bad value is refused before any work, exit 2 */
     snprintf(cmd, sizeof cmd,
              "'%s' optimize -q --no-cache -o '%s/o2' --vary router.model=fast "
-             "'%s' > /dev/null 2>&1",
-             DSE_BINARY, tmp, study);
+             "'%s/study.yaml' > /dev/null 2>&1",
+             DSE_BINARY, tmp, tmp);
     rc = system(cmd);
     assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
     snprintf(path, sizeof path, "%s/o2", tmp);
@@ -156,7 +141,7 @@ static void test_page(void **state)
     err e;
     err_clear(&e);
     assert_int_equal(cfg_study_load_string(
-                         "name: page\nnodes: 16\nbudget: {bisection_wires: "
+                         "study: page\nnodes: 16\nbudget: {bisection_wires: "
                          "64}\nrates: [0.01, 0.02]\n", "p.yaml", &s, &e), 0);
     dse_vary v;
     assert_int_equal(dse_vary_parse("router.model=a b,<c>", &v, &e), 0);
@@ -167,7 +152,7 @@ static void test_page(void **state)
         rows[k].nrates = 2;
         rows[k].latency[0] = 10 + k;
         rows[k].latency[1] = INFINITY;
-        rows[k].simulated[0] = 1;
+        rows[k].simulated[0] = k == 0;
         rows[k].sim_saturation = 0.015;
         rows[k].router_delay = 1 + k;
         rows[k].feasible = 9;

@@ -17,11 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "dse/report/report.h"
 #include "dse/study/cfg.h"
+#include "support/run_dse.h"
 
 static void load(const char *text, cfg_study *s)
 {
@@ -59,47 +59,28 @@ static void test_clock_ns(void **state)
     cfg_study_fini(&s);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    static char buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Write the study with ROUTER, run dse optimize on it into DIR/out, and
- * return report.md (a static buffer). */
+/* Run dse optimize on a 16-node study priced by ROUTER in DIR and return
+ * its report.md (caller frees). */
 static char *run_study(const char *dir, const char *router)
 {
-    char study[4200], out[4200], cmd[9000], path[4400];
-    snprintf(study, sizeof study, "%s/s.yaml", dir);
-    snprintf(out, sizeof out, "%s/out", dir);
-    FILE *f = fopen(study, "w");
-    assert_non_null(f);
-    fprintf(f,
-            "nodes: 16\nbudget: {bisection_wires: 32}\n"
-            "message: {bits: 16, length: fixed}\nrates: [0.01]\n"
-            "space: {topologies: [torus], dimensions: [2], "
-            "routings: [deterministic], vcs: [2, 4]}\n"
-            "finalists: 2\nsearch: exhaustive\n%s"
-            "simulation: {seeds: 1, warmup_messages: 200, "
-            "measured_messages: 600, ci_half_width: 1.0, "
-            "max_cycles: 200000, threads: 1, max_designs: 2}\n",
-            router);
-    fclose(f);
-    snprintf(cmd, sizeof cmd,
-             "'%s' optimize -q --no-cache -o '%s' '%s' > /dev/null "
-             "2> '%s/stderr'", DSE_BINARY, out, study, dir);
-    int rc = system(cmd);
-    snprintf(path, sizeof path, "%s/stderr", dir);
-    if (rc != 0)
-        fail_msg("exit %d: %s", rc, slurp(path));
-    snprintf(path, sizeof path, "%s/report.md", out);
-    char *md = slurp(path);
+    char study[2000], path[4400];
+    snprintf(study, sizeof study,
+             "nodes: 16\nbudget: {bisection_wires: 32}\n"
+             "message: {bits: 16, length: fixed}\nrates: [0.01]\n"
+             "space: {topologies: [torus], dimensions: [2], "
+             "routings: [deterministic], vcs: [2, 4]}\n"
+             "finalists: 2\nsearch: exhaustive\n%s"
+             "simulation: {seeds: 1, warmup_messages: 200, "
+             "measured_messages: 600, ci_half_width: 1.0, "
+             "max_cycles: 200000, threads: 1, max_designs: 2}\n",
+             router);
+    int rc = dse_test_optimize(DSE_BINARY, dir, study, "");
+    if (rc != 0) {
+        snprintf(path, sizeof path, "%s/stderr", dir);
+        fail_msg("exit %d: %s", rc, dse_test_slurp(path));
+    }
+    snprintf(path, sizeof path, "%s/out/report.md", dir);
+    char *md = dse_test_slurp(path);
     assert_non_null(md);
     return md;
 }
@@ -149,6 +130,7 @@ static void test_report(void **state)
     per_us = strtod(cells[9], NULL);
     assert_true(fabs(clock - 5.83) < 1e-9);
     assert_true(fabs(per_us - 1000 * sat / 5.8331569) < 0.002);
+    free(md);
 
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s/out'", tmp);
@@ -156,6 +138,7 @@ static void test_report(void **state)
     md = run_study(tmp, "");
     assert_null(strstr(md, "Clocks differ"));
     assert_null(strstr(md, "clock (ns)"));
+    free(md);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     assert_int_equal(system(cmd), 0);
 }

@@ -54,6 +54,19 @@ static void charts_section(FILE *out, const report_charts *cs,
     }
 }
 
+void html_list(FILE *out, char **items, size_t n)
+{
+    fputs("<ul>\n", out);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<li>", out);
+        html_text(out, items[i]);
+        fputs("</li>\n", out);
+        free(items[i]);
+    }
+    free(items);
+    fputs("</ul>\n", out);
+}
+
 /* ---- the page --------------------------------------------------------------- */
 
 const char *dse_report_page_style(void)
@@ -146,16 +159,9 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
                       report_table_disagreements, r);
     fputs("<h2>How the decision is made</h2>\n<p>", out);
     html_text(out, report_ranking_text());
-    fputs("</p>\n<h2>Findings</h2>\n<ul>\n", out);
+    fputs("</p>\n<h2>Findings</h2>\n", out);
     char **notes = dse_report_notes(r, &n);
-    for (size_t i = 0; i < n; i++) {
-        fputs("<li>", out);
-        html_text(out, notes[i]);
-        fputs("</li>\n", out);
-        free(notes[i]);
-    }
-    free(notes);
-    fputs("</ul>\n", out);
+    html_list(out, notes, n);
     table_section(out, "Design space and infeasibility", report_table_space, r);
     table_section(out, "Study settings", report_table_settings, r);
     fputs("<h2>Data</h2>\n<p>Every curve drawn above, model and "

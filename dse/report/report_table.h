@@ -41,5 +41,8 @@ const char *report_ranking_text(void);
 
 /* Escape text for HTML. */
 void html_text(FILE *out, const char *s);
+/* <ul> of n owned strings (dse_report_line_add's), escaped; frees each and
+ * the array (report_html.c). */
+void html_list(FILE *out, char **items, size_t n);
 
 #endif
