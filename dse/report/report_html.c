@@ -86,16 +86,28 @@ const char *dse_report_page_style(void)
            ".q{color:#333;font-style:italic}\n";
 }
 
-static void table_section(FILE *out, const char *title,
-                          void (*build)(const dse_run *, rtable *),
-                          const dse_run *r)
+/* A table under its heading, and the question it answers when it has
+ * one. */
+static void table_section_q(FILE *out, const char *title, const char *q,
+                            void (*build)(const dse_run *, rtable *),
+                            const dse_run *r)
 {
     rtable t;
-    fprintf(out, "<h2>%s</h2>\n<div class=\"scroll\">", title);
+    fprintf(out, "<h2>%s</h2>\n", title);
+    if (q)
+        question(out, q);
+    fputs("<div class=\"scroll\">", out);
     build(r, &t);
     rtable_html(&t, out);
     rtable_fini(&t);
     fputs("</div>\n", out);
+}
+
+static void table_section(FILE *out, const char *title,
+                          void (*build)(const dse_run *, rtable *),
+                          const dse_run *r)
+{
+    table_section_q(out, title, NULL, build, r);
 }
 
 int dse_report_html(const dse_run *r, FILE *out, err *e)
@@ -150,8 +162,9 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
     table_section(out, "Each simulated design at each target rate",
                   report_table_finalist_points, r);
     if (r->recommended != SIZE_MAX)
-        table_section(out, "The recommended shape against its VCs and routing",
-                      report_table_tradeoff, r);
+        table_section_q(out, "The recommended shape against its VCs and "
+                        "routing", report_tradeoff_question(),
+                        report_table_tradeoff, r);
     table_section(out, "Best design of each topology by target rate",
                   report_table_best, r);
     if (r->ndisagree)

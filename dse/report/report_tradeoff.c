@@ -30,6 +30,17 @@ static int same_shape(const net_design *a, const net_design *b)
     return net_design_params_equal(a, b);
 }
 
+const char *report_tradeoff_question(void)
+{
+    return "What do more VCs or a more adaptive routing buy the recommended "
+           "shape, and what do they cost? Every scored design of its "
+           "topology and radices, with the router delay D_r the study's "
+           "router model gives it, its channel width and buffer bits (which "
+           "an area budget trades against VCs), its latency at each target "
+           "rate and its saturation rate: simulated where it was simulated, "
+           "else the model's, marked (model).";
+}
+
 void report_table_tradeoff(const dse_run *r, rtable *t)
 {
     const cfg_study *s = r->study;
