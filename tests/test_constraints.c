@@ -1011,6 +1011,38 @@ static void test_cli_physical(void **state)
     assert_non_null(strstr(out, "D_r = 3 cycles for the unit router"));
     assert_non_null(strstr(out, "links on a 8x8 tile grid"));
     assert_non_null(strstr(out, "crossbar 6400 tracks^2"));
+
+    /* every printed term of an express-cube and a DCSH, by hand from
+     * docs/router-cost.md (default Chien model, 3 FO4 per tile, 20 FO4):
+     * express 16x16, m = 1, kn = 4, V = 3, w = 4, deterministic: P = 5,
+     * F = 1;
+     *   setup 2.7 + 0.6 + (0.4 + 0.6 log2 5 = 1.793) = 5.093 ns,
+     *   flit 1.793 + 2.2 + (1.24 + 0.6 log2 3 = 2.191) = 6.184 ns, D_r 1;
+     *   local links min(2, 15) = 2 tiles, 6 FO4: 1 cycle; express links
+     *   min(2 x 4, 15) = 8 tiles, 24 FO4: 2 cycles;
+     *   buffers 4 inputs x 3 VCs x 1 flit x 4 bits = 48, crossbar
+     *   (5 x 4)^2 = 400; VC allocator 15 A(3) + 15 A(15) = 45 + 1575 =
+     *   1620, switch allocator 5 A(3) + 5 A(5) = 15 + 50 = 65;
+     *   wires per dimension 640 local x 4 x 2 + 128 express x 4 x 8 =
+     *   9216, two dimensions 18432 wire-tiles. */
+    assert_int_equal(run_dse("cost 'topology=express n=2 k=16 m=1 kn=4 vcs=3 "
+                             "width=4'", out, sizeof out), 0);
+    assert_non_null(strstr(out, "= setup 5.093 ns"));
+    assert_non_null(strstr(out, "VC 2.191 = 6.184 ns; D_r = 1 flit cycle"));
+    assert_non_null(strstr(out, "dim 0 local 2 tiles 1 cycle; dim 0 express "
+                                "8 tiles 2 cycles"));
+    assert_non_null(strstr(out, "buffers 48 bits, crossbar 400 tracks^2, "
+                                "allocators 1620 + 65 arbiter bits"));
+    assert_non_null(strstr(out, "wires 18432 wire-tiles"));
+    /* DCSH 8x8, V = 2, w = 2: 7 bus readers per dimension, 14 buffered
+     * inputs x 2 VCs x 2 bits = 56 bits; a 7:1 input multiplexer per
+     * dimension, 2 x 7 x 1 x 2^2 = 56 tracks^2; buses span 7 tiles,
+     * 21 FO4: 2 cycles. */
+    assert_int_equal(run_dse("cost 'topology=dcsh n=2 k=8 width=2'", out,
+                             sizeof out), 0);
+    assert_non_null(strstr(out, "dim 0 bus 7 tiles 2 cycles"));
+    assert_non_null(strstr(out, "buffers 56 bits, crossbar 36 tracks^2, "
+                                "input multiplexers 56 tracks^2"));
 }
 
 int main(void)

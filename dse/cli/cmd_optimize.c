@@ -74,8 +74,9 @@ static void usage(FILE *out)
             "      --vary KEY=V1,V2,...  decide once per value of KEY (router.model,\n"
             "                     router.delay, router.clock_fo4, message.bits),\n"
             "                     sharing the result cache: each value's report in\n"
-            "                     DIR/KEY=V/, and DIR/sensitivity.md, \"How the answer\n"
-            "                     depends on KEY\" (also printed)\n"
+            "                     DIR/KEY=V/; DIR/index.html and DIR/sensitivity.md,\n"
+            "                     \"How the answer depends on KEY\", link them (also\n"
+            "                     printed)\n"
             "  -h, --help         this text\n\n"
             "environment (docs/farm.md): DSE_REDIS_PASSWORD or DSE_REDIS_PASSWORD_FILE\n"
             "  (the password when the URL has none: keeps it out of ps);\n"
@@ -209,7 +210,7 @@ static int load_varied(const char *path, const dse_vary *v, int k,
 
 /* --vary: one decision per value, each on the study file read afresh and
  * changed in the one key, through the same executor (so the same result
- * cache); each report in DIR/KEY=VALUE/, the section in
+ * cache); each report in DIR/KEY=VALUE/, the section in DIR/index.html,
  * DIR/sensitivity.md and on stdout.  The exit status of dse optimize. */
 static int run_vary(const char *path, const cfg_study *base,
                     const dse_vary *v, const dse_optimize_opts *o,
@@ -259,18 +260,8 @@ static int run_vary(const char *path, const cfg_study *base,
         dse_run_fini(&run);
         cfg_study_fini(&s);
     }
-    char tmp[4096], final[4096];
-    snprintf(tmp, sizeof tmp, "%s/.sensitivity.md.tmp", dir);
-    snprintf(final, sizeof final, "%s/sensitivity.md", dir);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "dse optimize: %s: %s\n", tmp, strerror(errno));
-        return 1;
-    }
-    dse_vary_write_md(f, base, v, rows);
-    if (fclose(f) != 0 || rename(tmp, final) != 0) {
-        fprintf(stderr, "dse optimize: %s: %s\n", final, strerror(errno));
-        unlink(tmp);
+    if (dse_vary_write(dir, base, v, rows, &e)) {
+        dse_cli_print_error(&e);
         return 1;
     }
     dse_vary_write_md(stdout, base, v, rows);

@@ -1,15 +1,21 @@
 /*
  * vary.c — the parts of `dse optimize --vary` that are not the run loop
  * (cmd_optimize.c has it): the KEY=V1,V2 argument, applying one value to a
- * study, and the "How the answer depends on KEY" section.
+ * study, and the "How the answer depends on KEY" section, one table built
+ * once and written as DIR/index.html (the page a browser opens, linking
+ * each value's report) and DIR/sensitivity.md, so the two cannot differ.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dse/cli/vary.h"
+#include "dse/dse.h"
 #include "dse/report/report.h"
+#include "dse/report/report_table.h"
 
 const char *const dse_vary_keys[] = {"router.model", "router.delay",
                                      "router.clock_fo4", "message.bits",
@@ -114,62 +120,245 @@ void dse_vary_row_of(const dse_run *r, const char *value, dse_vary_row *out)
     out->feasible = r->space.count;
     out->nsimulated = r->nsimulated;
     out->certified = r->certified;
-    size_t nr = r->study->rates.n;
+    const cfg_study *s = r->study;
+    size_t nr = s->rates.n;
     out->nrates = nr < 8 ? nr : 8;
+    if (s->router.model == PHYS_ROUTER_PEH_DALLY)
+        snprintf(out->clock, sizeof out->clock, "%g FO4, shared",
+                 s->router.clock_fo4);
+    else if (s->router.model == PHYS_ROUTER_FIXED)
+        snprintf(out->clock, sizeof out->clock, "shared");
+    else
+        snprintf(out->clock, sizeof out->clock, "own");
     if (r->recommended == SIZE_MAX)
         return;
     const dse_candidate *c = &r->cand[r->recommended];
     dse_design_label(&c->design, out->label, sizeof out->label);
     out->router_delay = c->design.router_delay;
     out->sim_saturation = c->sim_saturation;
+    double ns = dse_report_clock_ns(s, &c->design);
+    if (isfinite(ns)) {
+        out->own_clock = 1;
+        snprintf(out->clock, sizeof out->clock, "%.2f ns, own", ns);
+    }
     for (size_t i = 0; i < out->nrates; i++)
         out->latency[i] = dse_report_latency(c, i, &out->simulated[i]);
+}
+
+/* The per-value report's directory (relative to DIR): "KEY=VALUE". */
+static void report_dir(const dse_vary *v, const dse_vary_row *w, char *buf,
+                       size_t size)
+{
+    snprintf(buf, size, "%s=%s", v->key, w->value);
+}
+
+/* The table: one row per value; its last column names the value's
+ * report. */
+static void vary_table(const cfg_study *s, const dse_vary *v,
+                       const dse_vary_row *rows, rtable *t)
+{
+    size_t nr = rows[0].nrates;
+    rtable_init(t, 9 + nr);
+    rtable_cell(t, "%s", v->key);
+    rtable_cell(t, "recommendation");
+    rtable_cell(t, "its D_r (cycles)");
+    rtable_cell(t, "clock");
+    rtable_cell(t, "simulated saturation");
+    for (size_t i = 0; i < nr; i++)
+        rtable_cell(t, "latency @ %g", s->rates.v[i]);
+    rtable_cell(t, "feasible");
+    rtable_cell(t, "simulated");
+    rtable_cell(t, "certified");
+    rtable_cell(t, "report");
+    for (int k = 0; k < v->n; k++) {
+        const dse_vary_row *w = &rows[k];
+        rtable_cell(t, "%s", w->value);
+        rtable_cell(t, "%s", w->label[0] ? w->label : "(none simulated)");
+        rtable_cell(t, "%d", w->router_delay);
+        rtable_cell(t, "%s", w->clock);
+        if (isfinite(w->sim_saturation))
+            rtable_cell(t, "%.5f", w->sim_saturation);
+        else
+            rtable_cell(t, "-");
+        for (size_t i = 0; i < nr; i++) {
+            if (i >= w->nrates)
+                rtable_cell(t, "-");
+            else if (isfinite(w->latency[i]))
+                rtable_cell(t, "%.1f%s", w->latency[i],
+                            w->simulated[i] ? "" : " (model)");
+            else
+                rtable_cell(t, "saturates");
+        }
+        rtable_cell(t, "%zu", w->feasible);
+        rtable_cell(t, "%zu", w->nsimulated);
+        rtable_cell(t, "%s", w->certified ? "yes" : "no");
+        char dir[2 * DSE_VARY_TEXT + 2];
+        report_dir(v, w, dir, sizeof dir);
+        rtable_cell(t, "%s/index.html", dir);
+    }
+}
+
+/* Where the answer changes, in sentences (caller frees). */
+static char **vary_changes(const dse_vary *v, const dse_vary_row *rows,
+                           size_t *count)
+{
+    char **lines = NULL;
+    *count = 0;
+    for (int k = 1; k < v->n; k++)
+        if (strcmp(rows[k].label, rows[k - 1].label))
+            dse_report_line_add(&lines, count, "From %s = %s to %s: the "
+                                "recommendation changes from %s to %s.",
+                                v->key, rows[k - 1].value, rows[k].value,
+                                rows[k - 1].label[0] ? rows[k - 1].label
+                                                     : "none",
+                                rows[k].label[0] ? rows[k].label : "none");
+    if (!*count)
+        dse_report_line_add(&lines, count, "The recommendation is the same "
+                            "for every value: %s.", rows[0].label);
+    int own = 0;
+    for (int k = 0; k < v->n; k++)
+        own |= rows[k].own_clock;
+    if (own)
+        dse_report_line_add(&lines, count, "Where the clock is a design's "
+                            "own (Chien's router model), its latencies and "
+                            "rates are in cycles of that clock, not of the "
+                            "other values' designs: that value's report says "
+                            "how far its designs' clocks differ and gives "
+                            "them in ns.");
+    return lines;
+}
+
+static void intro(FILE *out, const cfg_study *s, const dse_vary *v, int html)
+{
+    char text[9000];
+    snprintf(text, sizeof text,
+             "Study %s (%s), decided once per value of %s; every other "
+             "setting as the study gives it.  Latencies in cycles at the "
+             "study's target rates (messages per node per cycle), simulated "
+             "unless marked model; clock: the one every design shares, or "
+             "under Chien's router model each design's own (here the "
+             "recommendation's).  Each value's full report is in the "
+             "directory %s=VALUE/ beside this file.",
+             s->name, s->source, v->key, v->key);
+    if (html) {
+        fputs("<p>", out);
+        html_text(out, text);
+        fputs("</p>\n", out);
+    } else {
+        fprintf(out, "%s\n\n", text);
+    }
 }
 
 void dse_vary_write_md(FILE *out, const cfg_study *s, const dse_vary *v,
                        const dse_vary_row *rows)
 {
     fprintf(out, "# How the answer depends on %s\n\n", v->key);
-    fprintf(out, "Study %s (%s), decided once per value of %s; every other "
-            "setting as the study gives it.  Each value's full report is "
-            "in the directory `%s=VALUE/` beside this file.\n\n",
-            s->name, s->source, v->key, v->key);
-    fprintf(out, "| %s | recommendation | its D_r (cycles) | simulated "
-            "saturation |", v->key);
-    for (size_t i = 0; i < rows[0].nrates; i++)
-        fprintf(out, " latency @ %g |", s->rates.v[i]);
-    fprintf(out, " feasible | simulated | certified |\n|---|---|---|---|");
-    for (size_t i = 0; i < rows[0].nrates; i++)
-        fprintf(out, "---|");
-    fprintf(out, "---|---|---|\n");
-    for (int k = 0; k < v->n; k++) {
-        const dse_vary_row *w = &rows[k];
-        fprintf(out, "| %s | %s | %d | ", w->value,
-                w->label[0] ? w->label : "(none simulated)", w->router_delay);
-        if (isfinite(w->sim_saturation))
-            fprintf(out, "%.5f |", w->sim_saturation);
-        else
-            fprintf(out, "- |");
-        for (size_t i = 0; i < w->nrates; i++) {
-            if (isfinite(w->latency[i]))
-                fprintf(out, " %.1f%s |", w->latency[i],
-                        w->simulated[i] ? "" : " (model)");
-            else
-                fprintf(out, " saturates |");
-        }
-        fprintf(out, " %zu | %zu | %s |\n", w->feasible, w->nsimulated,
-                w->certified ? "yes" : "no");
+    intro(out, s, v, 0);
+    rtable t;
+    vary_table(s, v, rows, &t);
+    rtable_md(&t, out);
+    rtable_fini(&t);
+    size_t n;
+    char **lines = vary_changes(v, rows, &n);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "- %s\n", lines[i]);
+        free(lines[i]);
     }
-    fprintf(out, "\n");
-    int changes = 0;
-    for (int k = 1; k < v->n; k++)
-        if (strcmp(rows[k].label, rows[k - 1].label)) {
-            fprintf(out, "- From %s = %s to %s: the recommendation changes "
-                    "from %s to %s.\n", v->key, rows[k - 1].value,
-                    rows[k].value, rows[k - 1].label, rows[k].label);
-            changes++;
+    free(lines);
+}
+
+/* A relative link's path, percent-encoded where a URL needs it. */
+static void href(FILE *out, const char *path)
+{
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || strchr("-._~=/", *p))
+            fputc(*p, out);
+        else
+            fprintf(out, "%%%02X", *p);
+    }
+}
+
+void dse_vary_write_html(FILE *out, const cfg_study *s, const dse_vary *v,
+                         const dse_vary_row *rows)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\""
+          "utf-8\">\n<title>dse: how the answer depends on ", out);
+    html_text(out, v->key);
+    fputs("</title>\n<meta name=\"viewport\" content=\"width=device-width, "
+          "initial-scale=1\">\n<style>\n", out);
+    fputs(dse_report_page_style(), out);
+    fputs("</style>\n</head>\n<body>\n<h1>How the answer depends on ", out);
+    html_text(out, v->key);
+    fputs("</h1>\n", out);
+    intro(out, s, v, 1);
+    fputs("<p class=\"note\">Generated by ", out);
+    html_text(out, dse_version_string());
+    fputs(".</p>\n<h2>Where the answer changes</h2>\n", out);
+    size_t n;
+    char **lines = vary_changes(v, rows, &n);
+    html_list(out, lines, n);
+    fputs("<h2>Each value's recommendation and figures</h2>\n"
+          "<div class=\"scroll\"><table>\n", out);
+    rtable t;
+    vary_table(s, v, rows, &t);
+    /* rtable_html, but the value and its recommendation link the value's
+     * report, whose path (the last column) is not shown: on a narrow
+     * screen a last column scrolls out of sight */
+    size_t nc = t.ncols;
+    for (size_t row = 0; row * nc < t.ncells; row++) {
+        char *const *cell = t.cells + row * nc;
+        int head = row == 0;
+        fputs(head ? "<thead><tr>" : "<tr>", out);
+        for (size_t col = 0; col + 1 < nc; col++) {
+            int link = !head && col < 2;
+            fputs(head ? "<th>" : "<td>", out);
+            if (link) {
+                fputs("<a href=\"", out);
+                href(out, cell[nc - 1]);
+                fputs("\">", out);
+            }
+            html_text(out, cell[col]);
+            fputs(link ? "</a>" : "", out);
+            fputs(head ? "</th>" : "</td>", out);
         }
-    if (!changes)
-        fprintf(out, "- The recommendation is the same for every value: "
-                "%s.\n", rows[0].label);
+        fputs(head ? "</tr></thead>\n" : "</tr>\n", out);
+    }
+    rtable_fini(&t);
+    fputs("</table></div>\n</body>\n</html>\n", out);
+}
+
+/* Write DIR/NAME through a temporary file renamed into place. */
+static int write_atomic(const char *dir, const char *name,
+                        void (*write)(FILE *, const cfg_study *,
+                                      const dse_vary *, const dse_vary_row *),
+                        const cfg_study *s, const dse_vary *v,
+                        const dse_vary_row *rows, err *e)
+{
+    char tmp[4200], final[4200];
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+    snprintf(final, sizeof final, "%s/%s", dir, name);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return err_set(e, ERR_IO, "%s: %s", tmp, strerror(errno));
+    write(f, s, v, rows);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, final) != 0) {
+        int rc = err_set(e, ERR_IO, "%s: %s", final,
+                         strerror(errno ? errno : EIO));
+        unlink(tmp);
+        return rc;
+    }
+    return 0;
+}
+
+int dse_vary_write(const char *dir, const cfg_study *s, const dse_vary *v,
+                   const dse_vary_row *rows, err *e)
+{
+    int rc = write_atomic(dir, "sensitivity.md", dse_vary_write_md, s, v,
+                          rows, e);
+    if (!rc)
+        rc = write_atomic(dir, "index.html", dse_vary_write_html, s, v, rows,
+                          e);
+    return rc;
 }

@@ -2,9 +2,10 @@
  * vary.h — `dse optimize --vary KEY=V1,V2,...`: how the answer depends on
  * an assumption.  The decision runs once per value on a copy of the study
  * changed in that one key, sharing the executor and its result cache; each
- * run writes its full report to DIR/KEY=VALUE/, and DIR/sensitivity.md
- * ("How the answer depends on KEY") gives, per value, the recommendation,
- * its figures, and where the recommendation changes.
+ * run writes its full report to DIR/KEY=VALUE/, and DIR/index.html and
+ * DIR/sensitivity.md ("How the answer depends on KEY") give, per value,
+ * the recommendation, its figures and a link to its report, and where the
+ * recommendation changes.
  */
 #ifndef DSE_CLI_VARY_H
 #define DSE_CLI_VARY_H
@@ -37,6 +38,10 @@ typedef struct dse_vary_row {
     char value[DSE_VARY_TEXT];
     char label[200];            /* recommendation; "" when none */
     int router_delay;           /* its D_r */
+    char clock[48];             /* the clock its latencies count: the
+                                   study's, or under Chien's model the
+                                   recommendation's own flit time */
+    int own_clock;              /* designs have clocks of their own */
     double sim_saturation;      /* NaN when not simulated */
     double latency[8];          /* simulated (else model) at the first
                                    target rates; NaN when saturated */
@@ -47,8 +52,14 @@ typedef struct dse_vary_row {
 } dse_vary_row;
 
 void dse_vary_row_of(const dse_run *r, const char *value, dse_vary_row *out);
-/* The section as Markdown. */
+/* The section as Markdown, and as a page linking each value's report. */
 void dse_vary_write_md(FILE *out, const cfg_study *s, const dse_vary *v,
                        const dse_vary_row *rows);
+void dse_vary_write_html(FILE *out, const cfg_study *s, const dse_vary *v,
+                         const dse_vary_row *rows);
+/* DIR/sensitivity.md and DIR/index.html, each written to a temporary file
+ * renamed into place.  0 or ERR_IO. */
+int dse_vary_write(const char *dir, const cfg_study *s, const dse_vary *v,
+                   const dse_vary_row *rows, err *e);
 
 #endif

@@ -50,6 +50,10 @@ int dse_report_html(const dse_run *r, FILE *out, err *e);
 
 /* ---- shared by the writers ---------------------------------------------- */
 
+/* The CSS of a report page (index.html, and the page of a --vary run):
+ * readable at any width, wide tables scrolling in a .scroll box. */
+const char *dse_report_page_style(void);
+
 /* "torus 32x32, V=3, B=4, w=8, duato": a short human label that names
  * every parameter the design space varies (radix, VCs V, buffer depth B in
  * flits per VC, width w, switching, routing, express m and kn), so two
@@ -77,6 +81,17 @@ double dse_report_ranked(const cfg_study *s, const dse_candidate *c,
 /* Its name for a sentence or an axis: "latency" for the mean, else "p99
  * latency" and the like. */
 const char *dse_report_ranked_name(const cfg_study *s);
+
+/* The clock period, in ns, the study's router model gives d: under
+ * Chien's model its router's flit time; NAN when every design of the study
+ * shares one clock (fixed, peh_dally) or d's shape is refused
+ * (report_clock.c). */
+double dse_report_clock_ns(const cfg_study *s, const net_design *d);
+/* When the study's designs have different clocks: the range, the
+ * limitation (cycles and rates per cycle of each design's own clock,
+ * compared as if equal) and the recommendation's zero-load latency in ns
+ * against the simulated design lowest in ns.  Nothing otherwise. */
+void dse_report_clock_lines(const dse_run *r, char ***lines, size_t *count);
 
 /* What the report opens with (verdict.c): the recommendation and why, per
  * rate, the models' regret, how sure (caller frees each and the array). */

@@ -54,18 +54,60 @@ static void charts_section(FILE *out, const report_charts *cs,
     }
 }
 
+void html_list(FILE *out, char **items, size_t n)
+{
+    fputs("<ul>\n", out);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<li>", out);
+        html_text(out, items[i]);
+        fputs("</li>\n", out);
+        free(items[i]);
+    }
+    free(items);
+    fputs("</ul>\n", out);
+}
+
 /* ---- the page --------------------------------------------------------------- */
+
+const char *dse_report_page_style(void)
+{
+    return "body{font-family:sans-serif;margin:1em auto;padding:0 12px;"
+           "max-width:1200px;color:#222;line-height:1.4;"
+           "overflow-wrap:anywhere}\n"
+           ".scroll{overflow-x:auto;max-width:100%}\n"
+           "table{border-collapse:collapse;margin:1em 0;font-size:90%;"
+           "overflow-wrap:normal}\n"
+           "th,td{border:1px solid #bbb;padding:3px 7px;text-align:left;"
+           "vertical-align:top}\n"
+           "td{min-width:3em;max-width:28em}\n"
+           "th{background:#eee}\ntr:nth-child(even) td{background:#fafafa}\n"
+           "figure{margin:1em 0;max-width:100%}\nfigure svg{border:1px solid "
+           "#ddd}\nfigcaption{font-size:85%;color:#555}\n.note{color:#555}\n"
+           ".q{color:#333;font-style:italic}\n";
+}
+
+/* A table under its heading, and the question it answers when it has
+ * one. */
+static void table_section_q(FILE *out, const char *title, const char *q,
+                            void (*build)(const dse_run *, rtable *),
+                            const dse_run *r)
+{
+    rtable t;
+    fprintf(out, "<h2>%s</h2>\n", title);
+    if (q)
+        question(out, q);
+    fputs("<div class=\"scroll\">", out);
+    build(r, &t);
+    rtable_html(&t, out);
+    rtable_fini(&t);
+    fputs("</div>\n", out);
+}
 
 static void table_section(FILE *out, const char *title,
                           void (*build)(const dse_run *, rtable *),
                           const dse_run *r)
 {
-    rtable t;
-    fprintf(out, "<h2>%s</h2>\n<div class=\"scroll\">", title);
-    build(r, &t);
-    rtable_html(&t, out);
-    rtable_fini(&t);
-    fputs("</div>\n", out);
+    table_section_q(out, title, NULL, build, r);
 }
 
 int dse_report_html(const dse_run *r, FILE *out, err *e)
@@ -74,20 +116,8 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
           "<title>dse report: ", out);
     html_text(out, r->study->name);
     fputs("</title>\n<meta name=\"viewport\" content=\"width=device-width, "
-          "initial-scale=1\">\n<style>\n"
-          "body{font-family:sans-serif;margin:1em auto;padding:0 12px;"
-          "max-width:1200px;color:#222;line-height:1.4;"
-          "overflow-wrap:anywhere}\n"
-          ".scroll{overflow-x:auto;max-width:100%}\n"
-          "table{border-collapse:collapse;margin:1em 0;font-size:90%;"
-          "overflow-wrap:normal}\n"
-          "th,td{border:1px solid #bbb;padding:3px 7px;text-align:left;"
-          "vertical-align:top}\n"
-          "td{min-width:3em;max-width:28em}\n"
-          "th{background:#eee}\ntr:nth-child(even) td{background:#fafafa}\n"
-          "figure{margin:1em 0;max-width:100%}\nfigure svg{border:1px solid "
-          "#ddd}\nfigcaption{font-size:85%;color:#555}\n.note{color:#555}\n"
-          ".q{color:#333;font-style:italic}\n", out);
+          "initial-scale=1\">\n<style>\n", out);
+    fputs(dse_report_page_style(), out);
     fputs(chart_page_style(), out);
     fputs(          "</style>\n</head>\n<body>\n<h1>dse report: ", out);
     html_text(out, r->study->name);
@@ -132,8 +162,9 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
     table_section(out, "Each simulated design at each target rate",
                   report_table_finalist_points, r);
     if (r->recommended != SIZE_MAX)
-        table_section(out, "The recommended shape against its VCs and routing",
-                      report_table_tradeoff, r);
+        table_section_q(out, "The recommended shape against its VCs and "
+                        "routing", report_tradeoff_question(),
+                        report_table_tradeoff, r);
     table_section(out, "Best design of each topology by target rate",
                   report_table_best, r);
     if (r->ndisagree)
@@ -141,16 +172,9 @@ int dse_report_html(const dse_run *r, FILE *out, err *e)
                       report_table_disagreements, r);
     fputs("<h2>How the decision is made</h2>\n<p>", out);
     html_text(out, report_ranking_text());
-    fputs("</p>\n<h2>Findings</h2>\n<ul>\n", out);
+    fputs("</p>\n<h2>Findings</h2>\n", out);
     char **notes = dse_report_notes(r, &n);
-    for (size_t i = 0; i < n; i++) {
-        fputs("<li>", out);
-        html_text(out, notes[i]);
-        fputs("</li>\n", out);
-        free(notes[i]);
-    }
-    free(notes);
-    fputs("</ul>\n", out);
+    html_list(out, notes, n);
     table_section(out, "Design space and infeasibility", report_table_space, r);
     table_section(out, "Study settings", report_table_settings, r);
     fputs("<h2>Data</h2>\n<p>Every curve drawn above, model and "

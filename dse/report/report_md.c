@@ -10,14 +10,25 @@
 #include "dse/report/report_charts.h"
 #include "dse/report/report_table.h"
 
-static void section(FILE *out, const char *title, void (*build)(const dse_run *, rtable *),
-                    const dse_run *r)
+/* A table under its heading, and the question it answers when it has
+ * one. */
+static void section_q(FILE *out, const char *title, const char *question,
+                      void (*build)(const dse_run *, rtable *),
+                      const dse_run *r)
 {
     rtable t;
     fprintf(out, "## %s\n\n", title);
+    if (question)
+        fprintf(out, "%s\n\n", question);
     build(r, &t);
     rtable_md(&t, out);
     rtable_fini(&t);
+}
+
+static void section(FILE *out, const char *title,
+                    void (*build)(const dse_run *, rtable *), const dse_run *r)
+{
+    section_q(out, title, NULL, build, r);
 }
 
 int dse_report_md(const dse_run *r, FILE *out, err *e)
@@ -68,8 +79,8 @@ int dse_report_md(const dse_run *r, FILE *out, err *e)
     section(out, "Each simulated design at each target rate",
             report_table_finalist_points, r);
     if (r->recommended != SIZE_MAX)
-        section(out, "The recommended shape against its VCs and routing",
-                report_table_tradeoff, r);
+        section_q(out, "The recommended shape against its VCs and routing",
+                  report_tradeoff_question(), report_table_tradeoff, r);
     section(out, "Best design of each topology by target rate",
             report_table_best, r);
     section(out, "Design space", report_table_space, r);

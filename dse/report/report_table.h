@@ -31,6 +31,8 @@ void report_table_finalist_points(const dse_run *r, rtable *t);
 void report_table_best(const dse_run *r, rtable *t);
 void report_table_space(const dse_run *r, rtable *t);
 void report_table_tradeoff(const dse_run *r, rtable *t); /* report_tradeoff.c */
+/* The question the trade-off table answers, and how to read it. */
+const char *report_tradeoff_question(void);
 void report_table_decision(const dse_run *r, rtable *t);      /* verdict.c */
 void report_table_disagreements(const dse_run *r, rtable *t); /* verdict.c */
 
@@ -41,5 +43,8 @@ const char *report_ranking_text(void);
 
 /* Escape text for HTML. */
 void html_text(FILE *out, const char *s);
+/* <ul> of n owned strings (dse_report_line_add's), escaped; frees each and
+ * the array (report_html.c). */
+void html_list(FILE *out, char **items, size_t n);
 
 #endif

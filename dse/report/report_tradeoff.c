@@ -7,7 +7,11 @@
  * was simulated, else the model's).  It shows the trade-off the decision
  * made, not only its winner: under a router model more VCs or a more
  * adaptive routing can cost router delay, and under budget.area channel
- * width.
+ * width.  When the router model gives designs different clocks (Chien's),
+ * three more columns put them on one time scale: the clock period, the
+ * exact zero-load latency in ns and the saturation rate in messages per
+ * node per microsecond (report_clock.c says why the rest stays in each
+ * design's own cycles).
  */
 #include <math.h>
 #include <stdint.h>
@@ -26,10 +30,22 @@ static int same_shape(const net_design *a, const net_design *b)
     return net_design_params_equal(a, b);
 }
 
+const char *report_tradeoff_question(void)
+{
+    return "What do more VCs or a more adaptive routing buy the recommended "
+           "shape, and what do they cost? Every scored design of its "
+           "topology and radices, with the router delay D_r the study's "
+           "router model gives it, its channel width and buffer bits (which "
+           "an area budget trades against VCs), its latency at each target "
+           "rate and its saturation rate: simulated where it was simulated, "
+           "else the model's, marked (model).";
+}
+
 void report_table_tradeoff(const dse_run *r, rtable *t)
 {
     const cfg_study *s = r->study;
-    rtable_init(t, 6 + s->rates.n);
+    int clocks = s->router.model == PHYS_ROUTER_CHIEN;
+    rtable_init(t, 6 + s->rates.n + (clocks ? 3 : 0));
     rtable_cell(t, "VCs");
     rtable_cell(t, "routing");
     rtable_cell(t, "D_r (cycles)");
@@ -38,6 +54,11 @@ void report_table_tradeoff(const dse_run *r, rtable *t)
     for (size_t ri = 0; ri < s->rates.n; ri++)
         rtable_cell(t, "latency @ %g", s->rates.v[ri]);
     rtable_cell(t, "saturation rate");
+    if (clocks) {
+        rtable_cell(t, "clock (ns)");
+        rtable_cell(t, "zero-load latency (ns)");
+        rtable_cell(t, "saturation (msgs/node/us)");
+    }
     if (r->recommended == SIZE_MAX)
         return;
     const net_design *best = &r->cand[r->recommended].design;
@@ -60,10 +81,22 @@ void report_table_tradeoff(const dse_run *r, rtable *t)
             else
                 rtable_cell(t, "saturates");
         }
-        if (isfinite(c->sim_saturation))
-            rtable_cell(t, "%.5f", c->sim_saturation);
-        else if (isfinite(c->saturation_rate))
-            rtable_cell(t, "%.5f (model)", c->saturation_rate);
+        int sim = isfinite(c->sim_saturation);
+        double sat = sim ? c->sim_saturation : c->saturation_rate;
+        if (isfinite(sat))
+            rtable_cell(t, "%.5f%s", sat, sim ? "" : " (model)");
+        else
+            rtable_cell(t, "-");
+        if (!clocks)
+            continue;
+        double ns = dse_report_clock_ns(s, d);
+        rtable_cell(t, "%.2f", ns);
+        if (isfinite(c->exact_zero_load))
+            rtable_cell(t, "%.0f", c->exact_zero_load * ns);
+        else
+            rtable_cell(t, "-");
+        if (isfinite(sat))
+            rtable_cell(t, "%.3f%s", 1000 * sat / ns, sim ? "" : " (model)");
         else
             rtable_cell(t, "-");
     }

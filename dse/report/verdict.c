@@ -450,6 +450,7 @@ char **dse_report_verdict(const dse_run *r, size_t *count)
     model_choice_line(r, &lines, count);
     certainty_lines(r, &lines, count);
     warning_lines(r, &lines, count);
+    dse_report_clock_lines(r, &lines, count);
     return lines;
 }
 
