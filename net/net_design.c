@@ -92,6 +92,8 @@ static void format_escape(text_buf *tb, const net_design *d)
         tb_add(tb, " escape=sticky");
     if (d->adaptive_vcs)
         tb_add(tb, " adaptive_vcs=%d", d->adaptive_vcs);
+    if (d->adaptive_dims)
+        tb_add(tb, " adaptive_dims=%d", d->adaptive_dims);
 }
 
 int net_design_format(const net_design *d, char *buf, size_t size)
@@ -315,6 +317,7 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
         {"bus_link_delay", &d->bus_link_delay, 1, 1000},
         {"speculative", &d->speculative, 0, 1},
         {"adaptive_vcs", &d->adaptive_vcs, 0, 1024},
+        {"adaptive_dims", &d->adaptive_dims, 0, NET_MAX_DIMS},
     };
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         if (strcmp(key, ints[i].name) == 0) {

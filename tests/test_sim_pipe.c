@@ -318,6 +318,67 @@ static void test_escape_sticky(void **state)
     sim_net_destroy(net);
 }
 
+/* adaptive_dims=1 (BookSim2's min_adapt in effect): the adaptive VC only
+ * on the first dimension still to correct, beside that dimension's escape
+ * VC; once x is done, y's; and the network runs and drains with it under
+ * both routers. */
+static void test_adaptive_dims(void **state)
+{
+    (void)state;
+    under_load("topology=torus k=4 n=2 vcs=4 buffer=2 routing=duato "
+               "escape=sticky adaptive_vcs=1 adaptive_dims=1 "
+               "router=pipelined dateline=wrap",
+               "message_bits=8", 0.06);
+    under_load("topology=hypercube n=4 vcs=2 buffer=2 routing=duato "
+               "adaptive_dims=2 router=unit",
+               "message_bits=8", 0.06);
+
+    sim_params p = make("topology=torus k=8 n=2 vcs=4 buffer=4 "
+                        "routing=duato escape=sticky adaptive_vcs=1 "
+                        "adaptive_dims=1 router=pipelined link_delay=2 "
+                        "dateline=wrap",
+                        "message_bits=16");
+    p.rate = 0.002;
+    sim_net *net;
+    err e;
+    if (sim_net_create(&p, &net, &e))
+        fail_msg("%s", e.msg);
+    sim_msg m;
+    memset(&m, 0, sizeof m);
+    m.bc = SIM_NONE;
+    int32_t inj = net->topo.nnet * 4;    /* injection VC 0 of node 0 */
+    sim_route rt;
+    m.dst = 3 + 8 * 2;                   /* 3 hops in x, 2 in y from 0 */
+    sim__route_of(net, 0, &m, inj, &rt);
+    assert_int_equal(rt.ntiers, 1);
+    assert_int_equal(rt.end[0], 2);      /* x adaptive and x escape */
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(net->topo.chan[rt.ch[i]].dim, 0);
+        assert_int_equal(net->topo.chan[rt.ch[i]].dir, +1);
+    }
+    assert_int_equal(rt.vcs[0] | rt.vcs[1], 8 | 1);  /* VC 3, escape VC 0 */
+    m.dst = 8 * 6;                       /* x done; 2 hops in -y */
+    sim__route_of(net, 0, &m, inj, &rt);
+    assert_int_equal(rt.end[0], 2);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(net->topo.chan[rt.ch[i]].dim, 1);
+        assert_int_equal(net->topo.chan[rt.ch[i]].dir, -1);
+    }
+    sim_net_destroy(net);
+    /* adaptive_dims=2 on the 2D torus: every dimension, as 0 */
+    p = make("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
+             "escape=sticky adaptive_vcs=1 adaptive_dims=2 "
+             "router=pipelined link_delay=2 dateline=wrap",
+             "message_bits=16");
+    p.rate = 0.002;
+    if (sim_net_create(&p, &net, &e))
+        fail_msg("%s", e.msg);
+    m.dst = 3 + 8 * 2;
+    sim__route_of(net, 0, &m, inj, &rt);
+    assert_int_equal(rt.end[0], 3);      /* x and y adaptive, x escape */
+    sim_net_destroy(net);
+}
+
 /* A torus with one VC and dimension order can deadlock: the detector
  * must find it with the pipeline (and the run must say so). */
 static void test_deadlock_found(void **state)
@@ -371,6 +432,17 @@ static void test_refusals_and_text(void **state)
     d.adaptive_vcs = 3;                  /* 4 VCs, 2 escape on the torus */
     assert_int_not_equal(net_check(&d, &e), 0);
     assert_non_null(strstr(e.msg, "adaptive_vcs"));
+    assert_int_equal(net_design_parse(&d, "adaptive_vcs=1 adaptive_dims=1",
+                                      &e),
+                     0);
+    net_design_format(&d, buf, sizeof buf);
+    assert_non_null(strstr(buf, "adaptive_vcs=1 adaptive_dims=1"));
+    assert_int_equal(net_check(&d, &e), 0);
+    d.adaptive_dims = 3;                 /* a 2-D torus */
+    assert_int_not_equal(net_check(&d, &e), 0);
+    assert_non_null(strstr(e.msg, "adaptive_dims=3"));
+    d.adaptive_dims = 0;
+    assert_int_not_equal(net_design_parse(&d, "adaptive_dims=-1", &e), 0);
     assert_int_not_equal(net_design_parse(&d, "escape=never", &e), 0);
     assert_int_equal(net_design_parse(&d, "routing=minimal_adaptive "
                                           "adaptive_vcs=0",
@@ -404,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_invariants_under_load),
         cmocka_unit_test(test_every_topology_and_routing),
         cmocka_unit_test(test_escape_sticky),
+        cmocka_unit_test(test_adaptive_dims),
         cmocka_unit_test(test_deadlock_found),
         cmocka_unit_test(test_refusals_and_text),
     };
