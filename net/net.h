@@ -102,10 +102,15 @@ typedef struct net_design {
      * 1, switch traversal 1), the cycles a returned credit waits at the
      * upstream router before it is usable (0), link delays per channel
      * class (1 each: local channels, express channels, DCSH bus legs), and
-     * speculative switch allocation (0). */
+     * speculative switch allocation (0).  The off-chip class: a chip holds
+     * the n - offchip_dims lowest dimensions, so the channels of the
+     * offchip_dims highest dimensions join two chips and take
+     * offchip_link_delay instead of their on-chip class's delay (0: the
+     * whole network on one chip; n: a chip per router). */
     int routing_delay, vc_alloc_delay, sw_alloc_delay, st_final_delay;
     int credit_delay;
     int link_delay, express_link_delay, bus_link_delay;
+    int offchip_dims, offchip_link_delay;
     int speculative;
     /* Torus dimension-order VC classes (the escape VCs of the adaptive
      * routings too): 0 high_low, Dally and Seitz's rule (class by whether

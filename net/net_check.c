@@ -78,12 +78,22 @@ int net_check(const net_design *d, err *e)
             d->sw_alloc_delay < 1 || d->st_final_delay < 0 ||
             d->credit_delay < 0 || d->link_delay < 1 ||
             d->express_link_delay < 1 || d->bus_link_delay < 1 ||
-            d->speculative < 0 || d->speculative > 1)
+            d->offchip_link_delay < 1 || d->speculative < 0 ||
+            d->speculative > 1)
             return err_set(e, ERR_INFEASIBLE,
                            "pipelined router: need routing_delay >= 0, "
                            "vc_alloc_delay and sw_alloc_delay >= 1, "
                            "st_final_delay and credit_delay >= 0, link "
                            "delays >= 1, speculative 0 or 1");
+        if (d->offchip_dims < 0 || d->offchip_dims > d->n)
+            return err_set(e, ERR_INFEASIBLE,
+                           "offchip_dims=%d: the %s has %d dimension%s",
+                           d->offchip_dims, topo, d->n,
+                           d->n == 1 ? "" : "s");
+    } else if (d->offchip_dims) {
+        return err_set(e, ERR_INFEASIBLE,
+                       "offchip_dims applies to router=pipelined (the unit "
+                       "router's links take one cycle)");
     }
     if (d->routing == NET_ROUTE_PCUBE && d->topology != NET_HYPERCUBE)
         return err_set(e, ERR_INFEASIBLE,

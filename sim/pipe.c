@@ -68,7 +68,9 @@
  * port of its destination; a DCSH bus is one output port (one flit per
  * cycle) whose V bus VCs are shared by its receivers' legs, and a DCSH
  * input multiplexer is one input port over its legs' VCs; express channels
- * and DCSH bus legs take express_link_delay and bus_link_delay.
+ * and DCSH bus legs take express_link_delay and bus_link_delay, and the
+ * channels of the offchip_dims highest dimensions, which join two chips,
+ * offchip_link_delay (whatever their class on a chip).
  *
  * Cost: per cycle, the routers that hold a flit; events wait in two
  * calendar rings (flits, credits) whose size bounds the longest delay, so
@@ -140,6 +142,8 @@ static int32_t link_delay(const sim_net *net, int32_t c)
     const sim_chan *ch = &net->topo.chan[c];
     if (c >= net->topo.nnet)
         return 1;                          /* injection channel */
+    if (d->offchip_dims > 0 && ch->dim >= d->n - d->offchip_dims)
+        return d->offchip_link_delay;      /* between two chips */
     if (net->topo.phys)
         return d->bus_link_delay;
     if (d->topology == NET_EXPRESS && ch->src >= net->nodes &&

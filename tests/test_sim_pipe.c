@@ -103,6 +103,64 @@ static void test_per_hop(void **state)
     assert_true(fabs(r.latency - expect) < 1e-9);
 }
 
+/* The off-chip link class: a ring wholly off-chip is a ring of that link
+ * delay; a transpose on a 4x4 torus with its y links off-chip crosses as
+ * many on-chip as off-chip hops, so its zero load is linear in the hops
+ * with the mean of the two link delays, and its stream is the off-chip
+ * link's; uniform traffic's mean (on-chip and off-chip paths mixed)
+ * matches the bound's closed form. */
+static void test_offchip_links(void **state)
+{
+    (void)state;
+    sim_params ring_off = make("topology=torus k=8 n=1 vcs=2 buffer=2 "
+                               "router=pipelined offchip_dims=1 "
+                               "offchip_link_delay=3",
+                               "message_bits=9");
+    sim_params ring_link = make("topology=torus k=8 n=1 vcs=2 buffer=2 "
+                                "router=pipelined link_delay=3",
+                                "message_bits=9");
+    sim_result a = zero_load_run(&ring_off, 200);
+    sim_result b = zero_load_run(&ring_link, 200);
+    assert_true(a.hops == b.hops);
+    assert_true(a.latency == b.latency);
+
+    const char *torus = "topology=torus k=4 n=2 vcs=2 buffer=2 "
+                        "router=pipelined link_delay=1 offchip_dims=1 "
+                        "offchip_link_delay=4";
+    sim_params p = make(torus, "message_bits=9 traffic=transpose");
+    model_bound mb;
+    err e;
+    assert_int_equal(model_bound_compute(&p.design, &p.workload, &mb, &e), 0);
+    sim_result r = zero_load_run(&p, 300);
+    double per_hop = 4 + (1 + 4) / 2.0;  /* four stages, mean link */
+    double expect = mb.zero_load + (r.hops - mb.hops) * per_hop;
+    if (fabs(r.latency - expect) > 1e-9)
+        fail_msg("transpose: latency %.6f, closed form %.6f", r.latency,
+                 expect);
+    /* the off-chip links' round trip (1 + 8 + 2 = 11 > 5 on the chip)
+     * governs the stream: 8 flits after the header at B = 2 */
+    sim_params on = make("topology=torus k=4 n=2 vcs=2 buffer=2 "
+                         "router=pipelined link_delay=1",
+                         "message_bits=9 traffic=transpose");
+    sim_result r_on = zero_load_run(&on, 300);
+    assert_true(r_on.hops == r.hops);
+    /* (4 - 1) per off-chip hop, half the hops, and 4 x (11 - 5) of
+     * stream */
+    double more = (4 - 1) * r.hops / 2 + 4 * (11 - 5);
+    if (fabs(r.latency - r_on.latency - more) > 1e-9)
+        fail_msg("off-chip: %.6f more cycles, expected %.6f",
+                 r.latency - r_on.latency, more);
+
+    p = make(torus, "message_bits=9");
+    assert_int_equal(model_bound_compute(&p.design, &p.workload, &mb, &e), 0);
+    r = zero_load_run(&p, 20000);
+    if (fabs(r.latency / mb.zero_load - 1) > 0.005)
+        fail_msg("uniform: latency %.3f, bound %.3f", r.latency,
+                 mb.zero_load);
+    /* the fastest message: a neighbour on the chip */
+    assert_true(mb.min_zero_load < mb.zero_load);
+}
+
 /* A VC with B-flit buffers and a credit round trip of R > B cycles
  * streams B flits per R cycles: a 65-flit message takes (R - B) x 64/B
  * cycles more than 64 flits at one per cycle; with B >= R, none. */
@@ -443,6 +501,26 @@ static void test_refusals_and_text(void **state)
     assert_non_null(strstr(e.msg, "adaptive_dims=3"));
     d.adaptive_dims = 0;
     assert_int_not_equal(net_design_parse(&d, "adaptive_dims=-1", &e), 0);
+    /* the off-chip class prints when set, is bounded by n and is the
+     * pipelined router's */
+    net_design o;
+    net_design_init(&o);
+    assert_int_equal(net_design_parse(&o, "router=pipelined offchip_dims=1 "
+                                          "offchip_link_delay=6",
+                                      &e),
+                     0);
+    net_design_format(&o, buf, sizeof buf);
+    assert_non_null(strstr(buf, "offchip_dims=1 offchip_link_delay=6"));
+    assert_int_equal(net_check(&o, &e), 0);
+    o.offchip_dims = 3;
+    assert_int_not_equal(net_check(&o, &e), 0);
+    assert_non_null(strstr(e.msg, "offchip_dims=3"));
+    o.offchip_dims = 1;
+    o.router = NET_ROUTER_UNIT;
+    assert_int_not_equal(net_check(&o, &e), 0);
+    assert_non_null(strstr(e.msg, "router=pipelined"));
+    assert_int_not_equal(net_design_parse(&o, "offchip_link_delay=0", &e),
+                         0);
     assert_int_not_equal(net_design_parse(&d, "escape=never", &e), 0);
     assert_int_equal(net_design_parse(&d, "routing=minimal_adaptive "
                                           "adaptive_vcs=0",
@@ -473,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_zero_load_every_stage),
         cmocka_unit_test(test_per_hop),
         cmocka_unit_test(test_single_vc_stream),
+        cmocka_unit_test(test_offchip_links),
         cmocka_unit_test(test_invariants_under_load),
         cmocka_unit_test(test_every_topology_and_routing),
         cmocka_unit_test(test_escape_sticky),
