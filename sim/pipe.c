@@ -248,10 +248,12 @@ int sim__pipe_create(sim_net *net, err *e)
     p->vlat = xmalloc(sizeof *p->vlat * (size_t)p->nvc);
     p->oport = xmalloc(sizeof *p->oport * (size_t)p->nvc);
     p->nslot = xcalloc((size_t)ni + 1, sizeof *p->nslot);
+    p->rvi = xmalloc(sizeof *p->rvi * (size_t)p->nvc);
     for (int32_t c = 0; c < nch; c++) {
         int32_t r = t->chan[c].dst, ip = p->in_off[r] + p->in_loc[c];
         for (int v = 0; v < V; v++) {
             int32_t x = c * V + v;
+            p->rvi[x] = fill[r] - p->rvc_off[r];
             p->rvc[fill[r]++] = x;
             p->slot[x] = p->nslot[ip]++;
             p->vip[x] = p->in_loc[c];
@@ -282,6 +284,13 @@ int sim__pipe_create(sim_net *net, err *e)
     }
     p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
     p->nva = xcalloc((size_t)R, sizeof *p->nva);
+    int32_t maxrv = 1;
+    for (int r = 0; r < R; r++)
+        if (p->rvc_off[r + 1] - p->rvc_off[r] > maxrv)
+            maxrv = p->rvc_off[r + 1] - p->rvc_off[r];
+    p->mw = (int)((maxrv + 63) / 64);
+    p->occ_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->occ_m);
+    p->va_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->va_m);
     size_t nej = (size_t)net->nodes * (size_t)V;
     p->ej_cred = xmalloc(sizeof *p->ej_cred * nej);
     p->ej_used = xmalloc(sizeof *p->ej_used * nej);
@@ -356,7 +365,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
-        p->bh, p->bn, p->rbusy, p->nva, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->rvi, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -384,6 +393,21 @@ static inline int32_t used_slot(const sim_net *net, int32_t y)
     return y;
 }
 
+/* Set or clear x's bit (router r) in a per-router VC set. */
+static inline void vc_bit_set(const sim_pipe *p, uint64_t *m, int r,
+                              int32_t x)
+{
+    int32_t i = p->rvi[x];
+    m[(size_t)r * p->mw + (size_t)(i >> 6)] |= UINT64_C(1) << (i & 63);
+}
+
+static inline void vc_bit_clear(const sim_pipe *p, uint64_t *m, int r,
+                                int32_t x)
+{
+    int32_t i = p->rvi[x];
+    m[(size_t)r * p->mw + (size_t)(i >> 6)] &= ~(UINT64_C(1) << (i & 63));
+}
+
 /* The front flit of x (router r) changed in cycle f: set when it may
  * request. */
 static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
@@ -392,6 +416,7 @@ static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
     if (head) {
         p->state[x] = PIPE_VA;
         p->nva[r]++;
+        vc_bit_set(p, p->va_m, r, x);
         p->rdy[x] = f + p->rd;
     } else {
         p->rdy[x] = f;
@@ -536,6 +561,7 @@ static void va_complete(sim_net *net, int r, int32_t x)
     p->oport[x] = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
     p->state[x] = PIPE_ACTIVE;
     p->nva[r]--;
+    vc_bit_clear(p, p->va_m, r, x);
 }
 
 static void va_stage(sim_net *net, int r)
@@ -545,15 +571,18 @@ static void va_stage(sim_net *net, int r)
     const int32_t off = p->rvc_off[r];
     const int32_t *rv = p->rvc + off;
     const int nv = p->rvc_off[r + 1] - off;
+    const uint64_t *vm = p->va_m + (size_t)r * p->mw;
     p->nrq = 0;
-    for (int i = 0; i < nv; i++) {
-        int32_t x = rv[i];
-        if (p->state[x] != PIPE_VA || p->va_t[x] >= 0 || p->rdy[x] > now)
-            continue;
-        va_requests(net, r, i, x);
-        p->va_t[x] = now + p->dva - 1;   /* requested or not: retry then */
-        p->va_y[x] = -1;
-    }
+    for (int w = 0; w < p->mw; w++)
+        for (uint64_t bits = vm[w]; bits; bits &= bits - 1) {
+            int i = 64 * w + __builtin_ctzll(bits);
+            int32_t x = rv[i];
+            if (p->va_t[x] >= 0 || p->rdy[x] > now)
+                continue;
+            va_requests(net, r, i, x);
+            p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
+            p->va_y[x] = -1;
+        }
     if (p->nrq) {
         const int V = p->V;
         int ni;
@@ -564,11 +593,13 @@ static void va_stage(sim_net *net, int r)
             p->va_y[rv[i]] = p->rq_y[p->a_rq[i]];
         }
     }
-    for (int i = 0; i < nv; i++) {
-        int32_t x = rv[i];
-        if (p->state[x] == PIPE_VA && p->va_t[x] == now)
-            va_complete(net, r, x);
-    }
+    /* va_complete clears only the bit of the VC it completes */
+    for (int w = 0; w < p->mw; w++)
+        for (uint64_t bits = vm[w]; bits; bits &= bits - 1) {
+            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
+            if (p->va_t[x] == now)
+                va_complete(net, r, x);
+        }
 }
 
 /* ---- switch allocation and traversal ------------------------------------ */
@@ -622,8 +653,10 @@ static void traverse(sim_net *net, int r, int32_t x)
     sim_msg *mm = &net->msg[m];
     int tail = seq == mm->len - 1;
     p->bh[x] = p->bh[x] + 1 < B ? p->bh[x] + 1 : 0;
-    if (--p->bn[x] == 0)
+    if (--p->bn[x] == 0) {
         p->rbusy[r]--;
+        vc_bit_clear(p, p->occ_m, r, x);
+    }
     p->grants++;
     net->last_move = now;
 
@@ -670,7 +703,6 @@ static void sa_stage(sim_net *net, int r)
     sim_pipe *p = net->pipe;
     const int64_t now = net->now;
     const int32_t *rv = p->rvc + p->rvc_off[r];
-    const int nv = p->rvc_off[r + 1] - p->rvc_off[r];
     const int maxout = p->maxout;
     const int32_t ioff = p->in_off[r];
     /* the VCs holding a flit, in order: only they request, hold a grant
@@ -678,11 +710,12 @@ static void sa_stage(sim_net *net, int r)
     int32_t *act = p->act;
     int na = 0;
     p->nrq = 0;
-    for (int i = 0; i < nv; i++) {
-        int32_t x = rv[i];
-        if (!p->bn[x])
-            continue;
-        act[na++] = x;
+    const uint64_t *om = p->occ_m + (size_t)r * p->mw;
+    for (int w = 0; w < p->mw; w++)
+        for (uint64_t bits = om[w]; bits; bits &= bits - 1)
+            act[na++] = rv[64 * w + __builtin_ctzll(bits)];
+    for (int k = 0; k < na; k++) {
+        int32_t x = act[k];
         if (p->sa_t[x] >= 0)
             continue;
         int32_t ip = p->vip[x];
@@ -770,6 +803,7 @@ static void arrive(sim_net *net, const sim_pflit *f)
     if (p->bn[x]++ == 0) {
         int32_t r = vc_router(net, x);
         p->rbusy[r]++;
+        vc_bit_set(p, p->occ_m, r, x);
         front_ready(p, r, x, now, p->state[x] == PIPE_IDLE);
     }
 }

@@ -72,6 +72,13 @@ typedef struct sim_pipe {
     int32_t *bh, *bn;            /* ring head, flits buffered */
     int32_t *rbusy;              /* [router] input VCs holding a flit */
     int32_t *nva;                /* [router] input VCs in VC allocation */
+    /* the same sets as bits, so the stages visit only their members (in
+     * the router's VC order, as a scan would): bit i of word w of router r
+     * at [r * mw + w] stands for its input VC rvc[rvc_off[r] + 64 w + i] */
+    int mw;                      /* words per router */
+    uint64_t *occ_m;             /* holds a flit */
+    uint64_t *va_m;              /* in VC allocation */
+    int32_t *rvi;                /* [x] index of x among its router's VCs */
     int32_t *vip;                /* [VC] its local input port */
     int32_t *vlat;               /* [VC] its channel's link delay */
     int32_t nnet_vc;             /* VCs of network channels: the first */
