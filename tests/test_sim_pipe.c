@@ -304,6 +304,28 @@ static void test_every_topology_and_routing(void **state)
     assert_int_equal(ran, 15);
 }
 
+/* A network of design (16-bit messages) to ask its routing function. */
+static sim_net *route_net(const char *design)
+{
+    sim_params p = make(design, "message_bits=16");
+    p.rate = 0.002;
+    sim_net *net;
+    err e;
+    if (sim_net_create(&p, &net, &e))
+        fail_msg("%s: %s", design, e.msg);
+    return net;
+}
+
+/* A unicast message to dst, as the routing function reads it. */
+static sim_msg route_msg(int32_t dst)
+{
+    sim_msg m;
+    memset(&m, 0, sizeof m);
+    m.bc = SIM_NONE;
+    m.dst = dst;
+    return m;
+}
+
 /* escape=sticky (BookSim2's min_adapt): a message that took an escape VC
  * never takes an adaptive VC again, adaptive_vcs=1 leaves the VCs below
  * the highest unused on network channels, and both routers run it (the
@@ -324,19 +346,10 @@ static void test_escape_sticky(void **state)
     /* the route itself: from an escape VC of a network channel only the
      * escape VC; elsewhere one tier with the adaptive VC 3 and the escape
      * VC together */
-    sim_params p = make("topology=torus k=8 n=2 vcs=4 buffer=4 "
-                        "routing=duato escape=sticky adaptive_vcs=1 "
-                        "router=pipelined link_delay=2 dateline=wrap",
-                        "message_bits=16");
-    p.rate = 0.002;
-    sim_net *net;
-    err e;
-    if (sim_net_create(&p, &net, &e))
-        fail_msg("%s", e.msg);
-    sim_msg m;
-    memset(&m, 0, sizeof m);
-    m.bc = SIM_NONE;
-    m.dst = 3 + 8 * 2;                   /* 3 hops in x, 2 in y from 0 */
+    sim_net *net = route_net("topology=torus k=8 n=2 vcs=4 buffer=4 "
+                             "routing=duato escape=sticky adaptive_vcs=1 "
+                             "router=pipelined link_delay=2 dateline=wrap");
+    sim_msg m = route_msg(3 + 8 * 2);    /* 3 hops in x, 2 in y from 0 */
     int32_t esc_in = -1, adapt_in = -1;
     for (int32_t c = 0; c < net->topo.nnet; c++)
         if (net->topo.chan[c].dst == 0 && net->topo.chan[c].dim == 0) {
@@ -364,12 +377,8 @@ static void test_escape_sticky(void **state)
     assert_int_equal(escape, 1);
     /* without escape=sticky: Duato's two tiers, adaptive VCs 2 and 3 */
     sim_net_destroy(net);
-    p = make("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
-             "router=pipelined link_delay=2 dateline=wrap",
-             "message_bits=16");
-    p.rate = 0.002;
-    if (sim_net_create(&p, &net, &e))
-        fail_msg("%s", e.msg);
+    net = route_net("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
+                    "router=pipelined link_delay=2 dateline=wrap");
     sim__route_of(net, 0, &m, esc_in, &rt);
     assert_int_equal(rt.ntiers, 2);
     assert_int_equal(rt.vcs[0], 12);
@@ -391,22 +400,13 @@ static void test_adaptive_dims(void **state)
                "adaptive_dims=2 router=unit",
                "message_bits=8", 0.06);
 
-    sim_params p = make("topology=torus k=8 n=2 vcs=4 buffer=4 "
-                        "routing=duato escape=sticky adaptive_vcs=1 "
-                        "adaptive_dims=1 router=pipelined link_delay=2 "
-                        "dateline=wrap",
-                        "message_bits=16");
-    p.rate = 0.002;
-    sim_net *net;
-    err e;
-    if (sim_net_create(&p, &net, &e))
-        fail_msg("%s", e.msg);
-    sim_msg m;
-    memset(&m, 0, sizeof m);
-    m.bc = SIM_NONE;
+    sim_net *net = route_net("topology=torus k=8 n=2 vcs=4 buffer=4 "
+                             "routing=duato escape=sticky adaptive_vcs=1 "
+                             "adaptive_dims=1 router=pipelined link_delay=2 "
+                             "dateline=wrap");
     int32_t inj = net->topo.nnet * 4;    /* injection VC 0 of node 0 */
     sim_route rt;
-    m.dst = 3 + 8 * 2;                   /* 3 hops in x, 2 in y from 0 */
+    sim_msg m = route_msg(3 + 8 * 2);    /* 3 hops in x, 2 in y from 0 */
     sim__route_of(net, 0, &m, inj, &rt);
     assert_int_equal(rt.ntiers, 1);
     assert_int_equal(rt.end[0], 2);      /* x adaptive and x escape */
@@ -424,13 +424,9 @@ static void test_adaptive_dims(void **state)
     }
     sim_net_destroy(net);
     /* adaptive_dims=2 on the 2D torus: every dimension, as 0 */
-    p = make("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
-             "escape=sticky adaptive_vcs=1 adaptive_dims=2 "
-             "router=pipelined link_delay=2 dateline=wrap",
-             "message_bits=16");
-    p.rate = 0.002;
-    if (sim_net_create(&p, &net, &e))
-        fail_msg("%s", e.msg);
+    net = route_net("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
+                    "escape=sticky adaptive_vcs=1 adaptive_dims=2 "
+                    "router=pipelined link_delay=2 dateline=wrap");
     m.dst = 3 + 8 * 2;
     sim__route_of(net, 0, &m, inj, &rt);
     assert_int_equal(rt.end[0], 3);      /* x and y adaptive, x escape */
