@@ -291,6 +291,10 @@ int sim__pipe_create(sim_net *net, err *e)
     p->mw = (int)((maxrv + 63) / 64);
     p->occ_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->occ_m);
     p->va_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->va_m);
+    p->rc_n = xmalloc(sizeof *p->rc_n * (size_t)p->nvc);
+    memset(p->rc_n, -1, sizeof *p->rc_n * (size_t)p->nvc);
+    p->rc_y = xmalloc(sizeof *p->rc_y * (size_t)p->nvc * PIPE_ROUTE_CACHE);
+    p->rc_tier = xmalloc((size_t)p->nvc * PIPE_ROUTE_CACHE);
     size_t nej = (size_t)net->nodes * (size_t)V;
     p->ej_cred = xmalloc(sizeof *p->ej_cred * nej);
     p->ej_used = xmalloc(sizeof *p->ej_used * nej);
@@ -365,7 +369,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
-        p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->rvi, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -415,6 +419,7 @@ static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
     p->since[x] = f;
     if (head) {
         p->state[x] = PIPE_VA;
+        p->rc_n[x] = -1;         /* a new header: its route is not known */
         p->nva[r]++;
         vc_bit_set(p, p->va_m, r, x);
         p->rdy[x] = f + p->rd;
@@ -514,6 +519,39 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
 
 /* ---- VC allocation ------------------------------------------------------ */
 
+/* Keep the route of the header at the front of x (router r, message mm):
+ * its candidate output VCs in order, with their tiers, when there are at
+ * most PIPE_ROUTE_CACHE of them.  The route is a function of the router,
+ * the message and the input VC, none of which changes while the header
+ * waits, so its retries need not recompute it. */
+static void route_cache_fill(sim_net *net, int r, const sim_msg *mm,
+                             int32_t x)
+{
+    sim_pipe *p = net->pipe;
+    const int V = p->V;
+    int32_t *ys = p->rc_y + (size_t)x * PIPE_ROUTE_CACHE;
+    uint8_t *ts = p->rc_tier + (size_t)x * PIPE_ROUTE_CACHE;
+    sim_route rt;
+    sim__route_of(net, r, mm, x, &rt);
+    int n = 0, start = 0;
+    for (int tier = 0; tier < rt.ntiers; tier++) {
+        for (int k = start; k < rt.end[tier]; k++)
+            for (uint64_t vs = rt.vcs[k]; vs; vs &= vs - 1) {
+                int v = __builtin_ctzll(vs);
+                if (v >= V)
+                    break;
+                if (n == PIPE_ROUTE_CACHE) {
+                    p->rc_n[x] = PIPE_ROUTE_CACHE + 1;
+                    return;
+                }
+                ys[n] = rt.ch[k] * V + v;
+                ts[n++] = (uint8_t)tier;
+            }
+        start = rt.end[tier];
+    }
+    p->rc_n[x] = (int8_t)n;
+}
+
 /* Add the requests of x (input VC i of router r): the free output VCs of
  * the first tier that has one; the ejection VCs at the destination. */
 static void va_requests(sim_net *net, int r, int32_t i, int32_t x)
@@ -528,6 +566,26 @@ static void va_requests(sim_net *net, int r, int32_t i, int32_t x)
         for (int v = 0; v < V; v++)
             if (p->ej_used[r * V + v] < 0)
                 rq_push(p, i, o + v, -2 - v);
+        return;
+    }
+    if (p->rc_n[x] < 0)
+        route_cache_fill(net, r, mm, x);
+    if (p->rc_n[x] <= PIPE_ROUTE_CACHE) {
+        const int32_t *ys = p->rc_y + (size_t)x * PIPE_ROUTE_CACHE;
+        const uint8_t *ts = p->rc_tier + (size_t)x * PIPE_ROUTE_CACHE;
+        int any = 0;
+        for (int j = 0; j < p->rc_n[x]; j++) {
+            if (any && ts[j] != ts[j - 1])
+                return;          /* the first tier with a free VC */
+            int32_t y = ys[j];
+            if (p->used[used_slot(net, y)] >= 0)
+                continue;
+            int32_t op = p->out_loc[y / V];
+            if (!any)
+                p->spec_out[x] = op;
+            rq_push(p, i, op * V + y % V, y);
+            any = 1;
+        }
         return;
     }
     sim_route rt;
