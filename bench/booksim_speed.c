@@ -4,6 +4,7 @@
  * alternating runs on one machine.
  *
  *   bench_booksim_speed BOOKSIM [--data DIR] [--repeat N]
+ *   bench_booksim_speed --dse-only CYCLES [--repeat N]
  *
  * The network is bench/data/booksim2/torus8x8_v2.cfg (8x8 torus, dimension
  * order, 2 VCs x 4 flits, 16-flit packets) at half of BookSim2's
@@ -14,6 +15,12 @@
  * warm-up of the same length as BookSim2's warm-up (CPU clock of the
  * process).  Prints both rates per round and the median ratio.  Targets:
  * dse at least 30x BookSim2 at half saturation, 20x at overload.
+ *
+ * Each dse run also prints a fingerprint of its network's counters at the
+ * end (flits injected and consumed, messages delivered): an optimisation
+ * of sim/pipe.c that keeps the algorithm must keep it.  --dse-only CYCLES:
+ * dse alone, CYCLES timed cycles at each load after the same 30000-cycle
+ * warm-up (for profiling, and for the fingerprint without BookSim2).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +68,10 @@ static double booksim_run(const char *bs, const char *cfg, double flits,
     return cpu_children() - c0;
 }
 
-/* dse: warm cycles untimed, then `cycles` timed; CPU seconds. */
-static double dse_run(double flits, long warm, long cycles)
+/* dse: warm cycles untimed, then `cycles` timed; CPU seconds.  Its
+ * counters' fingerprint goes to fp. */
+static double dse_run(double flits, long warm, long cycles, char *fp,
+                      size_t fpsize)
 {
     sim_params p;
     err e;
@@ -89,6 +98,10 @@ static double dse_run(double flits, long warm, long cycles)
         exit(1);
     }
     double t = cpu_self() - t0;
+    sim_counts c;
+    sim_net_counts(net, &c);
+    snprintf(fp, fpsize, "[inj %ld cons %ld del %ld]", c.flits_injected,
+             c.flits_consumed, c.delivered);
     sim_net_destroy(net);
     return t;
 }
@@ -103,9 +116,12 @@ int main(int argc, char **argv)
 {
     const char *bs = NULL, *data = "bench/data/booksim2";
     int repeat = 3;
+    long dse_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--data") == 0 && i + 1 < argc)
             data = argv[++i];
+        else if (strcmp(argv[i], "--dse-only") == 0 && i + 1 < argc)
+            dse_only = atol(argv[++i]);
         else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
             repeat = atoi(argv[++i]);
         else if (!bs && argv[i][0] != '-')
@@ -113,8 +129,11 @@ int main(int argc, char **argv)
         else
             bs = NULL, i = argc;
     }
-    if (!bs || repeat < 1 || repeat > 50) {
+    if ((!bs && dse_only <= 0) || repeat < 1 || repeat > 50 ||
+        dse_only < 0 || dse_only > 100000000) {
         fprintf(stderr, "usage: bench_booksim_speed BOOKSIM [--data DIR] "
+                        "[--repeat N]\n"
+                        "       bench_booksim_speed --dse-only CYCLES "
                         "[--repeat N]\n");
         return 2;
     }
@@ -127,6 +146,20 @@ int main(int argc, char **argv)
         {"overload", 1.0, 1},
     };
     const int nodes = 64;
+    char fp[128];
+    if (dse_only > 0) {
+        for (size_t l = 0; l < 2; l++)
+            for (int k = 0; k < repeat; k++) {
+                double dcpu = dse_run(loads[l].flits, 30000, dse_only, fp,
+                                      sizeof fp);
+                printf("%-16s round %d: %ld cycles  dse %.3f Mrc/s (%.2f "
+                       "cpu_s)  %s\n",
+                       loads[l].name, k + 1, dse_only,
+                       nodes * (double)dse_only / dcpu / 1e6, dcpu, fp);
+                fflush(stdout);
+            }
+        return 0;
+    }
     for (size_t l = 0; l < 2; l++) {
         double ratio[50];
         for (int k = 0; k < repeat; k++) {
@@ -138,14 +171,15 @@ int main(int argc, char **argv)
                                 "(%s)\n", cfg);
                 return 1;
             }
-            double dcpu = dse_run(loads[l].flits, 30000, cyc);
+            double dcpu = dse_run(loads[l].flits, 30000, cyc, fp, sizeof fp);
             double brc = nodes * (double)cyc / bcpu;
             double drc = nodes * (double)cyc / dcpu;
             ratio[k] = drc / brc;
             printf("%-16s round %d: %ld cycles  BookSim2 %.3f Mrc/s "
-                   "(%.2f cpu_s)  dse %.3f Mrc/s (%.2f cpu_s)  ratio %.1fx\n",
+                   "(%.2f cpu_s)  dse %.3f Mrc/s (%.2f cpu_s)  ratio %.1fx  "
+                   "%s\n",
                    loads[l].name, k + 1, cyc, brc / 1e6, bcpu, drc / 1e6,
-                   dcpu, ratio[k]);
+                   dcpu, ratio[k], fp);
             fflush(stdout);
         }
         qsort(ratio, (size_t)repeat, sizeof ratio[0], cmp);

@@ -118,6 +118,14 @@ static void apply_pipeline(net_design *d, const phys_peh_dally *p,
     d->bus_link_delay = bus;
 }
 
+/* Across chips every link is off-chip: the design says so with its
+ * off-chip class (every dimension joins two chips). */
+static void apply_offchip(net_design *d, int cycles)
+{
+    d->offchip_dims = d->n;
+    d->offchip_link_delay = cycles;
+}
+
 /* Mean link delay of the local and bus channels, weighted by their
  * number, to the nearest cycle (at least 1). */
 static int mean_link_cycles(const phys_wires *w)
@@ -161,7 +169,10 @@ int phys_timing_apply(net_design *d, const phys_timing_opts *o, err *e)
     if (rc)
         return rc;
     d->router_delay = p.stages + mean_link_cycles(&w) - 1;
-    if (d->router == NET_ROUTER_PIPELINED)
+    if (d->router == NET_ROUTER_PIPELINED) {
         apply_pipeline(d, &p, &w);
+        if (o->offchip_cycles > 0)
+            apply_offchip(d, o->offchip_cycles);
+    }
     return 0;
 }

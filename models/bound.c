@@ -553,9 +553,11 @@ static void perm_pooled(const net_design *d, const net_workload *w,
  * link of a path, in cycles from one switch grant of a VC to the grant its
  * returned credit allows: injection (PE to router) sw_alloc_delay + 3, a
  * network link st_final_delay + 2 link + 2 sw_alloc_delay + credit_delay,
- * ejection st_final_delay + sw_alloc_delay + 3 + credit_delay.  Every link
- * of a path has the same round trip on the torus, mesh, hypercube and
- * DCSH, so the largest one governs the whole path. */
+ * ejection st_final_delay + sw_alloc_delay + 3 + credit_delay.  The
+ * largest round trip of a path governs its whole stream: each hop lets
+ * flit i leave no earlier than it arrives, one switch allocation after
+ * flit i - 1 and one round trip after flit i - B, so the stream at the
+ * end of the path is the one of its slowest link alone. */
 static int pipe_round_trip(const net_design *d, int link)
 {
     int sa = d->sw_alloc_delay, st = d->st_final_delay, cd = d->credit_delay;
@@ -567,23 +569,15 @@ static int pipe_round_trip(const net_design *d, int link)
     return r;
 }
 
-/* The zero-load latency of router=pipelined: generation to the tail at
- * the destination PE.  A header is at its source router 2 cycles after
- * generation (the PE sends at once over a 1-cycle channel), each hop costs
- * the four stage delays and the link's delay, the destination router the
- * stages and 1 cycle of ejection channel.  Flit i of the stream leaves
- * c_i cycles after the header: c_i = max(c_{i-1} + sw_alloc_delay, c_{i-B}
- * + R) (a VC is granted once per switch allocation, and B flits per credit
- * round trip R).  Link delay: bus_link_delay on the DCSH, link_delay
- * elsewhere (the express-cube's express channels are counted at
- * link_delay: exact when express_link_delay = link_delay). */
-static double pipe_zero_load(const net_design *d, const net_workload *w,
-                             double hops, double lm)
+/* The mean cycles from the header's to the tail's departure over a path
+ * of round trip R: flit i leaves c_i cycles after the header, c_i =
+ * max(c_{i-1} + sw_alloc_delay, c_{i-B} + R) (a VC is granted once per
+ * switch allocation, and B flits per credit round trip R), averaged over
+ * the message lengths. */
+static double pipe_stream(const net_design *d, const net_workload *w,
+                          int R, double lm)
 {
-    int link = d->topology == NET_DCSH ? d->bus_link_delay : d->link_delay;
-    int stages = d->routing_delay + d->vc_alloc_delay + d->sw_alloc_delay +
-                 d->st_final_delay;
-    int B = d->buffer_flits, R = pipe_round_trip(d, link);
+    int B = d->buffer_flits;
     int fixed = w->length == NET_LENGTH_FIXED;
     long last = fixed ? (long)lm : 1L << 24;
     double *past = xcalloc((size_t)B, sizeof *past);
@@ -607,7 +601,110 @@ static double pipe_zero_load(const net_design *d, const net_workload *w,
     if (fixed)
         stream = c;
     free(past);
-    return 2 + hops * (stages + link) + stages + 1 + stream;
+    return stream;
+}
+
+/* The paths of a traffic pattern as the pipelined zero load needs them:
+ * mean hops, mean off-chip hops (the offchip_dims highest dimensions),
+ * and the fractions of messages with at least one off-chip hop and with
+ * at least one on-chip hop. */
+typedef struct pipe_paths {
+    double hops, off, any_off, any_on;
+} pipe_paths;
+
+/* Link delay of the on-chip hops: bus_link_delay on the DCSH, link_delay
+ * elsewhere (the express-cube's express channels are counted at
+ * link_delay: exact when express_link_delay = link_delay). */
+static int pipe_onchip_link(const net_design *d)
+{
+    return d->topology == NET_DCSH ? d->bus_link_delay : d->link_delay;
+}
+
+/* The zero-load latency of router=pipelined: generation to the tail at
+ * the destination PE.  A header is at its source router 2 cycles after
+ * generation (the PE sends at once over a 1-cycle channel), each hop costs
+ * the four stage delays and its link's delay (offchip_link_delay between
+ * chips), the destination router the stages and 1 cycle of ejection
+ * channel; then the stream of the path's slowest link (pipe_stream). */
+static double pipe_zero_load(const net_design *d, const net_workload *w,
+                             const pipe_paths *pp, double lm)
+{
+    int on = pipe_onchip_link(d), off = d->offchip_link_delay;
+    int stages = d->routing_delay + d->vc_alloc_delay + d->sw_alloc_delay +
+                 d->st_final_delay;
+    double s_on = pipe_stream(d, w, pipe_round_trip(d, on), lm);
+    double stream = s_on;
+    if (d->offchip_dims > 0 && off != on) {
+        /* a path's slowest link: the slower class if it has one */
+        double s_off = pipe_stream(d, w, pipe_round_trip(d, off), lm);
+        stream = off > on ? pp->any_off * s_off + (1 - pp->any_off) * s_on
+                          : pp->any_on * s_on + (1 - pp->any_on) * s_off;
+    }
+    if (d->offchip_dims == 0)
+        return 2 + pp->hops * (stages + on) + stages + 1 + stream;
+    double links = (pp->hops - pp->off) * on + pp->off * off;
+    return 2 + pp->hops * stages + links + stages + 1 + stream;
+}
+
+/* Is dimension i of d on a chip of its own (offchip_dims: its channels
+ * join two chips)? */
+static int dim_offchip(const net_design *d, int i)
+{
+    return d->offchip_dims > 0 && i >= d->n - d->offchip_dims;
+}
+
+/* Hops between coordinates a and b of dimension i (the other coordinates
+ * equal). */
+static int dim_hops(const net_design *d, int i, int a, int b)
+{
+    int ca[NET_MAX_DIMS] = {0}, cb[NET_MAX_DIMS] = {0};
+    ca[i] = a;
+    cb[i] = b;
+    return net_distance(d, net_node_id(d, ca), net_node_id(d, cb));
+}
+
+/* The path statistics of one message s -> t. */
+static void pipe_pair(const net_design *d, long s, long t, pipe_paths *pp)
+{
+    int cs[NET_MAX_DIMS], ct[NET_MAX_DIMS];
+    net_coords(d, s, cs);
+    net_coords(d, t, ct);
+    double hops = 0, off = 0;
+    int any_off = 0, any_on = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (cs[i] == ct[i])
+            continue;
+        double h = dim_hops(d, i, cs[i], ct[i]);
+        hops += h;
+        if (dim_offchip(d, i)) {
+            off += h;
+            any_off = 1;
+        } else {
+            any_on = 1;
+        }
+    }
+    pp->hops = hops;
+    pp->off = off;
+    pp->any_off = any_off;
+    pp->any_on = any_on;
+}
+
+/* Uniform traffic's off-chip statistics (destination uniform over the
+ * other N - 1 nodes): per off-chip dimension its mean hops, and a
+ * destination on the source's chip (N/K - 1 of N - 1, K the product of
+ * the off-chip radices) or sharing its on-chip coordinates (K - 1). */
+static void pipe_uniform(const net_design *d, double hops, pipe_paths *pp)
+{
+    double N = (double)net_nodes(d), K = 1, off = 0;
+    for (int i = 0; i < d->n; i++)
+        if (dim_offchip(d, i)) {
+            off += net_dim_avg_distance(d, i);
+            K *= d->k[i];
+        }
+    pp->hops = hops;
+    pp->off = off * N / (N - 1);
+    pp->any_off = 1 - (N / K - 1) / (N - 1);
+    pp->any_on = 1 - (K - 1) / (N - 1);
 }
 
 /* The input channels of position h of a ring that a minimal leg from a
@@ -780,6 +877,12 @@ int model_bound_compute(const net_design *d, const net_workload *w,
 
     acc best = {0, ""};
     double inject = 1, eject = 1;   /* messages per node per unit rate */
+    /* router=pipelined with off-chip links: its paths' statistics and,
+     * for a permutation, its fastest message */
+    const int off_chip =
+        d->router == NET_ROUTER_PIPELINED && d->offchip_dims > 0;
+    pipe_paths pp = {0, 0, 0, 1};
+    double pipe_min = INFINITY;
     double hops = net_avg_distance(d);
     /* uniform, hot-spot and broadcast traffic send to every other node, so
      * to a neighbour one hop away (the hot spot's, when theta = 1) */
@@ -829,6 +932,26 @@ int model_bound_compute(const net_design *d, const net_workload *w,
         from_h /= N - 1;
         hops = (th * (N - 1) * to_h +
                 (1 - th) * (N * net_avg_distance(d) - from_h) + from_h) / N;
+        if (off_chip) {
+            /* the same mean over the off-chip dimensions; a message
+             * leaves its chip as often as a uniform one (the hot node's
+             * chip holds N/K - 1 of the N - 1 other sources) */
+            double to_off = 0, from_off = 0;
+            for (int i = 0; i < n; i++) {
+                if (!dim_offchip(d, i))
+                    continue;
+                double per = N / rings[i].k;
+                for (int a = 0; a < rings[i].k; a++) {
+                    to_off += per * dim_hops(d, i, a, hc[i]);
+                    from_off += per * dim_hops(d, i, hc[i], a);
+                }
+            }
+            to_off /= N - 1;
+            from_off /= N - 1;
+            pipe_uniform(d, hops, &pp);
+            pp.off = (th * (N - 1) * to_off +
+                      (1 - th) * (N * pp.off - from_off) + from_off) / N;
+        }
     } else if (tr == NET_TRAFFIC_BROADCAST) {
         double beta = w->broadcast_fraction, before = 1;
         for (int i = 0; i < n; i++) {
@@ -851,6 +974,7 @@ int model_bound_compute(const net_design *d, const net_workload *w,
     } else { /* permutations */
         double sum = 0;
         long senders = 0;
+        pipe_paths all = {0, 0, 0, 0};
         min_hops = INFINITY;
         for (long s = 0; s < nodes; s++) {
             long t = net_permutation_dest(d, tr, s);
@@ -860,8 +984,28 @@ int model_bound_compute(const net_design *d, const net_workload *w,
             int dist = net_distance(d, s, t);
             sum += dist;
             min_hops = fmin(min_hops, dist);
+            if (off_chip) {
+                pipe_paths one;
+                pipe_pair(d, s, t, &one);
+                all.off += one.off;
+                all.any_off += one.any_off;
+                all.any_on += one.any_on;
+                net_workload fixed = *w;
+                fixed.length = NET_LENGTH_FIXED;
+                pipe_min = fmin(pipe_min,
+                                pipe_zero_load(d, &fixed, &one,
+                                               w->length == NET_LENGTH_FIXED
+                                                   ? lm
+                                                   : 1));
+            }
         }
         hops = senders ? sum / senders : 0;
+        if (off_chip && senders) {
+            pp.hops = hops;
+            pp.off = all.off / senders;
+            pp.any_off = all.any_off / senders;
+            pp.any_on = all.any_on / senders;
+        }
         if (d->routing == NET_ROUTE_DETERMINISTIC &&
             nodes <= BOUND_EXACT_MAX_NODES)
             flows_exact(d, w, perm_dest, 1, 0, u, rings, &l, &best);
@@ -899,15 +1043,34 @@ int model_bound_compute(const net_design *d, const net_workload *w,
     b->hops = hops;
     double per_hop = d->switching == NET_SWITCH_PCS ? 3.0 : 1.0;
     b->zero_load = hops * (per_hop + d->router_delay) + lm;
-    if (d->router == NET_ROUTER_PIPELINED)
-        b->zero_load = pipe_zero_load(d, w, hops, lm);
+    if (d->router == NET_ROUTER_PIPELINED) {
+        if (!off_chip)
+            pp = (pipe_paths){hops, 0, 0, 1};
+        else if (tr == NET_TRAFFIC_UNIFORM || tr == NET_TRAFFIC_BROADCAST)
+            pipe_uniform(d, hops, &pp);    /* broadcast: its unicasts */
+        b->zero_load = pipe_zero_load(d, w, &pp, lm);
+    }
     /* one message: its hops and its flits, no mean over lengths */
     double min_flits = w->length == NET_LENGTH_FIXED ? lm : 1;
     b->min_zero_load = min_hops * (per_hop + d->router_delay) + min_flits;
     if (d->router == NET_ROUTER_PIPELINED) {
         net_workload one = *w;
         one.length = NET_LENGTH_FIXED;
-        b->min_zero_load = pipe_zero_load(d, &one, min_hops, min_flits);
+        if (!off_chip) {
+            pipe_paths p1 = {min_hops, 0, 0, 1};
+            b->min_zero_load = pipe_zero_load(d, &one, &p1, min_flits);
+        } else if (tr == NET_TRAFFIC_UNIFORM ||
+                   tr == NET_TRAFFIC_HOTSPOT) {
+            /* a neighbour one hop away, on the chip or off it */
+            pipe_paths p_on = {1, 0, 0, 1}, p_off = {1, 1, 1, 0};
+            double z = INFINITY;
+            if (d->offchip_dims < n)
+                z = pipe_zero_load(d, &one, &p_on, min_flits);
+            b->min_zero_load =
+                fmin(z, pipe_zero_load(d, &one, &p_off, min_flits));
+        } else {
+            b->min_zero_load = pipe_min;
+        }
     }
     if (!isfinite(min_hops))   /* a permutation where nobody sends */
         b->min_zero_load = NAN;

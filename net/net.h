@@ -102,18 +102,24 @@ typedef struct net_design {
      * 1, switch traversal 1), the cycles a returned credit waits at the
      * upstream router before it is usable (0), link delays per channel
      * class (1 each: local channels, express channels, DCSH bus legs), and
-     * speculative switch allocation (0). */
+     * speculative switch allocation (0).  The off-chip class: a chip holds
+     * the n - offchip_dims lowest dimensions, so the channels of the
+     * offchip_dims highest dimensions join two chips and take
+     * offchip_link_delay instead of their on-chip class's delay (0: the
+     * whole network on one chip; n: a chip per router). */
     int routing_delay, vc_alloc_delay, sw_alloc_delay, st_final_delay;
     int credit_delay;
     int link_delay, express_link_delay, bus_link_delay;
+    int offchip_dims, offchip_link_delay;
     int speculative;
     /* Torus dimension-order VC classes (the escape VCs of the adaptive
      * routings too): 0 high_low, Dally and Seitz's rule (class by whether
      * the coordinate is below the destination's, offset k/2 taken in the
      * + direction); 1 wrap, BookSim2's dim_order_torus rule (a dimension is
-     * traversed wholly in class 1 if its route crosses the wrap-around
-     * link, in class 0 if not; offset k/2 split between the directions,
-     * by the parity of the coordinate where the dimension starts). */
+     * traversed wholly in class 1 if the coordinate where it starts is
+     * above the destination's, in class 0 if not, in either direction;
+     * offset k/2 split between the directions, by the parity of that
+     * coordinate). */
     int dateline_wrap;
     /* Duato routing's escape VCs.  escape_sticky 0 (escape=return): Duato's
      * protocol, a message may leave an escape VC for adaptive VCs at the
@@ -123,9 +129,16 @@ typedef struct net_design {
      * and the adaptive and escape VCs are requested together (the
      * allocator chooses).  adaptive_vcs: how many VCs of a channel the
      * adaptive tier uses, the highest-numbered (0: all but the escape VCs;
-     * BookSim2's min_adapt uses one, VC 3 of 4). */
+     * BookSim2's min_adapt uses one, VC 3 of 4).  adaptive_dims: the
+     * adaptive tier offers the minimal channels of only the first this
+     * many dimensions still to correct (0: all of them).  BookSim2's
+     * min_adapt offers one: its route set (OutputSet, a std::set ordered
+     * by priority alone) keeps one candidate per priority, so of the
+     * adaptive channels, all of priority 1, only the first dimension's
+     * stays (docs/validation/booksim2.md). */
     int escape_sticky;
     int adaptive_vcs;
+    int adaptive_dims;
 } net_design;
 
 /* A workload: what the machine's nodes ask of the network.  The injection

@@ -78,12 +78,22 @@ int net_check(const net_design *d, err *e)
             d->sw_alloc_delay < 1 || d->st_final_delay < 0 ||
             d->credit_delay < 0 || d->link_delay < 1 ||
             d->express_link_delay < 1 || d->bus_link_delay < 1 ||
-            d->speculative < 0 || d->speculative > 1)
+            d->offchip_link_delay < 1 || d->speculative < 0 ||
+            d->speculative > 1)
             return err_set(e, ERR_INFEASIBLE,
                            "pipelined router: need routing_delay >= 0, "
                            "vc_alloc_delay and sw_alloc_delay >= 1, "
                            "st_final_delay and credit_delay >= 0, link "
                            "delays >= 1, speculative 0 or 1");
+        if (d->offchip_dims < 0 || d->offchip_dims > d->n)
+            return err_set(e, ERR_INFEASIBLE,
+                           "offchip_dims=%d: the %s has %d dimension%s",
+                           d->offchip_dims, topo, d->n,
+                           d->n == 1 ? "" : "s");
+    } else if (d->offchip_dims) {
+        return err_set(e, ERR_INFEASIBLE,
+                       "offchip_dims applies to router=pipelined (the unit "
+                       "router's links take one cycle)");
     }
     if (d->routing == NET_ROUTE_PCUBE && d->topology != NET_HYPERCUBE)
         return err_set(e, ERR_INFEASIBLE,
@@ -107,12 +117,12 @@ int net_check(const net_design *d, err *e)
                        "least %d for deadlock freedom",
                        d->vcs, d->vcs == 1 ? "" : "s",
                        net_routing_name(d->routing), topo, min_vcs);
-    if ((d->escape_sticky || d->adaptive_vcs) &&
+    if ((d->escape_sticky || d->adaptive_vcs || d->adaptive_dims) &&
         d->routing != NET_ROUTE_DUATO)
         return err_set(e, ERR_INFEASIBLE,
-                       "escape=sticky and adaptive_vcs apply to duato "
-                       "routing (adaptive VCs over dimension-order escape "
-                       "VCs), not %s", net_routing_name(d->routing));
+                       "escape=sticky, adaptive_vcs and adaptive_dims apply "
+                       "to duato routing (adaptive VCs over dimension-order "
+                       "escape VCs), not %s", net_routing_name(d->routing));
     /* duato's escape VCs: one fewer than its minimum (one adaptive VC) */
     if (d->adaptive_vcs > d->vcs - (min_vcs - 1))
         return err_set(e, ERR_INFEASIBLE,
@@ -121,6 +131,10 @@ int net_check(const net_design *d, err *e)
                        d->adaptive_vcs, topo, d->vcs - (min_vcs - 1),
                        d->vcs - (min_vcs - 1) == 1 ? "" : "s", min_vcs - 1,
                        min_vcs - 1 == 1 ? "" : "s");
+    if (d->adaptive_dims > d->n)
+        return err_set(e, ERR_INFEASIBLE,
+                       "adaptive_dims=%d: the %s has %d dimension%s",
+                       d->adaptive_dims, topo, d->n, d->n == 1 ? "" : "s");
     return 0;
 }
 

@@ -42,6 +42,8 @@ void net_design_init(net_design *d)
     d->link_delay = 1;
     d->express_link_delay = 1;
     d->bus_link_delay = 1;
+    d->offchip_dims = 0;
+    d->offchip_link_delay = 1;
     d->speculative = 0;
 }
 
@@ -92,6 +94,8 @@ static void format_escape(text_buf *tb, const net_design *d)
         tb_add(tb, " escape=sticky");
     if (d->adaptive_vcs)
         tb_add(tb, " adaptive_vcs=%d", d->adaptive_vcs);
+    if (d->adaptive_dims)
+        tb_add(tb, " adaptive_dims=%d", d->adaptive_dims);
 }
 
 int net_design_format(const net_design *d, char *buf, size_t size)
@@ -132,6 +136,9 @@ int net_design_format(const net_design *d, char *buf, size_t size)
         tb_add(&tb, " express_link_delay=%d", d->express_link_delay);
     if (d->topology == NET_DCSH)
         tb_add(&tb, " bus_link_delay=%d", d->bus_link_delay);
+    if (d->offchip_dims)
+        tb_add(&tb, " offchip_dims=%d offchip_link_delay=%d",
+               d->offchip_dims, d->offchip_link_delay);
     tb_add(&tb, " speculative=%d", d->speculative);
     if (d->dateline_wrap && d->topology == NET_TORUS)
         tb_add(&tb, " dateline=wrap");
@@ -313,8 +320,11 @@ int net_design_set(net_design *d, const char *key, const char *value, err *e)
         {"link_delay", &d->link_delay, 1, 1000},
         {"express_link_delay", &d->express_link_delay, 1, 1000},
         {"bus_link_delay", &d->bus_link_delay, 1, 1000},
+        {"offchip_dims", &d->offchip_dims, 0, NET_MAX_DIMS},
+        {"offchip_link_delay", &d->offchip_link_delay, 1, 1000},
         {"speculative", &d->speculative, 0, 1},
         {"adaptive_vcs", &d->adaptive_vcs, 0, 1024},
+        {"adaptive_dims", &d->adaptive_dims, 0, NET_MAX_DIMS},
     };
     for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
         if (strcmp(key, ints[i].name) == 0) {

@@ -68,7 +68,9 @@
  * port of its destination; a DCSH bus is one output port (one flit per
  * cycle) whose V bus VCs are shared by its receivers' legs, and a DCSH
  * input multiplexer is one input port over its legs' VCs; express channels
- * and DCSH bus legs take express_link_delay and bus_link_delay.
+ * and DCSH bus legs take express_link_delay and bus_link_delay, and the
+ * channels of the offchip_dims highest dimensions, which join two chips,
+ * offchip_link_delay (whatever their class on a chip).
  *
  * Cost: per cycle, the routers that hold a flit; events wait in two
  * calendar rings (flits, credits) whose size bounds the longest delay, so
@@ -140,6 +142,8 @@ static int32_t link_delay(const sim_net *net, int32_t c)
     const sim_chan *ch = &net->topo.chan[c];
     if (c >= net->topo.nnet)
         return 1;                          /* injection channel */
+    if (d->offchip_dims > 0 && ch->dim >= d->n - d->offchip_dims)
+        return d->offchip_link_delay;      /* between two chips */
     if (net->topo.phys)
         return d->bus_link_delay;
     if (d->topology == NET_EXPRESS && ch->src >= net->nodes &&
@@ -244,10 +248,12 @@ int sim__pipe_create(sim_net *net, err *e)
     p->vlat = xmalloc(sizeof *p->vlat * (size_t)p->nvc);
     p->oport = xmalloc(sizeof *p->oport * (size_t)p->nvc);
     p->nslot = xcalloc((size_t)ni + 1, sizeof *p->nslot);
+    p->rvi = xmalloc(sizeof *p->rvi * (size_t)p->nvc);
     for (int32_t c = 0; c < nch; c++) {
         int32_t r = t->chan[c].dst, ip = p->in_off[r] + p->in_loc[c];
         for (int v = 0; v < V; v++) {
             int32_t x = c * V + v;
+            p->rvi[x] = fill[r] - p->rvc_off[r];
             p->rvc[fill[r]++] = x;
             p->slot[x] = p->nslot[ip]++;
             p->vip[x] = p->in_loc[c];
@@ -278,6 +284,17 @@ int sim__pipe_create(sim_net *net, err *e)
     }
     p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
     p->nva = xcalloc((size_t)R, sizeof *p->nva);
+    int32_t maxrv = 1;
+    for (int r = 0; r < R; r++)
+        if (p->rvc_off[r + 1] - p->rvc_off[r] > maxrv)
+            maxrv = p->rvc_off[r + 1] - p->rvc_off[r];
+    p->mw = (int)((maxrv + 63) / 64);
+    p->occ_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->occ_m);
+    p->va_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->va_m);
+    p->rc_n = xmalloc(sizeof *p->rc_n * (size_t)p->nvc);
+    memset(p->rc_n, -1, sizeof *p->rc_n * (size_t)p->nvc);
+    p->rc_y = xmalloc(sizeof *p->rc_y * (size_t)p->nvc * PIPE_ROUTE_CACHE);
+    p->rc_tier = xmalloc((size_t)p->nvc * PIPE_ROUTE_CACHE);
     size_t nej = (size_t)net->nodes * (size_t)V;
     p->ej_cred = xmalloc(sizeof *p->ej_cred * nej);
     p->ej_used = xmalloc(sizeof *p->ej_used * nej);
@@ -352,7 +369,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
-        p->bh, p->bn, p->rbusy, p->nva, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -380,6 +397,21 @@ static inline int32_t used_slot(const sim_net *net, int32_t y)
     return y;
 }
 
+/* Set or clear x's bit (router r) in a per-router VC set. */
+static inline void vc_bit_set(const sim_pipe *p, uint64_t *m, int r,
+                              int32_t x)
+{
+    int32_t i = p->rvi[x];
+    m[(size_t)r * p->mw + (size_t)(i >> 6)] |= UINT64_C(1) << (i & 63);
+}
+
+static inline void vc_bit_clear(const sim_pipe *p, uint64_t *m, int r,
+                                int32_t x)
+{
+    int32_t i = p->rvi[x];
+    m[(size_t)r * p->mw + (size_t)(i >> 6)] &= ~(UINT64_C(1) << (i & 63));
+}
+
 /* The front flit of x (router r) changed in cycle f: set when it may
  * request. */
 static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
@@ -387,7 +419,9 @@ static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
     p->since[x] = f;
     if (head) {
         p->state[x] = PIPE_VA;
+        p->rc_n[x] = -1;         /* a new header: its route is not known */
         p->nva[r]++;
+        vc_bit_set(p, p->va_m, r, x);
         p->rdy[x] = f + p->rd;
     } else {
         p->rdy[x] = f;
@@ -419,6 +453,30 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
 {
     int no = 0;
     *ni = 0;
+    if (nin <= 64 && nout <= 64) {
+        /* no two requests share an input or an output: each is granted
+         * and accepted, whatever the pointers */
+        uint64_t in_seen = 0, out_seen = 0;
+        int i = 0;
+        for (; i < p->nrq; i++) {
+            uint64_t bi = UINT64_C(1) << p->rq_in[i];
+            uint64_t bo = UINT64_C(1) << p->rq_out[i];
+            if ((in_seen & bi) || (out_seen & bo))
+                break;
+            in_seen |= bi;
+            out_seen |= bo;
+        }
+        if (i == p->nrq) {
+            for (i = 0; i < p->nrq; i++) {
+                int32_t in = p->rq_in[i], o = p->rq_out[i];
+                g[o] = in + 1 < nin ? in + 1 : 0;
+                a[in] = o + 1 < nout ? o + 1 : 0;
+                p->a_rq[in] = i;
+                p->touch_i[(*ni)++] = in;
+            }
+            return;
+        }
+    }
     for (int i = 0; i < p->nrq; i++) {
         int32_t o = p->rq_out[i], in = p->rq_in[i];
         int32_t cur = p->g_in[o];
@@ -461,6 +519,39 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
 
 /* ---- VC allocation ------------------------------------------------------ */
 
+/* Keep the route of the header at the front of x (router r, message mm):
+ * its candidate output VCs in order, with their tiers, when there are at
+ * most PIPE_ROUTE_CACHE of them.  The route is a function of the router,
+ * the message and the input VC, none of which changes while the header
+ * waits, so its retries need not recompute it. */
+static void route_cache_fill(sim_net *net, int r, const sim_msg *mm,
+                             int32_t x)
+{
+    sim_pipe *p = net->pipe;
+    const int V = p->V;
+    int32_t *ys = p->rc_y + (size_t)x * PIPE_ROUTE_CACHE;
+    uint8_t *ts = p->rc_tier + (size_t)x * PIPE_ROUTE_CACHE;
+    sim_route rt;
+    sim__route_of(net, r, mm, x, &rt);
+    int n = 0, start = 0;
+    for (int tier = 0; tier < rt.ntiers; tier++) {
+        for (int k = start; k < rt.end[tier]; k++)
+            for (uint64_t vs = rt.vcs[k]; vs; vs &= vs - 1) {
+                int v = __builtin_ctzll(vs);
+                if (v >= V)
+                    break;
+                if (n == PIPE_ROUTE_CACHE) {
+                    p->rc_n[x] = PIPE_ROUTE_CACHE + 1;
+                    return;
+                }
+                ys[n] = rt.ch[k] * V + v;
+                ts[n++] = (uint8_t)tier;
+            }
+        start = rt.end[tier];
+    }
+    p->rc_n[x] = (int8_t)n;
+}
+
 /* Add the requests of x (input VC i of router r): the free output VCs of
  * the first tier that has one; the ejection VCs at the destination. */
 static void va_requests(sim_net *net, int r, int32_t i, int32_t x)
@@ -475,6 +566,26 @@ static void va_requests(sim_net *net, int r, int32_t i, int32_t x)
         for (int v = 0; v < V; v++)
             if (p->ej_used[r * V + v] < 0)
                 rq_push(p, i, o + v, -2 - v);
+        return;
+    }
+    if (p->rc_n[x] < 0)
+        route_cache_fill(net, r, mm, x);
+    if (p->rc_n[x] <= PIPE_ROUTE_CACHE) {
+        const int32_t *ys = p->rc_y + (size_t)x * PIPE_ROUTE_CACHE;
+        const uint8_t *ts = p->rc_tier + (size_t)x * PIPE_ROUTE_CACHE;
+        int any = 0;
+        for (int j = 0; j < p->rc_n[x]; j++) {
+            if (any && ts[j] != ts[j - 1])
+                return;          /* the first tier with a free VC */
+            int32_t y = ys[j];
+            if (p->used[used_slot(net, y)] >= 0)
+                continue;
+            int32_t op = p->out_loc[y / V];
+            if (!any)
+                p->spec_out[x] = op;
+            rq_push(p, i, op * V + y % V, y);
+            any = 1;
+        }
         return;
     }
     sim_route rt;
@@ -532,6 +643,7 @@ static void va_complete(sim_net *net, int r, int32_t x)
     p->oport[x] = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
     p->state[x] = PIPE_ACTIVE;
     p->nva[r]--;
+    vc_bit_clear(p, p->va_m, r, x);
 }
 
 static void va_stage(sim_net *net, int r)
@@ -541,15 +653,18 @@ static void va_stage(sim_net *net, int r)
     const int32_t off = p->rvc_off[r];
     const int32_t *rv = p->rvc + off;
     const int nv = p->rvc_off[r + 1] - off;
+    const uint64_t *vm = p->va_m + (size_t)r * p->mw;
     p->nrq = 0;
-    for (int i = 0; i < nv; i++) {
-        int32_t x = rv[i];
-        if (p->state[x] != PIPE_VA || p->va_t[x] >= 0 || p->rdy[x] > now)
-            continue;
-        va_requests(net, r, i, x);
-        p->va_t[x] = now + p->dva - 1;   /* requested or not: retry then */
-        p->va_y[x] = -1;
-    }
+    for (int w = 0; w < p->mw; w++)
+        for (uint64_t bits = vm[w]; bits; bits &= bits - 1) {
+            int i = 64 * w + __builtin_ctzll(bits);
+            int32_t x = rv[i];
+            if (p->va_t[x] >= 0 || p->rdy[x] > now)
+                continue;
+            va_requests(net, r, i, x);
+            p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
+            p->va_y[x] = -1;
+        }
     if (p->nrq) {
         const int V = p->V;
         int ni;
@@ -560,11 +675,13 @@ static void va_stage(sim_net *net, int r)
             p->va_y[rv[i]] = p->rq_y[p->a_rq[i]];
         }
     }
-    for (int i = 0; i < nv; i++) {
-        int32_t x = rv[i];
-        if (p->state[x] == PIPE_VA && p->va_t[x] == now)
-            va_complete(net, r, x);
-    }
+    /* va_complete clears only the bit of the VC it completes */
+    for (int w = 0; w < p->mw; w++)
+        for (uint64_t bits = vm[w]; bits; bits &= bits - 1) {
+            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
+            if (p->va_t[x] == now)
+                va_complete(net, r, x);
+        }
 }
 
 /* ---- switch allocation and traversal ------------------------------------ */
@@ -618,8 +735,10 @@ static void traverse(sim_net *net, int r, int32_t x)
     sim_msg *mm = &net->msg[m];
     int tail = seq == mm->len - 1;
     p->bh[x] = p->bh[x] + 1 < B ? p->bh[x] + 1 : 0;
-    if (--p->bn[x] == 0)
+    if (--p->bn[x] == 0) {
         p->rbusy[r]--;
+        vc_bit_clear(p, p->occ_m, r, x);
+    }
     p->grants++;
     net->last_move = now;
 
@@ -668,7 +787,6 @@ static void sa_stage(sim_net *net, int r)
     sim_pipe *p = net->pipe;
     const int64_t now = net->now;
     const int32_t *rv = p->rvc + p->rvc_off[r];
-    const int nv = p->rvc_off[r + 1] - p->rvc_off[r];
     const int maxout = p->maxout;
     const int32_t ioff = p->in_off[r];
     /* the VCs holding a flit, in order: only they request, hold a grant
@@ -676,11 +794,12 @@ static void sa_stage(sim_net *net, int r)
     int32_t *act = p->act;
     int na = 0;
     p->nrq = 0;
-    for (int i = 0; i < nv; i++) {
-        int32_t x = rv[i];
-        if (!p->bn[x])
-            continue;
-        act[na++] = x;
+    const uint64_t *om = p->occ_m + (size_t)r * p->mw;
+    for (int w = 0; w < p->mw; w++)
+        for (uint64_t bits = om[w]; bits; bits &= bits - 1)
+            act[na++] = rv[64 * w + __builtin_ctzll(bits)];
+    for (int k = 0; k < na; k++) {
+        int32_t x = act[k];
         if (p->sa_t[x] >= 0)
             continue;
         int32_t ip = p->vip[x];
@@ -768,6 +887,7 @@ static void arrive(sim_net *net, const sim_pflit *f)
     if (p->bn[x]++ == 0) {
         int32_t r = vc_router(net, x);
         p->rbusy[r]++;
+        vc_bit_set(p, p->occ_m, r, x);
         front_ready(p, r, x, now, p->state[x] == PIPE_IDLE);
     }
 }

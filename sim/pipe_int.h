@@ -72,6 +72,20 @@ typedef struct sim_pipe {
     int32_t *bh, *bn;            /* ring head, flits buffered */
     int32_t *rbusy;              /* [router] input VCs holding a flit */
     int32_t *nva;                /* [router] input VCs in VC allocation */
+    /* the same sets as bits, so the stages visit only their members (in
+     * the router's VC order, as a scan would): bit i of word w of router r
+     * at [r * mw + w] stands for its input VC rvc[rvc_off[r] + 64 w + i] */
+    int mw;                      /* words per router */
+    uint64_t *occ_m;             /* holds a flit */
+    uint64_t *va_m;              /* in VC allocation */
+    int32_t *rvi;                /* [x] index of x among its router's VCs */
+    /* the route of the header at the front of x in VC allocation, kept
+     * while it retries: its candidate output VCs in the routing
+     * function's order, with their tiers; -1 not computed yet, more than
+     * PIPE_ROUTE_CACHE: too many to keep (recomputed at every attempt) */
+    int8_t *rc_n;
+    int32_t *rc_y;               /* [x * PIPE_ROUTE_CACHE + j] */
+    uint8_t *rc_tier;
     int32_t *vip;                /* [VC] its local input port */
     int32_t *vlat;               /* [VC] its channel's link delay */
     int32_t nnet_vc;             /* VCs of network channels: the first */
@@ -117,6 +131,7 @@ typedef struct sim_pipe {
 } sim_pipe;
 
 enum { PIPE_IDLE = 0, PIPE_VA = 1, PIPE_ACTIVE = 2 };
+#define PIPE_ROUTE_CACHE 8
 
 /* Build net->pipe for net's design (after the channel graph and routing
  * are set up); 0 or an error. */

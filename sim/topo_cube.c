@@ -26,12 +26,17 @@
  * direction at the tie x = k/2 is + from an even coordinate, - from an odd
  * one (BookSim2 draws it at random; a function of the coordinate keeps the
  * routing function pure and the two directions equally loaded), and a
- * dimension is traversed in class 1 if its route crosses the wrap link
- * (+ with a > b, - with a < b), in class 0 if not.  This function gives
- * the class where the dimension starts; the routing functions keep it
- * while the header continues in the dimension (sim_dor_class).  Class 0
- * routes never use the wrap link and class 1 routes, at most k/2 hops each
- * and all through the wrap link, cannot close a ring: no cycle either.
+ * dimension is traversed in class 1 if the coordinate where it starts is
+ * above the destination's (a > b), in class 0 if not, in either direction
+ * (BookSim2 writes it as "+ with a > b, - with b < a").  This function
+ * gives the class where the dimension starts; the routing functions keep
+ * it while the header continues in the dimension (sim_dor_class).  In the
+ * + direction class 1 holds the routes that cross the wrap link k-1 -> 0
+ * and class 0 those that do not; in the - direction class 1 holds the
+ * routes that do not cross the wrap link 0 -> k-1 and class 0 those that
+ * do.  In each direction and class either no route uses the wrap link, or
+ * every route does and is at most k/2 hops long, so none can close a ring:
+ * no cycle either.
  */
 #include "sim_int.h"
 
@@ -79,12 +84,7 @@ static inline int torus_dir(const sim_topo *t, int a, int x, int k)
 static int torus_vc_class(const sim_topo *t, int r, int dst, int dim)
 {
     int a = sim_topo_coord(t, r, dim), b = sim_topo_coord(t, dst, dim);
-    if (!t->wrap_classes)
-        return a < b;
-    int k = t->k[dim], x = b - a;
-    if (x < 0)
-        x += k;
-    return torus_dir(t, a, x, k) > 0 ? a > b : a < b;
+    return t->wrap_classes ? a > b : a < b;
 }
 
 static int32_t torus_dor_hop(const sim_topo *t, int r, int dst, int *cls)
@@ -100,9 +100,8 @@ static int32_t torus_dor_hop(const sim_topo *t, int r, int dst, int *cls)
             *cls = a < b;
             return sim_topo_port(t, r, dim, x <= k - x ? +1 : -1);
         }
-        int dir = torus_dir(t, a, x, k);
-        *cls = dir > 0 ? a > b : a < b;
-        return sim_topo_port(t, r, dim, dir);
+        *cls = a > b;
+        return sim_topo_port(t, r, dim, torus_dir(t, a, x, k));
     }
     return -1;
 }

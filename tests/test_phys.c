@@ -474,6 +474,19 @@ static void test_timing(void **state)
     net_design px = timed(x, PHYS_ROUTER_PEH_DALLY, 20, 0, 6);
     assert_int_equal(px.link_delay, 1);
     assert_int_equal(px.express_link_delay, 3);
+    assert_int_equal(px.offchip_dims, 0);
+
+    /* across chips: every dimension's channels in the off-chip class, at
+     * the given latency */
+    phys_timing_opts oc;
+    phys_timing_defaults(&oc);
+    oc.model = PHYS_ROUTER_PEH_DALLY;
+    oc.offchip_cycles = 4;
+    net_design pc = v;
+    assert_int_equal(phys_timing_apply(&pc, &oc, &e), 0);
+    assert_int_equal(pc.offchip_dims, 2);
+    assert_int_equal(pc.offchip_link_delay, 4);
+    assert_int_equal(net_check(&pc, &e), 0);
 
     /* names */
     phys_router_model m;

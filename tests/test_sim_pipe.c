@@ -103,6 +103,64 @@ static void test_per_hop(void **state)
     assert_true(fabs(r.latency - expect) < 1e-9);
 }
 
+/* The off-chip link class: a ring wholly off-chip is a ring of that link
+ * delay; a transpose on a 4x4 torus with its y links off-chip crosses as
+ * many on-chip as off-chip hops, so its zero load is linear in the hops
+ * with the mean of the two link delays, and its stream is the off-chip
+ * link's; uniform traffic's mean (on-chip and off-chip paths mixed)
+ * matches the bound's closed form. */
+static void test_offchip_links(void **state)
+{
+    (void)state;
+    sim_params ring_off = make("topology=torus k=8 n=1 vcs=2 buffer=2 "
+                               "router=pipelined offchip_dims=1 "
+                               "offchip_link_delay=3",
+                               "message_bits=9");
+    sim_params ring_link = make("topology=torus k=8 n=1 vcs=2 buffer=2 "
+                                "router=pipelined link_delay=3",
+                                "message_bits=9");
+    sim_result a = zero_load_run(&ring_off, 200);
+    sim_result b = zero_load_run(&ring_link, 200);
+    assert_true(a.hops == b.hops);
+    assert_true(a.latency == b.latency);
+
+    const char *torus = "topology=torus k=4 n=2 vcs=2 buffer=2 "
+                        "router=pipelined link_delay=1 offchip_dims=1 "
+                        "offchip_link_delay=4";
+    sim_params p = make(torus, "message_bits=9 traffic=transpose");
+    model_bound mb;
+    err e;
+    assert_int_equal(model_bound_compute(&p.design, &p.workload, &mb, &e), 0);
+    sim_result r = zero_load_run(&p, 300);
+    double per_hop = 4 + (1 + 4) / 2.0;  /* four stages, mean link */
+    double expect = mb.zero_load + (r.hops - mb.hops) * per_hop;
+    if (fabs(r.latency - expect) > 1e-9)
+        fail_msg("transpose: latency %.6f, closed form %.6f", r.latency,
+                 expect);
+    /* the off-chip links' round trip (1 + 8 + 2 = 11 > 5 on the chip)
+     * governs the stream: 8 flits after the header at B = 2 */
+    sim_params on = make("topology=torus k=4 n=2 vcs=2 buffer=2 "
+                         "router=pipelined link_delay=1",
+                         "message_bits=9 traffic=transpose");
+    sim_result r_on = zero_load_run(&on, 300);
+    assert_true(r_on.hops == r.hops);
+    /* (4 - 1) per off-chip hop, half the hops, and 4 x (11 - 5) of
+     * stream */
+    double more = (4 - 1) * r.hops / 2 + 4 * (11 - 5);
+    if (fabs(r.latency - r_on.latency - more) > 1e-9)
+        fail_msg("off-chip: %.6f more cycles, expected %.6f",
+                 r.latency - r_on.latency, more);
+
+    p = make(torus, "message_bits=9");
+    assert_int_equal(model_bound_compute(&p.design, &p.workload, &mb, &e), 0);
+    r = zero_load_run(&p, 20000);
+    if (fabs(r.latency / mb.zero_load - 1) > 0.005)
+        fail_msg("uniform: latency %.3f, bound %.3f", r.latency,
+                 mb.zero_load);
+    /* the fastest message: a neighbour on the chip */
+    assert_true(mb.min_zero_load < mb.zero_load);
+}
+
 /* A VC with B-flit buffers and a credit round trip of R > B cycles
  * streams B flits per R cycles: a 65-flit message takes (R - B) x 64/B
  * cycles more than 64 flits at one per cycle; with B >= R, none. */
@@ -246,6 +304,28 @@ static void test_every_topology_and_routing(void **state)
     assert_int_equal(ran, 15);
 }
 
+/* A network of design (16-bit messages) to ask its routing function. */
+static sim_net *route_net(const char *design)
+{
+    sim_params p = make(design, "message_bits=16");
+    p.rate = 0.002;
+    sim_net *net;
+    err e;
+    if (sim_net_create(&p, &net, &e))
+        fail_msg("%s: %s", design, e.msg);
+    return net;
+}
+
+/* A unicast message to dst, as the routing function reads it. */
+static sim_msg route_msg(int32_t dst)
+{
+    sim_msg m;
+    memset(&m, 0, sizeof m);
+    m.bc = SIM_NONE;
+    m.dst = dst;
+    return m;
+}
+
 /* escape=sticky (BookSim2's min_adapt): a message that took an escape VC
  * never takes an adaptive VC again, adaptive_vcs=1 leaves the VCs below
  * the highest unused on network channels, and both routers run it (the
@@ -266,19 +346,10 @@ static void test_escape_sticky(void **state)
     /* the route itself: from an escape VC of a network channel only the
      * escape VC; elsewhere one tier with the adaptive VC 3 and the escape
      * VC together */
-    sim_params p = make("topology=torus k=8 n=2 vcs=4 buffer=4 "
-                        "routing=duato escape=sticky adaptive_vcs=1 "
-                        "router=pipelined link_delay=2 dateline=wrap",
-                        "message_bits=16");
-    p.rate = 0.002;
-    sim_net *net;
-    err e;
-    if (sim_net_create(&p, &net, &e))
-        fail_msg("%s", e.msg);
-    sim_msg m;
-    memset(&m, 0, sizeof m);
-    m.bc = SIM_NONE;
-    m.dst = 3 + 8 * 2;                   /* 3 hops in x, 2 in y from 0 */
+    sim_net *net = route_net("topology=torus k=8 n=2 vcs=4 buffer=4 "
+                             "routing=duato escape=sticky adaptive_vcs=1 "
+                             "router=pipelined link_delay=2 dateline=wrap");
+    sim_msg m = route_msg(3 + 8 * 2);    /* 3 hops in x, 2 in y from 0 */
     int32_t esc_in = -1, adapt_in = -1;
     for (int32_t c = 0; c < net->topo.nnet; c++)
         if (net->topo.chan[c].dst == 0 && net->topo.chan[c].dim == 0) {
@@ -306,15 +377,59 @@ static void test_escape_sticky(void **state)
     assert_int_equal(escape, 1);
     /* without escape=sticky: Duato's two tiers, adaptive VCs 2 and 3 */
     sim_net_destroy(net);
-    p = make("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
-             "router=pipelined link_delay=2 dateline=wrap",
-             "message_bits=16");
-    p.rate = 0.002;
-    if (sim_net_create(&p, &net, &e))
-        fail_msg("%s", e.msg);
+    net = route_net("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
+                    "router=pipelined link_delay=2 dateline=wrap");
     sim__route_of(net, 0, &m, esc_in, &rt);
     assert_int_equal(rt.ntiers, 2);
     assert_int_equal(rt.vcs[0], 12);
+    sim_net_destroy(net);
+}
+
+/* adaptive_dims=1 (BookSim2's min_adapt in effect): the adaptive VC only
+ * on the first dimension still to correct, beside that dimension's escape
+ * VC; once x is done, y's; and the network runs and drains with it under
+ * both routers. */
+static void test_adaptive_dims(void **state)
+{
+    (void)state;
+    under_load("topology=torus k=4 n=2 vcs=4 buffer=2 routing=duato "
+               "escape=sticky adaptive_vcs=1 adaptive_dims=1 "
+               "router=pipelined dateline=wrap",
+               "message_bits=8", 0.06);
+    under_load("topology=hypercube n=4 vcs=2 buffer=2 routing=duato "
+               "adaptive_dims=2 router=unit",
+               "message_bits=8", 0.06);
+
+    sim_net *net = route_net("topology=torus k=8 n=2 vcs=4 buffer=4 "
+                             "routing=duato escape=sticky adaptive_vcs=1 "
+                             "adaptive_dims=1 router=pipelined link_delay=2 "
+                             "dateline=wrap");
+    int32_t inj = net->topo.nnet * 4;    /* injection VC 0 of node 0 */
+    sim_route rt;
+    sim_msg m = route_msg(3 + 8 * 2);    /* 3 hops in x, 2 in y from 0 */
+    sim__route_of(net, 0, &m, inj, &rt);
+    assert_int_equal(rt.ntiers, 1);
+    assert_int_equal(rt.end[0], 2);      /* x adaptive and x escape */
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(net->topo.chan[rt.ch[i]].dim, 0);
+        assert_int_equal(net->topo.chan[rt.ch[i]].dir, +1);
+    }
+    assert_int_equal(rt.vcs[0] | rt.vcs[1], 8 | 1);  /* VC 3, escape VC 0 */
+    m.dst = 8 * 6;                       /* x done; 2 hops in -y */
+    sim__route_of(net, 0, &m, inj, &rt);
+    assert_int_equal(rt.end[0], 2);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(net->topo.chan[rt.ch[i]].dim, 1);
+        assert_int_equal(net->topo.chan[rt.ch[i]].dir, -1);
+    }
+    sim_net_destroy(net);
+    /* adaptive_dims=2 on the 2D torus: every dimension, as 0 */
+    net = route_net("topology=torus k=8 n=2 vcs=4 buffer=4 routing=duato "
+                    "escape=sticky adaptive_vcs=1 adaptive_dims=2 "
+                    "router=pipelined link_delay=2 dateline=wrap");
+    m.dst = 3 + 8 * 2;
+    sim__route_of(net, 0, &m, inj, &rt);
+    assert_int_equal(rt.end[0], 3);      /* x and y adaptive, x escape */
     sim_net_destroy(net);
 }
 
@@ -371,6 +486,37 @@ static void test_refusals_and_text(void **state)
     d.adaptive_vcs = 3;                  /* 4 VCs, 2 escape on the torus */
     assert_int_not_equal(net_check(&d, &e), 0);
     assert_non_null(strstr(e.msg, "adaptive_vcs"));
+    assert_int_equal(net_design_parse(&d, "adaptive_vcs=1 adaptive_dims=1",
+                                      &e),
+                     0);
+    net_design_format(&d, buf, sizeof buf);
+    assert_non_null(strstr(buf, "adaptive_vcs=1 adaptive_dims=1"));
+    assert_int_equal(net_check(&d, &e), 0);
+    d.adaptive_dims = 3;                 /* a 2-D torus */
+    assert_int_not_equal(net_check(&d, &e), 0);
+    assert_non_null(strstr(e.msg, "adaptive_dims=3"));
+    d.adaptive_dims = 0;
+    assert_int_not_equal(net_design_parse(&d, "adaptive_dims=-1", &e), 0);
+    /* the off-chip class prints when set, is bounded by n and is the
+     * pipelined router's */
+    net_design o;
+    net_design_init(&o);
+    assert_int_equal(net_design_parse(&o, "router=pipelined offchip_dims=1 "
+                                          "offchip_link_delay=6",
+                                      &e),
+                     0);
+    net_design_format(&o, buf, sizeof buf);
+    assert_non_null(strstr(buf, "offchip_dims=1 offchip_link_delay=6"));
+    assert_int_equal(net_check(&o, &e), 0);
+    o.offchip_dims = 3;
+    assert_int_not_equal(net_check(&o, &e), 0);
+    assert_non_null(strstr(e.msg, "offchip_dims=3"));
+    o.offchip_dims = 1;
+    o.router = NET_ROUTER_UNIT;
+    assert_int_not_equal(net_check(&o, &e), 0);
+    assert_non_null(strstr(e.msg, "router=pipelined"));
+    assert_int_not_equal(net_design_parse(&o, "offchip_link_delay=0", &e),
+                         0);
     assert_int_not_equal(net_design_parse(&d, "escape=never", &e), 0);
     assert_int_equal(net_design_parse(&d, "routing=minimal_adaptive "
                                           "adaptive_vcs=0",
@@ -401,9 +547,11 @@ int main(void)
         cmocka_unit_test(test_zero_load_every_stage),
         cmocka_unit_test(test_per_hop),
         cmocka_unit_test(test_single_vc_stream),
+        cmocka_unit_test(test_offchip_links),
         cmocka_unit_test(test_invariants_under_load),
         cmocka_unit_test(test_every_topology_and_routing),
         cmocka_unit_test(test_escape_sticky),
+        cmocka_unit_test(test_adaptive_dims),
         cmocka_unit_test(test_deadlock_found),
         cmocka_unit_test(test_refusals_and_text),
     };
