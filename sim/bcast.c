@@ -62,6 +62,15 @@
  * counts as a duplicate.  Counters: copies are messages of the pool
  * (copies_made = copies_done + copies_live); a broadcast counts as one
  * generated and, when its last node is reached, one delivered message.
+ * Flits: every copy counts its own (generated, injected, consumed), so at
+ * r messages/node/cycle, beta of them broadcasts, the network carries
+ * r L ((1 - beta) + beta C) flits/node/cycle, C = sim__bcast_copies(): the
+ * factor the saturation search divides accepted flits by (saturation.c).
+ * net->bcast_flits_owed counts the flits of the copies not made yet (C L
+ * at generation, L less per copy made): a copy waiting behind a congested
+ * channel holds back its subtree's copies, which a backlog of flits
+ * generated alone would not count (saturation.c).  Once no broadcast is in
+ * progress it is 0 (check.c), which checks C against the trees.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +145,7 @@ static void copy(sim_net *net, int32_t u, int32_t b, int dim, int dir,
     m->t_go = -1;
     net->copies_made++;
     net->copies_live++;
+    net->bcast_flits_owed -= len;
     net->flits_generated += len;
     if (net->stats.window == 1)
         net->stats.win_gen_flits += len;
@@ -174,6 +184,23 @@ static void forward(sim_net *net, int32_t u, int32_t b, int dim, int dir,
                 copy(net, u, b, j, s, t_gen);
 }
 
+long sim__bcast_copies(const net_design *d)
+{
+    long nodes = net_nodes(d);
+    if (d->topology == NET_TORUS)
+        return nodes - 1;
+    if (d->topology != NET_DCSH)
+        return 0;
+    /* the source's leg in every dimension; a node reached over dimension
+     * i one leg in every j > i: prod_{l<i} k_l legs in dimension i */
+    long legs = 0, before = 1;
+    for (int i = 0; i < d->n; i++) {
+        legs += before;
+        before *= d->k[i];
+    }
+    return legs;
+}
+
 void sim__bcast_generate(sim_net *net, int32_t u, int32_t len,
                          int64_t serial)
 {
@@ -185,6 +212,7 @@ void sim__bcast_generate(sim_net *net, int32_t u, int32_t len,
     r->len = len;
     r->left = net->nodes - 1;
     r->seen = net->p.track_delivery ? xcalloc((size_t)net->nodes, 1) : NULL;
+    net->bcast_flits_owed += (long)len * sim__bcast_copies(&net->p.design);
     forward(net, u, b, -1, 0, net->now);
 }
 

@@ -277,6 +277,10 @@ static int check_messages(const sim_net *net, tally *t, err *e)
     if (net->copies_made != net->copies_done + net->copies_live)
         FAIL("%ld broadcast copies made != %ld delivered + %ld live",
              net->copies_made, net->copies_done, net->copies_live);
+    if (net->bcast_flits_owed < 0 ||
+        (net->bc_live == 0 && net->bcast_flits_owed != 0))
+        FAIL("%ld broadcast flits owed with %ld broadcasts in progress",
+             net->bcast_flits_owed, net->bc_live);
     if (net->duplicates)
         FAIL("%ld messages delivered twice", net->duplicates);
     return 0;

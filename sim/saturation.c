@@ -8,6 +8,24 @@
  * grows without bound.  It is what a manual sweep with sim_run finds as the
  * boundary between "ok" and "saturated".
  *
+ * UNITS.  Rates are messages/node/cycle; the probes measure flits.  A
+ * generated message puts msg_flits flits into the network: its length L,
+ * except under broadcast traffic, where a broadcast is C copies of L flits
+ * (sim__bcast_copies, bcast.c: 255 on a 16x16 torus, 85 on a 4x4x4x4 DCSH),
+ * so msg_flits = L ((1 - beta) + beta C), and an accepted flit rate is
+ * msg_flits times the message rate.  Dividing by L alone had put the
+ * 16x16 Duato torus (V = 3, B = 1, 4-wire channels, 128-bit messages,
+ * beta = 0.04) at 0.0555, 12.6 times its channel-load bound 0.0044
+ * (models/bound.c), where dse sim finds it ok at 0.003, saturated at
+ * 0.004.  The overload probe
+ * stays at 1/L messages/node/cycle (one flit of unicast traffic per node
+ * and cycle; past any broadcast design's saturation).  The backlog counts
+ * the copies a broadcast has still to make (net->bcast_flits_owed): a copy
+ * stuck behind a congested channel holds back its subtree, which flits
+ * generated alone would not show.  The bound's figure 0.0044 was itself
+ * a little low: 0.00459 since its adaptive ties are counted the way that
+ * best evens the two directions (models/bound.c).
+ *
  * WHY NOT THE OVERLOAD THROUGHPUT ALONE.  The accepted throughput when
  * every node is offered one flit per cycle (the classic "throughput"
  * measurement) equals the saturation throughput only on networks whose
@@ -229,6 +247,9 @@ typedef struct probe_out {
 typedef struct search {
     const sim_params *p;
     double len;                  /* mean message length, flits */
+    double msg_flits;            /* flits the network carries per generated
+                                    message: len, and a broadcast's copies
+                                    (UNITS above) */
     long warm, span;
     long fine_span;              /* span of the probes that narrow a
                                     bracket (longer under a hot spot) */
@@ -258,6 +279,7 @@ typedef struct probe_acc {
     sim_counts a;
     double n, st, sb, stt, stb, sh, sth;
     long hot_gen0, hot_del0;
+    long owed0;                  /* broadcast flits owed at the warm end */
     long *q0;
     int64_t *ch0;                /* each channel's flits at the warm end */
     long nch;
@@ -275,6 +297,7 @@ static void probe_sample(const sim_net *net, probe_acc *acc, long done,
         sim_net_counts(net, &acc->a);
         acc->hot_gen0 = net->hot_flits_generated;
         acc->hot_del0 = net->hot_flits_delivered;
+        acc->owed0 = net->bcast_flits_owed;
         source_queues(net, acc->q0, 0);
         for (long c = 0; c < acc->nch; c++)
             acc->ch0[c] = sim_net_channel_flits(net, c);
@@ -287,7 +310,8 @@ static void probe_sample(const sim_net *net, probe_acc *acc, long done,
     acc->last_cons = net->flits_consumed;
     if (done >= warm) {
         double t = (double)(done - warm);
-        double bl = (double)(net->flits_generated - net->flits_consumed);
+        double bl = (double)(net->flits_generated + net->bcast_flits_owed -
+                             net->flits_consumed);
         double hb = (double)(net->hot_flits_generated -
                              net->hot_flits_delivered);
         acc->n++;
@@ -336,7 +360,7 @@ static int sources_unstable(const sim_net *net, long *q0, double rate,
 {
     source_queues(net, q0, 1);
     o->queue_growth = 0;
-    double per_source = rate * (double)cycles;
+    double per_source = rate * (double)cycles;   /* queue entries */
     int queue_bad = 0;
     for (long u = 0; u < net->nodes; u++) {
         if (q0[u] > o->queue_growth)
@@ -369,7 +393,9 @@ static void probe_figures(const search *s, const sim_net *net, double rate,
     const sim_counts *a = &acc->a;
     sim_net_counts(net, &b);
     double nc = (double)net->nodes * (double)(b.cycle - a->cycle);
-    double gen = (double)(b.flits_generated - a->flits_generated);
+    /* a broadcast's flits count when it is generated, made or owed */
+    double gen = (double)(b.flits_generated - a->flits_generated +
+                          net->bcast_flits_owed - acc->owed0);
     double cons = (double)(b.flits_consumed - a->flits_consumed);
     o->offered = gen / nc;
     o->accepted = cons / nc;
@@ -391,8 +417,9 @@ static void probe_figures(const search *s, const sim_net *net, double rate,
                         (double)(b.cycle - a->cycle) / hgen;
         o->hot_share = hdel / hgen;
     }
-    int queue_bad = sources_unstable(net, acc->q0, rate, b.cycle - a->cycle,
-                                     o);
+    int queue_bad = sources_unstable(net, acc->q0,
+                                     rate * s->msg_flits / s->len,
+                                     b.cycle - a->cycle, o);
     int hot_bad = o->hot_growth > SAT_GROWTH ||
                   1 - o->hot_share > SAT_HOT_SHORT;
     o->channel_busy = 0;
@@ -481,7 +508,7 @@ static int overload_probe(search *s, probe_out *o, err *e)
     }
     if (o->stable) {             /* accepts everything it can be offered */
         r->lo = r->rate = r->rate_lo = r->rate_hi = 1.0 / len;
-        r->flits = 1.0;
+        r->flits = r->rate * s->msg_flits;
         snprintf(r->detail, sizeof r->detail,
                  "stable at the injection limit (1 flit/node/cycle)");
         return 1;
@@ -509,7 +536,7 @@ static int after_stable(bracket *b, double *x)
 /* An unstable probe at *x: its accepted rate is the new estimate, unless
  * throughput falls (then bisect).  The next rate into *x; 1 when the
  * bracket is narrow enough or two estimates agree. */
-static int after_unstable(bracket *b, const probe_out *o, double len,
+static int after_unstable(bracket *b, const probe_out *o, double msg_flits,
                           double *x)
 {
     int overturned = *x <= b->lo; /* a longer probe than lo's */
@@ -517,8 +544,8 @@ static int after_unstable(bracket *b, const probe_out *o, double len,
         b->lo = 0;
     b->hi = b->hi > 0 && b->hi < *x ? b->hi : *x;
     b->prev = b->est;
-    b->est = o->accepted / len;
-    b->ci = o->ci / len;
+    b->est = o->accepted / msg_flits;
+    b->ci = o->ci / msg_flits;
     if (o->local) {
         b->local = 1;
         /* The overload is local (the hot node, one source): the total
@@ -575,7 +602,8 @@ static int search_probes(search *s, probe_out *o, bracket *b, err *e)
         }
         if (o->stable && x >= b->lo)
             b->lo_span = span;
-        if (!(o->stable ? after_stable(b, &x) : after_unstable(b, o, len, &x)))
+        if (!(o->stable ? after_stable(b, &x)
+                        : after_unstable(b, o, s->msg_flits, &x)))
             continue;
         /* The answer lo rests on a short probe: confirm it with a long
          * one (a small local overload shows only over the long span). */
@@ -605,7 +633,7 @@ static void search_answer(search *s, const bracket *b)
          * RESOLUTION above). */
         r->rate_lo = b->local ? lo * (1 - SAT_BRACKET) : lo;
         r->rate_hi = hi > 0 ? hi : 1.0 / len;
-        r->flits = r->rate * len;
+        r->flits = r->rate * s->msg_flits;
         if (r->status == SIM_OK && !(hi > 0 && hi / lo <= 1 + SAT_BRACKET))
             snprintf(r->detail, sizeof r->detail,
                      "throughput falls past saturation; bracket %.4g-%.4g "
@@ -622,7 +650,7 @@ static void search_answer(search *s, const bracket *b)
     double half = b->converged ? fmax(b->ci, 0.5 * fabs(est - prev)) : b->ci;
     r->rate_lo = r->rate - half;
     r->rate_hi = r->rate + half;
-    r->flits = r->rate * len;
+    r->flits = r->rate * s->msg_flits;
     if (r->status == SIM_OK && !b->converged)
         snprintf(r->detail, sizeof r->detail,
                  "not converged in %d probes", r->probes);
@@ -651,7 +679,7 @@ static int below_ceiling(search *s, double ceiling, err *e)
         return 0;
     }
     r->rate = x;
-    r->flits = x * s->len;
+    r->flits = x * s->msg_flits;
     if (o.stable) {
         r->lo = r->rate_lo = x;
         r->rate_hi = top;
@@ -669,7 +697,12 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
     r->status = SIM_OK;
     double len = net_message_flits(&p->design, &p->workload);
     double t0 = zero_load_cycles(p);
-    search s = {.p = p, .len = len, .r = r};
+    search s = {.p = p, .len = len, .msg_flits = len, .r = r};
+    if (p->workload.traffic == NET_TRAFFIC_BROADCAST) {
+        double beta = p->workload.broadcast_fraction;
+        s.msg_flits = len * ((1 - beta) +
+                             beta * (double)sim__bcast_copies(&p->design));
+    }
     s.warm = (long)fmax(SAT_MIN_WARM, 15 * t0);
     s.span = (long)fmax(2 * s.warm, SAT_MIN_SPAN);
     s.fine_span = s.span;
@@ -689,8 +722,8 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
     int rc = overload_probe(&s, &o, e);
     if (rc != 0)
         return rc < 0 ? rc : 0;
-    bracket b = {.lo = 0, .hi = 0, .est = o.accepted / len, .prev = 0,
-                 .ci = o.ci / len};
+    bracket b = {.lo = 0, .hi = 0, .est = o.accepted / s.msg_flits,
+                 .prev = 0, .ci = o.ci / s.msg_flits};
     rc = search_probes(&s, &o, &b, e);
     if (rc < 0)
         return rc;

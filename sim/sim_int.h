@@ -624,6 +624,9 @@ struct sim_net {
     int32_t bc_cap, bc_free;
     long bc_live;                /* broadcasts in progress */
     long copies_made, copies_done, copies_live;
+    long bcast_flits_owed;       /* flits of the copies the broadcasts in
+                                    progress have still to make (a copy is
+                                    made when its sender is reached) */
 
     /* counters (generated / delivered: unicast messages and broadcasts,
      * the units the workload generates) */
@@ -769,6 +772,10 @@ void sim__bcast_generate(sim_net *net, int32_t u, int32_t len,
 /* Copy m was consumed at its destination: receipts and forwarding. */
 void sim__bcast_delivered(sim_net *net, int32_t m);
 void sim__bcast_free_all(sim_net *net);
+/* The copies one broadcast puts into d's network (each a message of the
+ * broadcast's length): the tree's N - 1 edges on the torus, its bus legs
+ * on the DCSH (a leg reaches a whole cluster), 0 on other topologies. */
+long sim__bcast_copies(const net_design *d);
 /* Message pool (source.c). */
 int32_t sim__msg_alloc(sim_net *net);
 /* The next generation serial (opens the measurement window at the warm-up
