@@ -291,6 +291,11 @@ int sim__pipe_create(sim_net *net, err *e)
     p->mw = (int)((maxrv + 63) / 64);
     p->occ_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->occ_m);
     p->va_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->va_m);
+    p->go_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->go_m);
+    p->pend_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->pend_m);
+    p->vrt = xmalloc(sizeof *p->vrt * (size_t)p->nvc);
+    for (int32_t x = 0; x < p->nvc; x++)
+        p->vrt[x] = t->chan[x / V].dst;
     p->rc_n = xmalloc(sizeof *p->rc_n * (size_t)p->nvc);
     memset(p->rc_n, -1, sizeof *p->rc_n * (size_t)p->nvc);
     p->rc_y = xmalloc(sizeof *p->rc_y * (size_t)p->nvc * PIPE_ROUTE_CACHE);
@@ -357,6 +362,9 @@ int sim__pipe_create(sim_net *net, err *e)
     p->pairs = xmalloc(sizeof *p->pairs * pairs);
     for (size_t i = 0; i < pairs; i++)
         p->sa_req[i] = -1;
+    p->sa_bits = p->maxin <= 64 && p->maxout <= 64;
+    p->sa_oreq = xcalloc((size_t)p->maxout + 1, sizeof *p->sa_oreq);
+    p->sa_igr = xcalloc((size_t)p->maxin + 1, sizeof *p->sa_igr);
     (void)e;
     return 0;
 }
@@ -369,7 +377,8 @@ void sim__pipe_destroy(sim_pipe *p)
         p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
-        p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m,
+        p->pend_m, p->vrt, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -386,7 +395,7 @@ void sim__pipe_destroy(sim_pipe *p)
 
 static inline int32_t vc_router(const sim_net *net, int32_t x)
 {
-    return net->topo.chan[x / net->V].dst;
+    return net->pipe->vrt[x];
 }
 
 /* Slot of output VC y in p->used (its bus VC on the DCSH). */
@@ -517,6 +526,14 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
     }
 }
 
+/* Whether the output VC of x (router r, ACTIVE) has a credit. */
+static inline int has_credit(const sim_net *net, int r, int32_t x)
+{
+    const sim_pipe *p = net->pipe;
+    int32_t y = p->out[x];
+    return y >= 0 ? p->cred[y] > 0 : p->ej_cred[r * p->V + (-2 - y)] > 0;
+}
+
 /* ---- VC allocation ------------------------------------------------------ */
 
 /* Keep the route of the header at the front of x (router r, message mm):
@@ -644,6 +661,8 @@ static void va_complete(sim_net *net, int r, int32_t x)
     p->state[x] = PIPE_ACTIVE;
     p->nva[r]--;
     vc_bit_clear(p, p->va_m, r, x);
+    if (has_credit(net, r, x))
+        vc_bit_set(p, p->go_m, r, x);
 }
 
 static void va_stage(sim_net *net, int r)
@@ -693,24 +712,18 @@ static inline int32_t out_port(const sim_net *net, int r, int32_t x)
     return net->pipe->oport[x];
 }
 
-static inline int has_credit(const sim_net *net, int r, int32_t x)
-{
-    const sim_pipe *p = net->pipe;
-    int32_t y = p->out[x];
-    return y >= 0 ? p->cred[y] > 0 : p->ej_cred[r * p->V + (-2 - y)] > 0;
-}
-
 /* Request (input port ip, output port op) for x: one VC per pair, the
  * non-speculative first, then round robin from the port's pointer. */
-static void sa_request(sim_pipe *p, int32_t ip_flat, int32_t pair,
+static void sa_request(sim_pipe *p, int32_t ioff, int32_t ip, int32_t op,
                        int32_t x, int spec)
 {
+    int32_t pair = ip * p->maxout + op;
     int32_t cur = p->sa_req[pair];
     if (cur >= 0) {
         if (spec > p->sa_spec[pair])
             return;
         if (spec == p->sa_spec[pair]) {
-            int32_t n = p->nslot[ip_flat], base = p->sw_rr[ip_flat];
+            int32_t n = p->nslot[ioff + ip], base = p->sw_rr[ioff + ip];
             int32_t dx = p->slot[x] - base, dc = p->slot[cur] - base;
             dx += dx < 0 ? n : 0;
             dc += dc < 0 ? n : 0;
@@ -719,6 +732,10 @@ static void sa_request(sim_pipe *p, int32_t ip_flat, int32_t pair,
         }
     } else {
         p->pairs[p->nrq++] = pair;     /* listed; the requests follow */
+        if (p->sa_bits) {
+            p->sa_oreq[op] |= UINT64_C(1) << ip;
+            p->sa_outs |= UINT64_C(1) << op;
+        }
     }
     p->sa_req[pair] = x;
     p->sa_spec[pair] = (uint8_t)spec;
@@ -759,7 +776,8 @@ static void traverse(sim_net *net, int r, int32_t x)
     if (y >= 0) {
         if (net->ch_flits)
             net->ch_flits[y / V]++;
-        p->cred[y]--;
+        if (--p->cred[y] == 0)
+            vc_bit_clear(p, p->go_m, r, x);
         if (seq == 0)
             mm->hops++;
         flit_at(p, now + p->st + 1 + p->vlat[y], y, m, seq);
@@ -767,7 +785,8 @@ static void traverse(sim_net *net, int r, int32_t x)
             p->used[used_slot(net, y)] = -1;
     } else {
         int v = -2 - y;
-        p->ej_cred[r * V + v]--;
+        if (--p->ej_cred[r * V + v] == 0)
+            vc_bit_clear(p, p->go_m, r, x);
         /* consumed (stamped) one cycle before it reaches the PE */
         flit_at(p, now + p->st + 1, -2 - (r * V + v), m, seq);
         if (tail)
@@ -777,10 +796,25 @@ static void traverse(sim_net *net, int r, int32_t x)
     if (tail) {
         p->out[x] = -1;
         p->state[x] = PIPE_IDLE;
+        vc_bit_clear(p, p->go_m, r, x);
     }
     if (p->bn[x] > 0)
         front_ready(p, r, x, now + 1, tail);
 }
+
+/* The index of the first bit of m at or after bit `from`, cyclically
+ * (m != 0, from < 64): a round-robin pick. */
+static inline int rr_pick(uint64_t m, int from)
+{
+    uint64_t hi = m & (~UINT64_C(0) << from);
+    return __builtin_ctzll(hi ? hi : m);
+}
+
+/* islip() over the bit sets sa_oreq (outputs sa_outs) of a router whose
+ * ports fit in 64 bits: the same grants and pointer moves.  Each accepted
+ * (input, output) is passed to sa_grant; the sets are left zero. */
+static void sa_islip_bits(sim_net *net, int r, int32_t *g, int32_t *a);
+static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
 
 static void sa_stage(sim_net *net, int r)
 {
@@ -789,70 +823,111 @@ static void sa_stage(sim_net *net, int r)
     const int32_t *rv = p->rvc + p->rvc_off[r];
     const int maxout = p->maxout;
     const int32_t ioff = p->in_off[r];
-    /* the VCs holding a flit, in order: only they request, hold a grant
-     * or a speculative output */
-    int32_t *act = p->act;
-    int na = 0;
+    const size_t mo = (size_t)r * (size_t)p->mw;
+    const uint64_t *om = p->occ_m + mo, *gm = p->go_m + mo,
+                   *vm = p->va_m + mo;
+    uint64_t *pm = p->pend_m + mo;
     p->nrq = 0;
-    const uint64_t *om = p->occ_m + (size_t)r * p->mw;
-    for (int w = 0; w < p->mw; w++)
-        for (uint64_t bits = om[w]; bits; bits &= bits - 1)
-            act[na++] = rv[64 * w + __builtin_ctzll(bits)];
-    for (int k = 0; k < na; k++) {
-        int32_t x = act[k];
-        if (p->sa_t[x] >= 0)
-            continue;
-        int32_t ip = p->vip[x];
-        if (p->state[x] == PIPE_ACTIVE) {
-            if (p->rdy[x] <= now && has_credit(net, r, x))
-                sa_request(p, ioff + ip, ip * maxout + out_port(net, r, x),
-                           x, 0);
-            else if (p->spec && p->rdy[x] == now + 1 &&
-                     p->spec_out[x] >= 0 && has_credit(net, r, x))
-                /* won VA in this cycle: its speculative bid stands */
-                sa_request(p, ioff + ip, ip * maxout + out_port(net, r, x),
-                           x, 1);
-        } else if (p->spec && p->state[x] == PIPE_VA &&
-                   p->rdy[x] == now + 1 && p->spec_out[x] >= 0) {
-            /* lost VA in this cycle: the bid may still take the switch */
-            sa_request(p, ioff + ip, ip * maxout + p->spec_out[x], x, 1);
+    /* requests: the VCs holding a flit, without a grant pending, ACTIVE
+     * with a credit (or, speculative, in VC allocation), in order */
+    for (int w = 0; w < p->mw; w++) {
+        uint64_t bits = om[w] & ~pm[w] & (gm[w] | (p->spec ? vm[w] : 0));
+        for (; bits; bits &= bits - 1) {
+            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
+            int32_t ip = p->vip[x];
+            if (p->state[x] == PIPE_ACTIVE) {
+                if (p->rdy[x] <= now)
+                    sa_request(p, ioff, ip, p->oport[x], x, 0);
+                else if (p->spec && p->rdy[x] == now + 1 &&
+                         p->spec_out[x] >= 0)
+                    /* won VA in this cycle: its speculative bid stands */
+                    sa_request(p, ioff, ip, p->oport[x], x, 1);
+            } else if (p->rdy[x] == now + 1 && p->spec_out[x] >= 0) {
+                /* lost VA in this cycle: the bid may still take the
+                 * switch */
+                sa_request(p, ioff, ip, p->spec_out[x], x, 1);
+            }
         }
     }
     int npairs = p->nrq;
-    if (!npairs)
-        goto clear_spec;
-    /* the request list of islip(): one per (input port, output port) */
-    int32_t *keep = p->pairs;
-    p->nrq = 0;
-    for (int k = 0; k < npairs; k++)
-        rq_push(p, keep[k] / maxout, keep[k] % maxout, keep[k]);
-    int ni;
-    islip(p, p->nin[r], p->nout[r], p->sa_g + p->out_off[r],
-          p->sa_a + ioff, &ni);
-    for (int j = 0; j < ni; j++) {
-        int32_t ip = p->touch_i[j];
-        int32_t pair = p->rq_y[p->a_rq[ip]];
-        int32_t x = p->sa_req[pair];
-        p->sw_rr[ioff + ip] =
-            p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
-        if (p->sa_spec[pair] && (p->state[x] != PIPE_ACTIVE ||
-                                 out_port(net, r, x) != pair % maxout))
-            continue;            /* a speculative grant wasted */
-        p->sa_t[x] = now + p->dsa - 1;
+    if (npairs) {
+        int32_t *keep = p->pairs;
+        if (p->sa_bits) {
+            sa_islip_bits(net, r, p->sa_g + p->out_off[r], p->sa_a + ioff);
+        } else {
+            /* the request list of islip(): one per (input port, output
+             * port) */
+            p->nrq = 0;
+            for (int k = 0; k < npairs; k++)
+                rq_push(p, keep[k] / maxout, keep[k] % maxout, keep[k]);
+            int ni;
+            islip(p, p->nin[r], p->nout[r], p->sa_g + p->out_off[r],
+                  p->sa_a + ioff, &ni);
+            for (int j = 0; j < ni; j++) {
+                int32_t ip = p->touch_i[j];
+                int32_t pair = p->rq_y[p->a_rq[ip]];
+                sa_grant(net, r, ip, pair % maxout);
+            }
+        }
+        for (int k = 0; k < npairs; k++)
+            p->sa_req[keep[k]] = -1;
     }
-    for (int k = 0; k < npairs; k++)
-        p->sa_req[keep[k]] = -1;
-clear_spec:
-    for (int i = 0; i < na; i++) {
-        int32_t x = act[i];
-        p->spec_out[x] = -1;
-        if (p->sa_t[x] == now) {
+    if (p->spec)
+        for (int w = 0; w < p->mw; w++)
+            for (uint64_t bits = om[w]; bits; bits &= bits - 1)
+                p->spec_out[rv[64 * w + __builtin_ctzll(bits)]] = -1;
+    /* the grants that take effect now, in VC order */
+    for (int w = 0; w < p->mw; w++)
+        for (uint64_t bits = pm[w]; bits; bits &= bits - 1) {
+            int i = 64 * w + __builtin_ctzll(bits);
+            int32_t x = rv[i];
+            if (p->sa_t[x] != now)
+                continue;
             p->sa_t[x] = -1;
+            pm[w] &= ~(UINT64_C(1) << (i & 63));
             if (has_credit(net, r, x))
                 traverse(net, r, x);
             else
                 p->rdy[x] = now + 1;
         }
+}
+
+/* Input port ip of router r won output port op: the VC of that pair. */
+static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op)
+{
+    sim_pipe *p = net->pipe;
+    const int32_t ioff = p->in_off[r];
+    int32_t pair = ip * p->maxout + op;
+    int32_t x = p->sa_req[pair];
+    p->sw_rr[ioff + ip] =
+        p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
+    if (p->sa_spec[pair] &&
+        (p->state[x] != PIPE_ACTIVE || p->oport[x] != op))
+        return;                  /* a speculative grant wasted */
+    p->sa_t[x] = net->now + p->dsa - 1;
+    vc_bit_set(p, p->pend_m, r, x);
+}
+
+static void sa_islip_bits(sim_net *net, int r, int32_t *g, int32_t *a)
+{
+    sim_pipe *p = net->pipe;
+    const int nin = p->nin[r], nout = p->nout[r];
+    uint64_t ins = 0;
+    for (uint64_t outs = p->sa_outs; outs; outs &= outs - 1) {
+        int o = __builtin_ctzll(outs);
+        int in = rr_pick(p->sa_oreq[o], g[o]);
+        p->sa_oreq[o] = 0;
+        p->sa_igr[in] |= UINT64_C(1) << o;
+        ins |= UINT64_C(1) << in;
+    }
+    p->sa_outs = 0;
+    for (; ins; ins &= ins - 1) {
+        int in = __builtin_ctzll(ins);
+        int o = rr_pick(p->sa_igr[in], a[in]);
+        p->sa_igr[in] = 0;
+        g[o] = in + 1 < nin ? in + 1 : 0;
+        a[in] = o + 1 < nout ? o + 1 : 0;
+        sa_grant(net, r, in, o);
     }
 }
 
@@ -898,11 +973,18 @@ static void arrivals(sim_net *net)
     int s = (int)(net->now & (p->credits.size - 1));
     int32_t *cr = p->credits.ev[s];
     for (int i = 0; i < p->credits.n[s]; i++) {
-        int32_t key = cr[i];
-        if (key >= 0)
+        int32_t key = cr[i], x;
+        if (key >= 0) {
             p->cred[key]++;
-        else
+            x = key < p->nnet_vc ? p->used[used_slot(net, key)] : -1;
+            if (x >= 0 && p->out[x] != key)
+                x = -1;          /* another leg of its DCSH bus VC */
+        } else {
             p->ej_cred[-1 - key]++;
+            x = p->ej_used[-1 - key];
+        }
+        if (x >= 0)              /* its holder may request the switch */
+            vc_bit_set(p, p->go_m, p->vrt[x], x);
     }
     p->credits.live -= p->credits.n[s];
     p->credits.n[s] = 0;
@@ -1063,6 +1145,19 @@ int sim__pipe_check(const sim_net *net, err *e)
             FAIL("VC %d active without an output VC", x);
         if (p->state[x] == PIPE_VA && !p->bn[x])
             FAIL("VC %d in VC allocation without a flit", x);
+        /* the bit sets the stages visit agree with the VC's state */
+        const uint64_t *w = p->go_m + (size_t)p->vrt[x] * p->mw +
+                            (size_t)(p->rvi[x] >> 6);
+        uint64_t bit = UINT64_C(1) << (p->rvi[x] & 63);
+        int go = p->state[x] == PIPE_ACTIVE &&
+                 has_credit(net, p->vrt[x], x);
+        if (!!(*w & bit) != go)
+            FAIL("VC %d: switch request set %d, ACTIVE with a credit %d", x,
+                 !!(*w & bit), go);
+        w = p->pend_m + (w - p->go_m);
+        if (!!(*w & bit) != (p->sa_t[x] >= 0))
+            FAIL("VC %d: grant pending set %d, sa_t %lld", x, !!(*w & bit),
+                 (long long)p->sa_t[x]);
     }
     for (size_t k = 0; k < nej; k++)
         if (p->ej_cred[k] + efl[k] + ecr[k] != B)

@@ -78,6 +78,9 @@ typedef struct sim_pipe {
     int mw;                      /* words per router */
     uint64_t *occ_m;             /* holds a flit */
     uint64_t *va_m;              /* in VC allocation */
+    uint64_t *go_m;              /* ACTIVE, its output VC has a credit */
+    uint64_t *pend_m;            /* a switch grant pending (sa_t >= 0) */
+    int32_t *vrt;                /* [x] router of input VC x */
     int32_t *rvi;                /* [x] index of x among its router's VCs */
     /* the route of the header at the front of x in VC allocation, kept
      * while it retries: its candidate output VCs in the routing
@@ -119,6 +122,12 @@ typedef struct sim_pipe {
     int32_t *sa_req;             /* [in * maxout + out] VC, -1 */
     uint8_t *sa_spec;            /* that request is speculative */
     int32_t *pairs;              /* the pairs requested in this cycle */
+    /* the switch allocator over bit sets (routers of at most 64 input
+     * and 64 output ports): inputs requesting each output, outputs
+     * granting each input */
+    int sa_bits;                 /* every router fits */
+    uint64_t *sa_oreq, *sa_igr;  /* [maxout], [maxin], zero between uses */
+    uint64_t sa_outs;            /* outputs with a request */
     int32_t *spec_out;           /* [x] speculative: the output port its VA
                                     requested first, this cycle; -1 */
 
