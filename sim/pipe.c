@@ -110,28 +110,38 @@ static void cal_free(sim_pcal *c)
     free(c->cap);
 }
 
-static void *cal_add(sim_pcal *c, int64_t t)
+/* Double the room of slot s (rare: the slots keep their room). */
+static void cal_grow(sim_pcal *c, int s)
 {
-    int s = (int)(t & (c->size - 1));
-    if (c->n[s] == c->cap[s]) {
-        c->cap[s] = c->cap[s] ? 2 * c->cap[s] : 16;
-        c->ev[s] = xrealloc(c->ev[s], c->esize * (size_t)c->cap[s]);
-    }
-    c->live++;
-    return (char *)c->ev[s] + c->esize * (size_t)c->n[s]++;
+    c->cap[s] = c->cap[s] ? 2 * c->cap[s] : 16;
+    c->ev[s] = xrealloc(c->ev[s], c->esize * (size_t)c->cap[s]);
 }
 
-static void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m, int32_t seq)
+/* A new event in the slot of cycle t: its slot and index there. */
+static inline int cal_add(sim_pcal *c, int64_t t, int *slot)
 {
-    sim_pflit *f = cal_add(&p->flits, t);
+    int s = (int)(t & (c->size - 1));
+    if (c->n[s] == c->cap[s])
+        cal_grow(c, s);
+    c->live++;
+    *slot = s;
+    return c->n[s]++;
+}
+
+static inline void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m,
+                           int32_t seq)
+{
+    int s, i = cal_add(&p->flits, t, &s);
+    sim_pflit *f = (sim_pflit *)p->flits.ev[s] + i;
     f->x = x;
     f->m = m;
     f->seq = seq;
 }
 
-static void credit_at(sim_pipe *p, int64_t t, int32_t key)
+static inline void credit_at(sim_pipe *p, int64_t t, int32_t key)
 {
-    *(int32_t *)cal_add(&p->credits, t) = key;
+    int s, i = cal_add(&p->credits, t, &s);
+    ((int32_t *)p->credits.ev[s])[i] = key;
 }
 
 /* ---- set-up ------------------------------------------------------------- */
@@ -293,6 +303,7 @@ int sim__pipe_create(sim_net *net, err *e)
     p->va_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->va_m);
     p->go_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->go_m);
     p->pend_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->pend_m);
+    p->sleep_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->sleep_m);
     p->vrt = xmalloc(sizeof *p->vrt * (size_t)p->nvc);
     for (int32_t x = 0; x < p->nvc; x++)
         p->vrt[x] = t->chan[x / V].dst;
@@ -378,7 +389,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
         p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m,
-        p->pend_m, p->vrt, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->pend_m, p->sleep_m, p->vrt, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -674,15 +685,25 @@ static void va_stage(sim_net *net, int r)
     const int nv = p->rvc_off[r + 1] - off;
     const uint64_t *vm = p->va_m + (size_t)r * p->mw;
     p->nrq = 0;
+    uint64_t *sm = p->sleep_m + (size_t)r * p->mw;
     for (int w = 0; w < p->mw; w++)
-        for (uint64_t bits = vm[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = vm[w] & ~sm[w]; bits; bits &= bits - 1) {
             int i = 64 * w + __builtin_ctzll(bits);
             int32_t x = rv[i];
             if (p->va_t[x] >= 0 || p->rdy[x] > now)
                 continue;
+            int before = p->nrq;
             va_requests(net, r, i, x);
-            p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
             p->va_y[x] = -1;
+            if (p->nrq == before && (!p->spec || p->spec_out[x] < 0)) {
+                /* no free candidate: its attempts (every vc_alloc_delay
+                 * cycles) change nothing until an output VC of r is
+                 * freed; va_wake() resumes them */
+                p->rdy[x] = now + p->dva;
+                sm[w] |= UINT64_C(1) << (i & 63);
+                continue;
+            }
+            p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
         }
     if (p->nrq) {
         const int V = p->V;
@@ -703,6 +724,25 @@ static void va_stage(sim_net *net, int r)
         }
 }
 
+/* An output VC of router r was freed in cycle `now` (by a tail in its
+ * switch stage): the VCs asleep in VC allocation attempt again at their
+ * first attempt cycle after now, as if they had kept trying. */
+static void va_wake(sim_pipe *p, int r, int64_t now)
+{
+    uint64_t *sm = p->sleep_m + (size_t)r * p->mw;
+    const int32_t *rv = p->rvc + p->rvc_off[r];
+    for (int w = 0; w < p->mw; w++) {
+        for (uint64_t bits = sm[w]; bits; bits &= bits - 1) {
+            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
+            int64_t t = p->rdy[x];
+            if (t <= now)
+                t += (now + 1 - t + p->dva - 1) / p->dva * p->dva;
+            p->rdy[x] = t;
+        }
+        sm[w] = 0;
+    }
+}
+
 /* ---- switch allocation and traversal ------------------------------------ */
 
 /* Output port (local) of x's output VC. */
@@ -714,7 +754,7 @@ static inline int32_t out_port(const sim_net *net, int r, int32_t x)
 
 /* Request (input port ip, output port op) for x: one VC per pair, the
  * non-speculative first, then round robin from the port's pointer. */
-static void sa_request(sim_pipe *p, int32_t ioff, int32_t ip, int32_t op,
+static inline void sa_request(sim_pipe *p, int32_t ioff, int32_t ip, int32_t op,
                        int32_t x, int spec)
 {
     int32_t pair = ip * p->maxout + op;
@@ -759,12 +799,16 @@ static void traverse(sim_net *net, int r, int32_t x)
     p->grants++;
     net->last_move = now;
 
-    /* checks: one flit per input and output port per cycle */
+#ifndef NDEBUG
+    /* checks: one flit per input and output port per cycle (the switch
+     * allocator's matching guarantees it; debug builds, which the tests
+     * use, count any breach) */
     int32_t ipf = p->in_off[r] + p->vip[x];
     int32_t opf = p->out_off[r] + out_port(net, r, x);
     if (p->in_stamp[ipf] == now || p->out_stamp[opf] == now)
         p->port_conflicts++;
     p->in_stamp[ipf] = p->out_stamp[opf] = now;
+#endif
 
     /* a credit back upstream (to the PE without credit delay) */
     if (x >= p->nnet_vc)
@@ -781,16 +825,20 @@ static void traverse(sim_net *net, int r, int32_t x)
         if (seq == 0)
             mm->hops++;
         flit_at(p, now + p->st + 1 + p->vlat[y], y, m, seq);
-        if (tail)
+        if (tail) {
             p->used[used_slot(net, y)] = -1;
+            va_wake(p, r, now);
+        }
     } else {
         int v = -2 - y;
         if (--p->ej_cred[r * V + v] == 0)
             vc_bit_clear(p, p->go_m, r, x);
         /* consumed (stamped) one cycle before it reaches the PE */
         flit_at(p, now + p->st + 1, -2 - (r * V + v), m, seq);
-        if (tail)
+        if (tail) {
             p->ej_used[r * V + v] = -1;
+            va_wake(p, r, now);
+        }
     }
 
     if (tail) {
@@ -893,7 +941,7 @@ static void sa_stage(sim_net *net, int r)
 }
 
 /* Input port ip of router r won output port op: the VC of that pair. */
-static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op)
+static inline void sa_grant(sim_net *net, int r, int32_t ip, int32_t op)
 {
     sim_pipe *p = net->pipe;
     const int32_t ioff = p->in_off[r];

@@ -80,6 +80,8 @@ typedef struct sim_pipe {
     uint64_t *va_m;              /* in VC allocation */
     uint64_t *go_m;              /* ACTIVE, its output VC has a credit */
     uint64_t *pend_m;            /* a switch grant pending (sa_t >= 0) */
+    uint64_t *sleep_m;           /* in VC allocation, found no free
+                                    candidate: waits for one to be freed */
     int32_t *vrt;                /* [x] router of input VC x */
     int32_t *rvi;                /* [x] index of x among its router's VCs */
     /* the route of the header at the front of x in VC allocation, kept
