@@ -305,8 +305,13 @@ int sim__pipe_create(sim_net *net, err *e)
     p->pend_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->pend_m);
     p->sleep_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->sleep_m);
     p->vrt = xmalloc(sizeof *p->vrt * (size_t)p->nvc);
-    for (int32_t x = 0; x < p->nvc; x++)
+    p->vpos = xmalloc(sizeof *p->vpos * (size_t)p->nvc);
+    for (int32_t x = 0; x < p->nvc; x++) {
         p->vrt[x] = t->chan[x / V].dst;
+        p->vpos[x] = (p->vrt[x] * p->mw + (p->rvi[x] >> 6)) * 64 +
+                     (p->rvi[x] & 63);
+    }
+    p->rb_m = xcalloc((size_t)R / 64 + 1, sizeof *p->rb_m);
     p->rc_n = xmalloc(sizeof *p->rc_n * (size_t)p->nvc);
     memset(p->rc_n, -1, sizeof *p->rc_n * (size_t)p->nvc);
     p->rc_y = xmalloc(sizeof *p->rc_y * (size_t)p->nvc * PIPE_ROUTE_CACHE);
@@ -389,7 +394,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
         p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m,
-        p->pend_m, p->sleep_m, p->vrt, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->pend_m, p->sleep_m, p->vrt, p->vpos, p->rb_m, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -421,15 +426,17 @@ static inline int32_t used_slot(const sim_net *net, int32_t y)
 static inline void vc_bit_set(const sim_pipe *p, uint64_t *m, int r,
                               int32_t x)
 {
-    int32_t i = p->rvi[x];
-    m[(size_t)r * p->mw + (size_t)(i >> 6)] |= UINT64_C(1) << (i & 63);
+    int32_t i = p->vpos[x];
+    (void)r;
+    m[i >> 6] |= UINT64_C(1) << (i & 63);
 }
 
 static inline void vc_bit_clear(const sim_pipe *p, uint64_t *m, int r,
                                 int32_t x)
 {
-    int32_t i = p->rvi[x];
-    m[(size_t)r * p->mw + (size_t)(i >> 6)] &= ~(UINT64_C(1) << (i & 63));
+    int32_t i = p->vpos[x];
+    (void)r;
+    m[i >> 6] &= ~(UINT64_C(1) << (i & 63));
 }
 
 /* The front flit of x (router r) changed in cycle f: set when it may
@@ -793,7 +800,8 @@ static void traverse(sim_net *net, int r, int32_t x)
     int tail = seq == mm->len - 1;
     p->bh[x] = p->bh[x] + 1 < B ? p->bh[x] + 1 : 0;
     if (--p->bn[x] == 0) {
-        p->rbusy[r]--;
+        if (--p->rbusy[r] == 0)
+            p->rb_m[r >> 6] &= ~(UINT64_C(1) << (r & 63));
         vc_bit_clear(p, p->occ_m, r, x);
     }
     p->grants++;
@@ -864,6 +872,50 @@ static inline int rr_pick(uint64_t m, int from)
 static void sa_islip_bits(sim_net *net, int r, int32_t *g, int32_t *a);
 static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
 
+/* The common case of switch allocation: no two requesting VCs of router
+ * r share an input port or an output port.  Then each (input, output)
+ * pair has one VC and iSLIP grants and accepts every request, so the
+ * grants are made here without the pair table; 0 (nothing done) when
+ * two requests conflict. */
+static int sa_direct(sim_net *net, int r)
+{
+    sim_pipe *p = net->pipe;
+    const int64_t now = net->now;
+    const int32_t *rv = p->rvc + p->rvc_off[r];
+    const size_t mo = (size_t)r * (size_t)p->mw;
+    const uint64_t *om = p->occ_m + mo, *gm = p->go_m + mo,
+                   *pm = p->pend_m + mo;
+    int32_t *list = p->act;
+    int n = 0;
+    uint64_t ins = 0, outs = 0;
+    for (int w = 0; w < p->mw; w++)
+        for (uint64_t bits = om[w] & gm[w] & ~pm[w]; bits;
+             bits &= bits - 1) {
+            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
+            if (p->rdy[x] > now)
+                continue;
+            uint64_t bi = UINT64_C(1) << p->vip[x];
+            uint64_t bo = UINT64_C(1) << p->oport[x];
+            if ((ins & bi) | (outs & bo))
+                return 0;
+            ins |= bi;
+            outs |= bo;
+            list[n++] = x;
+        }
+    const int32_t ioff = p->in_off[r], nin = p->nin[r], nout = p->nout[r];
+    int32_t *g = p->sa_g + p->out_off[r], *a = p->sa_a + ioff;
+    for (int k = 0; k < n; k++) {
+        int32_t x = list[k], ip = p->vip[x], op = p->oport[x];
+        g[op] = ip + 1 < nin ? ip + 1 : 0;
+        a[ip] = op + 1 < nout ? op + 1 : 0;
+        p->sw_rr[ioff + ip] =
+            p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
+        p->sa_t[x] = now + p->dsa - 1;
+        vc_bit_set(p, p->pend_m, r, x);
+    }
+    return 1;
+}
+
 static void sa_stage(sim_net *net, int r)
 {
     sim_pipe *p = net->pipe;
@@ -876,6 +928,8 @@ static void sa_stage(sim_net *net, int r)
                    *vm = p->va_m + mo;
     uint64_t *pm = p->pend_m + mo;
     p->nrq = 0;
+    if (p->sa_bits && !p->spec && sa_direct(net, r))
+        goto grants;
     /* requests: the VCs holding a flit, without a grant pending, ACTIVE
      * with a credit (or, speculative, in VC allocation), in order */
     for (int w = 0; w < p->mw; w++) {
@@ -924,6 +978,7 @@ static void sa_stage(sim_net *net, int r)
         for (int w = 0; w < p->mw; w++)
             for (uint64_t bits = om[w]; bits; bits &= bits - 1)
                 p->spec_out[rv[64 * w + __builtin_ctzll(bits)]] = -1;
+grants:
     /* the grants that take effect now, in VC order */
     for (int w = 0; w < p->mw; w++)
         for (uint64_t bits = pm[w]; bits; bits &= bits - 1) {
@@ -1009,7 +1064,8 @@ static void arrive(sim_net *net, const sim_pflit *f)
     p->bs[at] = f->seq;
     if (p->bn[x]++ == 0) {
         int32_t r = vc_router(net, x);
-        p->rbusy[r]++;
+        if (p->rbusy[r]++ == 0)
+            p->rb_m[r >> 6] |= UINT64_C(1) << (r & 63);
         vc_bit_set(p, p->occ_m, r, x);
         front_ready(p, r, x, now, p->state[x] == PIPE_IDLE);
     }
@@ -1058,8 +1114,8 @@ static void inject(sim_net *net)
             if (sq->len == 0)
                 continue;
             int v = -1;
-            for (int j = 1; j <= V; j++) {
-                int c = (p->pe_last[q] + j) % V;
+            for (int j = 1, c = p->pe_last[q]; j <= V; j++) {
+                c = c + 1 < V ? c + 1 : 0;
                 if (p->used[base + c] < 0 && p->cred[base + c] > 0) {
                     v = c;
                     break;
@@ -1112,13 +1168,15 @@ void sim__pipe_cycle(sim_net *net)
     sim__generate(net);
     inject(net);
     const int R = net->topo.routers;
-    for (int r = 0; r < R; r++) {
-        if (!p->rbusy[r])
-            continue;
-        if (p->nva[r])
-            va_stage(net, r);
-        sa_stage(net, r);
-    }
+    /* the routers holding a flit, in order (a router's stages change
+     * only its own bit) */
+    for (int w = 0; w <= (R - 1) >> 6; w++)
+        for (uint64_t bits = p->rb_m[w]; bits; bits &= bits - 1) {
+            int r = 64 * w + __builtin_ctzll(bits);
+            if (p->nva[r])
+                va_stage(net, r);
+            sa_stage(net, r);
+        }
     net->now++;
 }
 

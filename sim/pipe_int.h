@@ -83,6 +83,9 @@ typedef struct sim_pipe {
     uint64_t *sleep_m;           /* in VC allocation, found no free
                                     candidate: waits for one to be freed */
     int32_t *vrt;                /* [x] router of input VC x */
+    int32_t *vpos;               /* [x] its bit in those sets: word
+                                    vpos >> 6, bit vpos & 63 */
+    uint64_t *rb_m;              /* routers with rbusy > 0 */
     int32_t *rvi;                /* [x] index of x among its router's VCs */
     /* the route of the header at the front of x in VC allocation, kept
      * while it retries: its candidate output VCs in the routing
