@@ -877,6 +877,8 @@ static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
  * pair has one VC and iSLIP grants and accepts every request, so the
  * grants are made here without the pair table; 0 (nothing done) when
  * two requests conflict. */
+static void traverse(sim_net *net, int r, int32_t x);
+
 static int sa_direct(sim_net *net, int r)
 {
     sim_pipe *p = net->pipe;
@@ -910,9 +912,18 @@ static int sa_direct(sim_net *net, int r)
         a[ip] = op + 1 < nout ? op + 1 : 0;
         p->sw_rr[ioff + ip] =
             p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
-        p->sa_t[x] = now + p->dsa - 1;
-        vc_bit_set(p, p->pend_m, r, x);
+        if (p->dsa > 1) {
+            p->sa_t[x] = now + p->dsa - 1;
+            vc_bit_set(p, p->pend_m, r, x);
+        }
     }
+    /* a one-cycle allocation takes effect now: no grant was pending at r
+     * and the list is in VC order, so the flits cross in the order of
+     * sa_stage's loop over the grants; each still has its credit (the
+     * others crossing use other output VCs) */
+    if (p->dsa == 1)
+        for (int k = 0; k < n; k++)
+            traverse(net, r, list[k]);
     return 1;
 }
 
