@@ -343,6 +343,7 @@ int sim__pipe_create(sim_net *net, err *e)
     p->pe_seq = xcalloc(nq, sizeof *p->pe_seq);
     p->pe_v = xcalloc(nq, sizeof *p->pe_v);
     p->pe_last = xmalloc(sizeof *p->pe_last * nq);
+    p->iq_m = xcalloc(nq / 64 + 1, sizeof *p->iq_m);
     for (size_t q = 0; q < nq; q++) {
         p->pe_m[q] = SIM_NONE;
         p->pe_last[q] = V - 1;     /* the first message takes VC 0 */
@@ -394,7 +395,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
         p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m,
-        p->pend_m, p->sleep_m, p->vrt, p->vpos, p->rb_m, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->pend_m, p->sleep_m, p->vrt, p->vpos, p->rb_m, p->iq_m, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -1113,53 +1114,65 @@ static void arrivals(sim_net *net)
 
 /* ---- PEs ---------------------------------------------------------------- */
 
+void sim__pipe_queued(sim_net *net, int32_t qi)
+{
+    net->pipe->iq_m[qi >> 6] |= UINT64_C(1) << (qi & 63);
+}
+
 static void inject(sim_net *net)
 {
     sim_pipe *p = net->pipe;
     const int V = p->V;
     const long nq = (long)net->nodes * net->topo.ipn;
-    for (long q = 0; q < nq; q++) {
-        sim_queue *sq = &net->iq[q];
-        int32_t base = (net->topo.nnet + (int32_t)q) * V;
-        if (p->pe_m[q] == SIM_NONE) {
-            if (sq->len == 0)
-                continue;
-            int v = -1;
-            for (int j = 1, c = p->pe_last[q]; j <= V; j++) {
-                c = c + 1 < V ? c + 1 : 0;
-                if (p->used[base + c] < 0 && p->cred[base + c] > 0) {
-                    v = c;
-                    break;
+    /* the queues with work, in order; a queue leaves the set once it is
+     * empty with nothing being sent */
+    for (long w = 0; w <= (nq - 1) >> 6; w++) {
+        for (uint64_t bits = p->iq_m[w]; bits; bits &= bits - 1) {
+            long q = 64 * w + __builtin_ctzll(bits);
+            sim_queue *sq = &net->iq[q];
+            int32_t base = (net->topo.nnet + (int32_t)q) * V;
+            if (p->pe_m[q] == SIM_NONE) {
+                if (sq->len == 0) {
+                    p->iq_m[w] &= ~(UINT64_C(1) << (q & 63));
+                    continue;
                 }
+                int v = -1;
+                for (int j = 1, c = p->pe_last[q]; j <= V; j++) {
+                    c = c + 1 < V ? c + 1 : 0;
+                    if (p->used[base + c] < 0 && p->cred[base + c] > 0) {
+                        v = c;
+                        break;
+                    }
+                }
+                if (v < 0)
+                    continue;
+                int32_t m = sq->head;
+                sq->head = net->msg[m].next;
+                sq->len--;
+                net->queued--;
+                p->pe_m[q] = m;
+                p->pe_seq[q] = 0;
+                p->pe_v[q] = v;
+                p->pe_last[q] = v;
+                p->used[base + v] = -2;
+                p->pe_busy++;
             }
-            if (v < 0)
+            int32_t y = base + p->pe_v[q];
+            if (p->cred[y] == 0)
                 continue;
-            int32_t m = sq->head;
-            sq->head = net->msg[m].next;
-            sq->len--;
-            net->queued--;
-            p->pe_m[q] = m;
-            p->pe_seq[q] = 0;
-            p->pe_v[q] = v;
-            p->pe_last[q] = v;
-            p->used[base + v] = -2;
-            p->pe_busy++;
-        }
-        int32_t y = base + p->pe_v[q];
-        if (p->cred[y] == 0)
-            continue;
-        int32_t m = p->pe_m[q], seq = p->pe_seq[q]++;
-        sim_msg *mm = &net->msg[m];
-        p->cred[y]--;
-        flit_at(p, net->now + 2, y, m, seq);   /* 1-cycle channel */
-        net->flits_injected++;
-        net->last_move = net->now;
-        if (seq == 0)
-            mm->t_inject = net->now;
-        if (seq == mm->len - 1) {
-            p->used[y] = -1;
-            p->pe_m[q] = SIM_NONE;
-            p->pe_busy--;
+            int32_t m = p->pe_m[q], seq = p->pe_seq[q]++;
+            sim_msg *mm = &net->msg[m];
+            p->cred[y]--;
+            flit_at(p, net->now + 2, y, m, seq);   /* 1-cycle channel */
+            net->flits_injected++;
+            net->last_move = net->now;
+            if (seq == 0)
+                mm->t_inject = net->now;
+            if (seq == mm->len - 1) {
+                p->used[y] = -1;
+                p->pe_m[q] = SIM_NONE;
+                p->pe_busy--;
+            }
         }
     }
 }

@@ -116,6 +116,8 @@ typedef struct sim_pipe {
     /* PEs, per injection queue */
     int32_t *pe_m, *pe_seq, *pe_v, *pe_last;
     long pe_busy;                /* queues with a message being sent */
+    uint64_t *iq_m;              /* queues with a message queued or being
+                                    sent: inject() visits only these */
 
     sim_pcal flits, credits;
 
