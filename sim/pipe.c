@@ -304,6 +304,7 @@ int sim__pipe_create(sim_net *net, err *e)
     p->go_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->go_m);
     p->pend_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->pend_m);
     p->sleep_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->sleep_m);
+    p->vab_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->vab_m);
     p->vrt = xmalloc(sizeof *p->vrt * (size_t)p->nvc);
     p->vpos = xmalloc(sizeof *p->vpos * (size_t)p->nvc);
     for (int32_t x = 0; x < p->nvc; x++) {
@@ -395,7 +396,7 @@ void sim__pipe_destroy(sim_pipe *p)
         p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
         p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
         p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m,
-        p->pend_m, p->sleep_m, p->vrt, p->vpos, p->rb_m, p->iq_m, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
+        p->pend_m, p->sleep_m, p->vab_m, p->vrt, p->vpos, p->rb_m, p->iq_m, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
         p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
         p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
         p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
@@ -694,11 +695,14 @@ static void va_stage(sim_net *net, int r)
     const uint64_t *vm = p->va_m + (size_t)r * p->mw;
     p->nrq = 0;
     uint64_t *sm = p->sleep_m + (size_t)r * p->mw;
+    uint64_t *bm = p->vab_m + (size_t)r * p->mw;
+    /* the VCs awake without an allocation in progress */
     for (int w = 0; w < p->mw; w++)
-        for (uint64_t bits = vm[w] & ~sm[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = vm[w] & ~sm[w] & ~bm[w]; bits;
+             bits &= bits - 1) {
             int i = 64 * w + __builtin_ctzll(bits);
             int32_t x = rv[i];
-            if (p->va_t[x] >= 0 || p->rdy[x] > now)
+            if (p->rdy[x] > now)
                 continue;
             int before = p->nrq;
             va_requests(net, r, i, x);
@@ -712,6 +716,7 @@ static void va_stage(sim_net *net, int r)
                 continue;
             }
             p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
+            bm[w] |= UINT64_C(1) << (i & 63);
         }
     if (p->nrq) {
         const int V = p->V;
@@ -723,12 +728,15 @@ static void va_stage(sim_net *net, int r)
             p->va_y[rv[i]] = p->rq_y[p->a_rq[i]];
         }
     }
-    /* va_complete clears only the bit of the VC it completes */
+    /* the allocations that complete now, in VC order */
     for (int w = 0; w < p->mw; w++)
-        for (uint64_t bits = vm[w]; bits; bits &= bits - 1) {
-            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
-            if (p->va_t[x] == now)
+        for (uint64_t bits = bm[w]; bits; bits &= bits - 1) {
+            int i = 64 * w + __builtin_ctzll(bits);
+            int32_t x = rv[i];
+            if (p->va_t[x] == now) {
+                bm[w] &= ~(UINT64_C(1) << (i & 63));
                 va_complete(net, r, x);
+            }
         }
 }
 
@@ -1288,6 +1296,10 @@ int sim__pipe_check(const sim_net *net, err *e)
         if (!!(*w & bit) != (p->sa_t[x] >= 0))
             FAIL("VC %d: grant pending set %d, sa_t %lld", x, !!(*w & bit),
                  (long long)p->sa_t[x]);
+        w = p->vab_m + (w - p->pend_m);
+        if (!!(*w & bit) != (p->va_t[x] >= 0))
+            FAIL("VC %d: VC allocation set %d, va_t %lld", x, !!(*w & bit),
+                 (long long)p->va_t[x]);
     }
     for (size_t k = 0; k < nej; k++)
         if (p->ej_cred[k] + efl[k] + ecr[k] != B)

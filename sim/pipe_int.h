@@ -80,6 +80,7 @@ typedef struct sim_pipe {
     uint64_t *va_m;              /* in VC allocation */
     uint64_t *go_m;              /* ACTIVE, its output VC has a credit */
     uint64_t *pend_m;            /* a switch grant pending (sa_t >= 0) */
+    uint64_t *vab_m;             /* a VC allocation in progress (va_t >= 0) */
     uint64_t *sleep_m;           /* in VC allocation, found no free
                                     candidate: waits for one to be freed */
     int32_t *vrt;                /* [x] router of input VC x */
