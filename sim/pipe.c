@@ -83,6 +83,10 @@
 #include "net/xalloc.h"
 #include "pipe_int.h"
 
+/* The stages, inlined with their number of words per VC set fixed
+ * (routers_cycle), so that the common case of one word loses its loops. */
+#define PIPE_HOT static inline __attribute__((always_inline))
+
 /* ---- calendars ---------------------------------------------------------- */
 
 static void cal_init(sim_pcal *c, int horizon, size_t esize)
@@ -685,19 +689,19 @@ static void va_complete(sim_net *net, int r, int32_t x)
         vc_bit_set(p, p->go_m, r, x);
 }
 
-static void va_stage(sim_net *net, int r)
+PIPE_HOT void va_stage(sim_net *net, int r, const int mw)
 {
     sim_pipe *p = net->pipe;
     const int64_t now = net->now;
     const int32_t off = p->rvc_off[r];
     const int32_t *rv = p->rvc + off;
     const int nv = p->rvc_off[r + 1] - off;
-    const uint64_t *vm = p->va_m + (size_t)r * p->mw;
+    const uint64_t *vm = p->va_m + (size_t)r * mw;
     p->nrq = 0;
-    uint64_t *sm = p->sleep_m + (size_t)r * p->mw;
-    uint64_t *bm = p->vab_m + (size_t)r * p->mw;
+    uint64_t *sm = p->sleep_m + (size_t)r * mw;
+    uint64_t *bm = p->vab_m + (size_t)r * mw;
     /* the VCs awake without an allocation in progress */
-    for (int w = 0; w < p->mw; w++)
+    for (int w = 0; w < mw; w++)
         for (uint64_t bits = vm[w] & ~sm[w] & ~bm[w]; bits;
              bits &= bits - 1) {
             int i = 64 * w + __builtin_ctzll(bits);
@@ -729,7 +733,7 @@ static void va_stage(sim_net *net, int r)
         }
     }
     /* the allocations that complete now, in VC order */
-    for (int w = 0; w < p->mw; w++)
+    for (int w = 0; w < mw; w++)
         for (uint64_t bits = bm[w]; bits; bits &= bits - 1) {
             int i = 64 * w + __builtin_ctzll(bits);
             int32_t x = rv[i];
@@ -888,18 +892,18 @@ static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
  * two requests conflict. */
 static void traverse(sim_net *net, int r, int32_t x);
 
-static int sa_direct(sim_net *net, int r)
+PIPE_HOT int sa_direct(sim_net *net, int r, const int mw)
 {
     sim_pipe *p = net->pipe;
     const int64_t now = net->now;
     const int32_t *rv = p->rvc + p->rvc_off[r];
-    const size_t mo = (size_t)r * (size_t)p->mw;
+    const size_t mo = (size_t)r * (size_t)mw;
     const uint64_t *om = p->occ_m + mo, *gm = p->go_m + mo,
                    *pm = p->pend_m + mo;
     int32_t *list = p->act;
     int n = 0;
     uint64_t ins = 0, outs = 0;
-    for (int w = 0; w < p->mw; w++)
+    for (int w = 0; w < mw; w++)
         for (uint64_t bits = om[w] & gm[w] & ~pm[w]; bits;
              bits &= bits - 1) {
             int32_t x = rv[64 * w + __builtin_ctzll(bits)];
@@ -936,23 +940,23 @@ static int sa_direct(sim_net *net, int r)
     return 1;
 }
 
-static void sa_stage(sim_net *net, int r)
+PIPE_HOT void sa_stage(sim_net *net, int r, const int mw)
 {
     sim_pipe *p = net->pipe;
     const int64_t now = net->now;
     const int32_t *rv = p->rvc + p->rvc_off[r];
     const int maxout = p->maxout;
     const int32_t ioff = p->in_off[r];
-    const size_t mo = (size_t)r * (size_t)p->mw;
+    const size_t mo = (size_t)r * (size_t)mw;
     const uint64_t *om = p->occ_m + mo, *gm = p->go_m + mo,
                    *vm = p->va_m + mo;
     uint64_t *pm = p->pend_m + mo;
     p->nrq = 0;
-    if (p->sa_bits && !p->spec && sa_direct(net, r))
+    if (p->sa_bits && !p->spec && sa_direct(net, r, mw))
         goto grants;
     /* requests: the VCs holding a flit, without a grant pending, ACTIVE
      * with a credit (or, speculative, in VC allocation), in order */
-    for (int w = 0; w < p->mw; w++) {
+    for (int w = 0; w < mw; w++) {
         uint64_t bits = om[w] & ~pm[w] & (gm[w] | (p->spec ? vm[w] : 0));
         for (; bits; bits &= bits - 1) {
             int32_t x = rv[64 * w + __builtin_ctzll(bits)];
@@ -995,12 +999,12 @@ static void sa_stage(sim_net *net, int r)
             p->sa_req[keep[k]] = -1;
     }
     if (p->spec)
-        for (int w = 0; w < p->mw; w++)
+        for (int w = 0; w < mw; w++)
             for (uint64_t bits = om[w]; bits; bits &= bits - 1)
                 p->spec_out[rv[64 * w + __builtin_ctzll(bits)]] = -1;
 grants:
     /* the grants that take effect now, in VC order */
-    for (int w = 0; w < p->mw; w++)
+    for (int w = 0; w < mw; w++)
         for (uint64_t bits = pm[w]; bits; bits &= bits - 1) {
             int i = 64 * w + __builtin_ctzll(bits);
             int32_t x = rv[i];
@@ -1187,6 +1191,21 @@ static void inject(sim_net *net)
 
 /* ---- the cycle ---------------------------------------------------------- */
 
+/* The stages of the routers holding a flit, in order (a router's stages
+ * change only its own bit of rb_m); mw words per VC set. */
+PIPE_HOT void routers_cycle(sim_net *net, const int mw)
+{
+    sim_pipe *p = net->pipe;
+    const int R = net->topo.routers;
+    for (int w = 0; w <= (R - 1) >> 6; w++)
+        for (uint64_t bits = p->rb_m[w]; bits; bits &= bits - 1) {
+            int r = 64 * w + __builtin_ctzll(bits);
+            if (p->nva[r])
+                va_stage(net, r, mw);
+            sa_stage(net, r, mw);
+        }
+}
+
 void sim__pipe_cycle(sim_net *net)
 {
     sim_pipe *p = net->pipe;
@@ -1199,16 +1218,10 @@ void sim__pipe_cycle(sim_net *net)
     arrivals(net);
     sim__generate(net);
     inject(net);
-    const int R = net->topo.routers;
-    /* the routers holding a flit, in order (a router's stages change
-     * only its own bit) */
-    for (int w = 0; w <= (R - 1) >> 6; w++)
-        for (uint64_t bits = p->rb_m[w]; bits; bits &= bits - 1) {
-            int r = 64 * w + __builtin_ctzll(bits);
-            if (p->nva[r])
-                va_stage(net, r);
-            sa_stage(net, r);
-        }
+    if (p->mw == 1)
+        routers_cycle(net, 1);   /* the common case, compiled apart */
+    else
+        routers_cycle(net, p->mw);
     net->now++;
 }
 
