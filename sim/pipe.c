@@ -447,7 +447,7 @@ static inline void vc_bit_clear(const sim_pipe *p, uint64_t *m, int r,
 
 /* The front flit of x (router r) changed in cycle f: set when it may
  * request. */
-static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
+static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
 {
     p->since[x] = f;
     if (head) {
@@ -802,7 +802,7 @@ static inline void sa_request(sim_pipe *p, int32_t ioff, int32_t ip, int32_t op,
 }
 
 /* The flit at the front of x (router r) crosses the switch in this cycle. */
-static void traverse(sim_net *net, int r, int32_t x)
+PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
 {
     sim_pipe *p = net->pipe;
     const int V = p->V, B = p->B;
@@ -890,8 +890,6 @@ static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
  * pair has one VC and iSLIP grants and accepts every request, so the
  * grants are made here without the pair table; 0 (nothing done) when
  * two requests conflict. */
-static void traverse(sim_net *net, int r, int32_t x);
-
 PIPE_HOT int sa_direct(sim_net *net, int r, const int mw)
 {
     sim_pipe *p = net->pipe;
