@@ -950,7 +950,7 @@ PIPE_HOT void sa_stage(sim_net *net, int r, const int mw)
                    *vm = p->va_m + mo;
     uint64_t *pm = p->pend_m + mo;
     p->nrq = 0;
-    if (p->sa_bits && !p->spec && sa_direct(net, r, mw))
+    if (p->sa_bits && !p->spec && p->dsa > 1 && sa_direct(net, r, mw))
         goto grants;
     /* requests: the VCs holding a flit, without a grant pending, ACTIVE
      * with a credit (or, speculative, in VC allocation), in order */
@@ -1195,12 +1195,16 @@ PIPE_HOT void routers_cycle(sim_net *net, const int mw)
 {
     sim_pipe *p = net->pipe;
     const int R = net->topo.routers;
+    const int direct = p->sa_bits && !p->spec && p->dsa == 1;
     for (int w = 0; w <= (R - 1) >> 6; w++)
         for (uint64_t bits = p->rb_m[w]; bits; bits &= bits - 1) {
             int r = 64 * w + __builtin_ctzll(bits);
             if (p->nva[r])
                 va_stage(net, r, mw);
-            sa_stage(net, r, mw);
+            /* one-cycle non-speculative switch allocation without a
+             * conflict needs nothing more of sa_stage */
+            if (!direct || !sa_direct(net, r, mw))
+                sa_stage(net, r, mw);
         }
 }
 
