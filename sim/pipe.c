@@ -1199,7 +1199,13 @@ PIPE_HOT void routers_cycle(sim_net *net, const int mw)
     for (int w = 0; w <= (R - 1) >> 6; w++)
         for (uint64_t bits = p->rb_m[w]; bits; bits &= bits - 1) {
             int r = 64 * w + __builtin_ctzll(bits);
-            if (p->nva[r])
+            /* VC allocation: some VC in it not asleep */
+            const uint64_t *vm = p->va_m + (size_t)r * mw,
+                           *sm = p->sleep_m + (size_t)r * mw;
+            uint64_t awake = 0;
+            for (int k = 0; k < mw; k++)
+                awake |= vm[k] & ~sm[k];
+            if (awake)
                 va_stage(net, r, mw);
             /* one-cycle non-speculative switch allocation without a
              * conflict needs nothing more of sa_stage */
