@@ -890,7 +890,7 @@ static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
  * pair has one VC and iSLIP grants and accepts every request, so the
  * grants are made here without the pair table; 0 (nothing done) when
  * two requests conflict. */
-PIPE_HOT int sa_direct(sim_net *net, int r, const int mw)
+PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
 {
     sim_pipe *p = net->pipe;
     const int64_t now = net->now;
@@ -901,9 +901,10 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw)
     int32_t *list = p->act;
     int n = 0;
     uint64_t ins = 0, outs = 0;
+    /* (dsa1: a one-cycle allocator, which leaves no grant pending) */
     for (int w = 0; w < mw; w++)
-        for (uint64_t bits = om[w] & gm[w] & ~pm[w]; bits;
-             bits &= bits - 1) {
+        for (uint64_t bits = om[w] & gm[w] & (dsa1 ? ~UINT64_C(0) : ~pm[w]);
+             bits; bits &= bits - 1) {
             int32_t x = rv[64 * w + __builtin_ctzll(bits)];
             if (p->rdy[x] > now)
                 continue;
@@ -923,7 +924,7 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw)
         a[ip] = op + 1 < nout ? op + 1 : 0;
         p->sw_rr[ioff + ip] =
             p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
-        if (p->dsa > 1) {
+        if (!dsa1) {
             p->sa_t[x] = now + p->dsa - 1;
             vc_bit_set(p, p->pend_m, r, x);
         }
@@ -932,7 +933,7 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw)
      * and the list is in VC order, so the flits cross in the order of
      * sa_stage's loop over the grants; each still has its credit (the
      * others crossing use other output VCs) */
-    if (p->dsa == 1)
+    if (dsa1)
         for (int k = 0; k < n; k++)
             traverse(net, r, list[k]);
     return 1;
@@ -950,7 +951,7 @@ PIPE_HOT void sa_stage(sim_net *net, int r, const int mw)
                    *vm = p->va_m + mo;
     uint64_t *pm = p->pend_m + mo;
     p->nrq = 0;
-    if (p->sa_bits && !p->spec && p->dsa > 1 && sa_direct(net, r, mw))
+    if (p->sa_bits && !p->spec && p->dsa > 1 && sa_direct(net, r, mw, 0))
         goto grants;
     /* requests: the VCs holding a flit, without a grant pending, ACTIVE
      * with a credit (or, speculative, in VC allocation), in order */
@@ -1190,12 +1191,12 @@ static void inject(sim_net *net)
 /* ---- the cycle ---------------------------------------------------------- */
 
 /* The stages of the routers holding a flit, in order (a router's stages
- * change only its own bit of rb_m); mw words per VC set. */
-PIPE_HOT void routers_cycle(sim_net *net, const int mw)
+ * change only its own bit of rb_m); mw words per VC set, direct: try
+ * sa_direct() first. */
+PIPE_HOT void routers_cycle(sim_net *net, const int mw, const int direct)
 {
     sim_pipe *p = net->pipe;
     const int R = net->topo.routers;
-    const int direct = p->sa_bits && !p->spec && p->dsa == 1;
     for (int w = 0; w <= (R - 1) >> 6; w++)
         for (uint64_t bits = p->rb_m[w]; bits; bits &= bits - 1) {
             int r = 64 * w + __builtin_ctzll(bits);
@@ -1209,7 +1210,7 @@ PIPE_HOT void routers_cycle(sim_net *net, const int mw)
                 va_stage(net, r, mw);
             /* one-cycle non-speculative switch allocation without a
              * conflict needs nothing more of sa_stage */
-            if (!direct || !sa_direct(net, r, mw))
+            if (!direct || !sa_direct(net, r, mw, 1))
                 sa_stage(net, r, mw);
         }
 }
@@ -1226,10 +1227,12 @@ void sim__pipe_cycle(sim_net *net)
     arrivals(net);
     sim__generate(net);
     inject(net);
-    if (p->mw == 1)
-        routers_cycle(net, 1);   /* the common case, compiled apart */
+    /* direct: one-cycle non-speculative switch allocation over bit sets */
+    int direct = p->sa_bits && !p->spec && p->dsa == 1;
+    if (p->mw == 1 && direct)
+        routers_cycle(net, 1, 1);   /* the common case, compiled apart */
     else
-        routers_cycle(net, p->mw);
+        routers_cycle(net, p->mw, direct);
     net->now++;
 }
 
