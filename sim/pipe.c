@@ -72,9 +72,23 @@
  * channels of the offchip_dims highest dimensions, which join two chips,
  * offchip_link_delay (whatever their class on a chip).
  *
- * Cost: per cycle, the routers that hold a flit; events wait in two
- * calendar rings (flits, credits) whose size bounds the longest delay, so
- * nothing is allocated per flit once the rings have grown.
+ * COST.  Per cycle, only the injection queues with work and the routers
+ * that hold a flit are visited, and in a router only the VCs that can act,
+ * found in per-router bit sets kept in step with the VC state (all
+ * checked by sim__pipe_check): holding a flit, in VC allocation, ACTIVE
+ * with a credit (a credit's arrival sets its holder's bit), a switch or VC
+ * grant pending, asleep.  A VC in allocation that finds no free candidate
+ * sleeps: its retries could change nothing until an output VC of its
+ * router is freed, which only a tail crossing that router's switch does;
+ * va_wake() then resumes it at the cycle its next retry would have come.
+ * When no two switch requests of a router share an input or an output
+ * port (the usual case below saturation), iSLIP grants every one, so
+ * sa_direct() grants them without building its request lists; otherwise
+ * iSLIP runs over bit sets of ports.  Every shortcut gives the same grants,
+ * pointer moves and event order as the plain stages, so results are
+ * bit-identical to them.  Events wait in two calendar rings (flits,
+ * credits) whose size bounds the longest delay, so nothing is allocated
+ * per flit once the rings have grown.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -396,15 +410,17 @@ void sim__pipe_destroy(sim_pipe *p)
     if (!p)
         return;
     void *arrays[] = {
-        p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
-        p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
-        p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
-        p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m,
-        p->pend_m, p->sleep_m, p->vab_m, p->vrt, p->vpos, p->rb_m, p->iq_m, p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
-        p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
-        p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
-        p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
-        p->sa_spec, p->pairs, p->spec_out, p->in_stamp, p->out_stamp,
+        p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off, p->out_off,
+        p->rvc_off, p->rvc, p->slot, p->nslot, p->state, p->rdy, p->since,
+        p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs, p->bh, p->bn,
+        p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m, p->pend_m, p->sleep_m,
+        p->vab_m, p->vrt, p->vpos, p->rb_m, p->iq_m, p->sa_oreq, p->sa_igr,
+        p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat,
+        p->oport, p->cred, p->used, p->ej_cred, p->ej_used, p->va_g, p->va_a,
+        p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq, p->pe_v, p->pe_last,
+        p->rq_in, p->rq_out, p->rq_y, p->g_in, p->g_rq, p->a_out, p->a_rq,
+        p->touch_o, p->touch_i, p->sa_req, p->sa_spec, p->pairs, p->spec_out,
+        p->in_stamp, p->out_stamp,
     };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
@@ -447,7 +463,8 @@ static inline void vc_bit_clear(const sim_pipe *p, uint64_t *m, int r,
 
 /* The front flit of x (router r) changed in cycle f: set when it may
  * request. */
-static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
+static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f,
+                               int head)
 {
     p->since[x] = f;
     if (head) {
@@ -774,8 +791,8 @@ static inline int32_t out_port(const sim_net *net, int r, int32_t x)
 
 /* Request (input port ip, output port op) for x: one VC per pair, the
  * non-speculative first, then round robin from the port's pointer. */
-static inline void sa_request(sim_pipe *p, int32_t ioff, int32_t ip, int32_t op,
-                       int32_t x, int spec)
+static inline void sa_request(sim_pipe *p, int32_t ioff, int32_t ip,
+                              int32_t op, int32_t x, int spec)
 {
     int32_t pair = ip * p->maxout + op;
     int32_t cur = p->sa_req[pair];
