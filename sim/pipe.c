@@ -944,15 +944,15 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
         if (!dsa1) {
             p->sa_t[x] = now + p->dsa - 1;
             vc_bit_set(p, p->pend_m, r, x);
+        } else {
+            /* a one-cycle allocation takes effect now: no grant was
+             * pending at r and the list is in VC order, so the flits
+             * cross in the order of sa_stage's loop over the grants;
+             * each still has its credit (the others crossing use other
+             * output VCs) and crossing moves no allocator pointer */
+            traverse(net, r, x);
         }
     }
-    /* a one-cycle allocation takes effect now: no grant was pending at r
-     * and the list is in VC order, so the flits cross in the order of
-     * sa_stage's loop over the grants; each still has its credit (the
-     * others crossing use other output VCs) */
-    if (dsa1)
-        for (int k = 0; k < n; k++)
-            traverse(net, r, list[k]);
     return 1;
 }
 
