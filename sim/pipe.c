@@ -1118,9 +1118,15 @@ static void arrivals(sim_net *net)
     int32_t *cr = p->credits.ev[s];
     for (int i = 0; i < p->credits.n[s]; i++) {
         int32_t key = cr[i], x;
+        if (key >= p->nnet_vc) { /* to a PE: its queue may send again */
+            p->cred[key]++;
+            int32_t q = key / p->V - net->topo.nnet;
+            p->iq_m[q >> 6] |= UINT64_C(1) << (q & 63);
+            continue;
+        }
         if (key >= 0) {
             p->cred[key]++;
-            x = key < p->nnet_vc ? p->used[used_slot(net, key)] : -1;
+            x = p->used[used_slot(net, key)];
             if (x >= 0 && p->out[x] != key)
                 x = -1;          /* another leg of its DCSH bus VC */
         } else {
@@ -1153,7 +1159,8 @@ static void inject(sim_net *net)
     const int V = p->V;
     const long nq = (long)net->nodes * net->topo.ipn;
     /* the queues with work, in order; a queue leaves the set once it is
-     * empty with nothing being sent */
+     * empty with nothing being sent, or waits for a credit (arrivals()
+     * puts it back) */
     for (long w = 0; w <= (nq - 1) >> 6; w++) {
         for (uint64_t bits = p->iq_m[w]; bits; bits &= bits - 1) {
             long q = 64 * w + __builtin_ctzll(bits);
@@ -1172,8 +1179,11 @@ static void inject(sim_net *net)
                         break;
                     }
                 }
-                if (v < 0)
+                if (v < 0) {
+                    /* no credit on any of its VCs: back with one */
+                    p->iq_m[w] &= ~(UINT64_C(1) << (q & 63));
                     continue;
+                }
                 int32_t m = sq->head;
                 sq->head = net->msg[m].next;
                 sq->len--;
@@ -1186,8 +1196,10 @@ static void inject(sim_net *net)
                 p->pe_busy++;
             }
             int32_t y = base + p->pe_v[q];
-            if (p->cred[y] == 0)
+            if (p->cred[y] == 0) {
+                p->iq_m[w] &= ~(UINT64_C(1) << (q & 63));
                 continue;
+            }
             int32_t m = p->pe_m[q], seq = p->pe_seq[q]++;
             sim_msg *mm = &net->msg[m];
             p->cred[y]--;

@@ -118,7 +118,8 @@ typedef struct sim_pipe {
     int32_t *pe_m, *pe_seq, *pe_v, *pe_last;
     long pe_busy;                /* queues with a message being sent */
     uint64_t *iq_m;              /* queues with a message queued or being
-                                    sent: inject() visits only these */
+                                    sent, unless waiting for a credit:
+                                    inject() visits only these */
 
     sim_pcal flits, credits;
 
