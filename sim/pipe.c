@@ -825,9 +825,9 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
     const int V = p->V, B = p->B;
     const int64_t now = net->now;
     size_t at = (size_t)x * B + p->bh[x];
-    int32_t m = p->bm[at], seq = p->bs[at];
-    sim_msg *mm = &net->msg[m];
-    int tail = seq == mm->len - 1;
+    int32_t m = p->bm[at], fs = p->bs[at];
+    int32_t seq = fs & ~PIPE_TAIL;
+    int tail = (fs & PIPE_TAIL) != 0;
     p->bh[x] = p->bh[x] + 1 < B ? p->bh[x] + 1 : 0;
     if (--p->bn[x] == 0) {
         if (--p->rbusy[r] == 0)
@@ -861,8 +861,8 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
         if (--p->cred[y] == 0)
             vc_bit_clear(p, p->go_m, r, x);
         if (seq == 0)
-            mm->hops++;
-        flit_at(p, now + p->st + 1 + p->vlat[y], y, m, seq);
+            net->msg[m].hops++;
+        flit_at(p, now + p->st + 1 + p->vlat[y], y, m, fs);
         if (tail) {
             p->used[used_slot(net, y)] = -1;
             va_wake(p, r, now);
@@ -872,7 +872,7 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
         if (--p->ej_cred[r * V + v] == 0)
             vc_bit_clear(p, p->go_m, r, x);
         /* consumed (stamped) one cycle before it reaches the PE */
-        flit_at(p, now + p->st + 1, -2 - (r * V + v), m, seq);
+        flit_at(p, now + p->st + 1, -2 - (r * V + v), m, fs);
         if (tail) {
             p->ej_used[r * V + v] = -1;
             va_wake(p, r, now);
@@ -1091,7 +1091,7 @@ static void arrive(sim_net *net, const sim_pflit *f)
         /* the PE reads it in the next cycle and returns the credit over a
          * 1-cycle channel */
         credit_at(p, now + 3 + p->cd, -1 - k);
-        if (f->seq == mm->len - 1)
+        if (f->seq & PIPE_TAIL)
             sim__deliver(net, f->m);      /* may grow the message pool */
         return;
     }
@@ -1203,12 +1203,14 @@ static void inject(sim_net *net)
             int32_t m = p->pe_m[q], seq = p->pe_seq[q]++;
             sim_msg *mm = &net->msg[m];
             p->cred[y]--;
-            flit_at(p, net->now + 2, y, m, seq);   /* 1-cycle channel */
+            int tail = seq == mm->len - 1;
+            flit_at(p, net->now + 2, y, m,          /* 1-cycle channel */
+                    tail ? seq | PIPE_TAIL : seq);
             net->flits_injected++;
             net->last_move = net->now;
             if (seq == 0)
                 mm->t_inject = net->now;
-            if (seq == mm->len - 1) {
+            if (tail) {
                 p->used[y] = -1;
                 p->pe_m[q] = SIM_NONE;
                 p->pe_busy--;
@@ -1320,17 +1322,24 @@ int sim__pipe_check(const sim_net *net, err *e)
                  "credits in flight != %d",
                  x, p->cred[x], p->bn[x], fl[x], crd[x], B);
         buffered += p->bn[x];
-        /* the flits of a VC are in order: each follows its predecessor */
-        for (int i = 1; i < p->bn[x]; i++) {
-            size_t a = (size_t)x * B + (size_t)((p->bh[x] + i - 1) % B);
+        /* the flits of a VC are in order: each follows its predecessor;
+         * the tail flag marks each message's last */
+        for (int i = 0; i < p->bn[x]; i++) {
+            size_t a = (size_t)x * B + (size_t)((p->bh[x] + i + B - 1) % B);
             size_t b = (size_t)x * B + (size_t)((p->bh[x] + i) % B);
-            int ok = p->bm[a] == p->bm[b] ? p->bs[b] == p->bs[a] + 1
-                                          : p->bs[b] == 0 &&
-                                                p->bs[a] ==
-                                                    net->msg[p->bm[a]].len - 1;
+            int32_t sb = p->bs[b] & ~PIPE_TAIL;
+            if (!(p->bs[b] & PIPE_TAIL) != (sb != net->msg[p->bm[b]].len - 1))
+                FAIL("VC %d: flit %d of message %d: tail flag wrong", x, sb,
+                     p->bm[b]);
+            if (i == 0)
+                continue;
+            int32_t sa = p->bs[a] & ~PIPE_TAIL;
+            int ok = p->bm[a] == p->bm[b]
+                         ? sb == sa + 1
+                         : sb == 0 && sa == net->msg[p->bm[a]].len - 1;
             if (!ok)
                 FAIL("VC %d: flit %d of message %d follows flit %d of %d", x,
-                     p->bs[b], p->bm[b], p->bs[a], p->bm[a]);
+                     sb, p->bm[b], sa, p->bm[a]);
         }
         if (p->state[x] == PIPE_ACTIVE && p->out[x] == -1)
             FAIL("VC %d active without an output VC", x);

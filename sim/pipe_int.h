@@ -15,7 +15,9 @@
 #include "sim_int.h"
 
 /* A flit event: arrival in an input VC buffer (x >= 0) or at the PE of an
- * ejection VC (x = -2 - (router * V + v)). */
+ * ejection VC (x = -2 - (router * V + v)).  seq (here and in the buffers,
+ * bs) carries PIPE_TAIL on a message's last flit, so that a switch
+ * traversal need not read the message. */
 typedef struct sim_pflit {
     int32_t x, m, seq;
 } sim_pflit;
@@ -150,6 +152,7 @@ typedef struct sim_pipe {
 
 enum { PIPE_IDLE = 0, PIPE_VA = 1, PIPE_ACTIVE = 2 };
 #define PIPE_ROUTE_CACHE 8
+#define PIPE_TAIL (INT32_C(1) << 30)
 
 /* Build net->pipe for net's design (after the channel graph and routing
  * are set up); 0 or an error. */
