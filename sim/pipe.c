@@ -269,12 +269,9 @@ int sim__pipe_create(sim_net *net, err *e)
     for (int r = 0; r < R; r++)
         p->rvc_off[r + 1] += p->rvc_off[r];
     p->rvc = xmalloc(sizeof *p->rvc * (size_t)p->nvc);
+    p->vc = xcalloc((size_t)p->nvc, sizeof *p->vc);
     int32_t *fill = xmalloc(sizeof *fill * (size_t)R);
     memcpy(fill, p->rvc_off, sizeof *fill * (size_t)R);
-    p->slot = xmalloc(sizeof *p->slot * (size_t)p->nvc);
-    p->vip = xmalloc(sizeof *p->vip * (size_t)p->nvc);
-    p->vlat = xmalloc(sizeof *p->vlat * (size_t)p->nvc);
-    p->oport = xmalloc(sizeof *p->oport * (size_t)p->nvc);
     p->nslot = xcalloc((size_t)ni + 1, sizeof *p->nslot);
     p->rvi = xmalloc(sizeof *p->rvi * (size_t)p->nvc);
     for (int32_t c = 0; c < nch; c++) {
@@ -283,31 +280,24 @@ int sim__pipe_create(sim_net *net, err *e)
             int32_t x = c * V + v;
             p->rvi[x] = fill[r] - p->rvc_off[r];
             p->rvc[fill[r]++] = x;
-            p->slot[x] = p->nslot[ip]++;
-            p->vip[x] = p->in_loc[c];
-            p->vlat[x] = p->lat[c];
+            p->vc[x].slot = p->nslot[ip]++;
+            p->vc[x].vip = p->in_loc[c];
+            p->vc[x].vlat = p->lat[c];
         }
     }
     free(fill);
 
     size_t nvc = (size_t)p->nvc;
-    p->state = xcalloc(nvc, 1);
-    p->rdy = xcalloc(nvc, sizeof *p->rdy);
     p->since = xcalloc(nvc, sizeof *p->since);
     p->va_t = xmalloc(sizeof *p->va_t * nvc);
-    p->sa_t = xmalloc(sizeof *p->sa_t * nvc);
     p->va_y = xmalloc(sizeof *p->va_y * nvc);
-    p->out = xmalloc(sizeof *p->out * nvc);
     p->bm = xmalloc(sizeof *p->bm * nvc * (size_t)p->B);
     p->bs = xmalloc(sizeof *p->bs * nvc * (size_t)p->B);
-    p->bh = xcalloc(nvc, sizeof *p->bh);
-    p->bn = xcalloc(nvc, sizeof *p->bn);
-    p->cred = xmalloc(sizeof *p->cred * nvc);
     p->used = xmalloc(sizeof *p->used * nvc);
     for (size_t x = 0; x < nvc; x++) {
-        p->va_t[x] = p->sa_t[x] = -1;
-        p->va_y[x] = p->out[x] = -1;
-        p->cred[x] = p->B;
+        p->va_t[x] = p->vc[x].sa_t = -1;
+        p->va_y[x] = p->vc[x].out = -1;
+        p->vc[x].cred = p->B;
         p->used[x] = -1;
     }
     p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
@@ -323,11 +313,9 @@ int sim__pipe_create(sim_net *net, err *e)
     p->pend_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->pend_m);
     p->sleep_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->sleep_m);
     p->vab_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->vab_m);
-    p->vrt = xmalloc(sizeof *p->vrt * (size_t)p->nvc);
-    p->vpos = xmalloc(sizeof *p->vpos * (size_t)p->nvc);
     for (int32_t x = 0; x < p->nvc; x++) {
-        p->vrt[x] = t->chan[x / V].dst;
-        p->vpos[x] = (p->vrt[x] * p->mw + (p->rvi[x] >> 6)) * 64 +
+        p->vc[x].vrt = t->chan[x / V].dst;
+        p->vc[x].vpos = (p->vc[x].vrt * p->mw + (p->rvi[x] >> 6)) * 64 +
                      (p->rvi[x] & 63);
     }
     p->rb_m = xcalloc((size_t)R / 64 + 1, sizeof *p->rb_m);
@@ -410,17 +398,15 @@ void sim__pipe_destroy(sim_pipe *p)
     if (!p)
         return;
     void *arrays[] = {
-        p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off, p->out_off,
-        p->rvc_off, p->rvc, p->slot, p->nslot, p->state, p->rdy, p->since,
-        p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs, p->bh, p->bn,
-        p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m, p->pend_m, p->sleep_m,
-        p->vab_m, p->vrt, p->vpos, p->rb_m, p->iq_m, p->sa_oreq, p->sa_igr,
-        p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat,
-        p->oport, p->cred, p->used, p->ej_cred, p->ej_used, p->va_g, p->va_a,
-        p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq, p->pe_v, p->pe_last,
-        p->rq_in, p->rq_out, p->rq_y, p->g_in, p->g_rq, p->a_out, p->a_rq,
-        p->touch_o, p->touch_i, p->sa_req, p->sa_spec, p->pairs, p->spec_out,
-        p->in_stamp, p->out_stamp,
+        p->vc, p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
+        p->out_off, p->rvc_off, p->rvc, p->nslot, p->since, p->va_t, p->va_y,
+        p->bm, p->bs, p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m, p->pend_m,
+        p->sleep_m, p->vab_m, p->rb_m, p->iq_m, p->sa_oreq, p->sa_igr, p->rvi,
+        p->rc_n, p->rc_y, p->rc_tier, p->act, p->used, p->ej_cred, p->ej_used,
+        p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
+        p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in, p->g_rq,
+        p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req, p->sa_spec,
+        p->pairs, p->spec_out, p->in_stamp, p->out_stamp,
     };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
@@ -433,7 +419,7 @@ void sim__pipe_destroy(sim_pipe *p)
 
 static inline int32_t vc_router(const sim_net *net, int32_t x)
 {
-    return net->pipe->vrt[x];
+    return net->pipe->vc[x].vrt;
 }
 
 /* Slot of output VC y in p->used (its bus VC on the DCSH). */
@@ -448,7 +434,7 @@ static inline int32_t used_slot(const sim_net *net, int32_t y)
 static inline void vc_bit_set(const sim_pipe *p, uint64_t *m, int r,
                               int32_t x)
 {
-    int32_t i = p->vpos[x];
+    int32_t i = p->vc[x].vpos;
     (void)r;
     m[i >> 6] |= UINT64_C(1) << (i & 63);
 }
@@ -456,7 +442,7 @@ static inline void vc_bit_set(const sim_pipe *p, uint64_t *m, int r,
 static inline void vc_bit_clear(const sim_pipe *p, uint64_t *m, int r,
                                 int32_t x)
 {
-    int32_t i = p->vpos[x];
+    int32_t i = p->vc[x].vpos;
     (void)r;
     m[i >> 6] &= ~(UINT64_C(1) << (i & 63));
 }
@@ -468,13 +454,13 @@ static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f,
 {
     p->since[x] = f;
     if (head) {
-        p->state[x] = PIPE_VA;
+        p->vc[x].state = PIPE_VA;
         p->rc_n[x] = -1;         /* a new header: its route is not known */
         p->nva[r]++;
         vc_bit_set(p, p->va_m, r, x);
-        p->rdy[x] = f + p->rd;
+        p->vc[x].rdy = f + p->rd;
     } else {
-        p->rdy[x] = f;
+        p->vc[x].rdy = f;
     }
 }
 
@@ -571,8 +557,8 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
 static inline int has_credit(const sim_net *net, int r, int32_t x)
 {
     const sim_pipe *p = net->pipe;
-    int32_t y = p->out[x];
-    return y >= 0 ? p->cred[y] > 0 : p->ej_cred[r * p->V + (-2 - y)] > 0;
+    int32_t y = p->vc[x].out;
+    return y >= 0 ? p->vc[y].cred > 0 : p->ej_cred[r * p->V + (-2 - y)] > 0;
 }
 
 /* ---- VC allocation ------------------------------------------------------ */
@@ -616,7 +602,7 @@ static void va_requests(sim_net *net, int r, int32_t i, int32_t x)
 {
     sim_pipe *p = net->pipe;
     const int V = p->V;
-    int32_t m = p->bm[(size_t)x * p->B + p->bh[x]];
+    int32_t m = p->bm[(size_t)x * p->B + p->vc[x].bh];
     const sim_msg *mm = &net->msg[m];
     if (mm->dst == r) {
         int32_t o = (p->nout[r] - 1) * V;
@@ -690,16 +676,16 @@ static void va_complete(sim_net *net, int r, int32_t x)
     p->va_t[x] = -1;
     p->va_y[x] = -1;
     /* the winner, or a retry, may request from the next cycle */
-    p->rdy[x] = net->now + 1;
+    p->vc[x].rdy = net->now + 1;
     if (y == -1 || !out_free(net, r, y))
         return;
     if (y >= 0)
         p->used[used_slot(net, y)] = x;
     else
         p->ej_used[r * p->V + (-2 - y)] = x;
-    p->out[x] = y;
-    p->oport[x] = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
-    p->state[x] = PIPE_ACTIVE;
+    p->vc[x].out = y;
+    p->vc[x].oport = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
+    p->vc[x].state = PIPE_ACTIVE;
     p->nva[r]--;
     vc_bit_clear(p, p->va_m, r, x);
     if (has_credit(net, r, x))
@@ -723,7 +709,7 @@ PIPE_HOT void va_stage(sim_net *net, int r, const int mw)
              bits &= bits - 1) {
             int i = 64 * w + __builtin_ctzll(bits);
             int32_t x = rv[i];
-            if (p->rdy[x] > now)
+            if (p->vc[x].rdy > now)
                 continue;
             int before = p->nrq;
             va_requests(net, r, i, x);
@@ -732,7 +718,7 @@ PIPE_HOT void va_stage(sim_net *net, int r, const int mw)
                 /* no free candidate: its attempts (every vc_alloc_delay
                  * cycles) change nothing until an output VC of r is
                  * freed; va_wake() resumes them */
-                p->rdy[x] = now + p->dva;
+                p->vc[x].rdy = now + p->dva;
                 sm[w] |= UINT64_C(1) << (i & 63);
                 continue;
             }
@@ -771,10 +757,10 @@ static void va_wake(sim_pipe *p, int r, int64_t now)
     for (int w = 0; w < p->mw; w++) {
         for (uint64_t bits = sm[w]; bits; bits &= bits - 1) {
             int32_t x = rv[64 * w + __builtin_ctzll(bits)];
-            int64_t t = p->rdy[x];
+            int64_t t = p->vc[x].rdy;
             if (t <= now)
                 t += (now + 1 - t + p->dva - 1) / p->dva * p->dva;
-            p->rdy[x] = t;
+            p->vc[x].rdy = t;
         }
         sm[w] = 0;
     }
@@ -786,7 +772,7 @@ static void va_wake(sim_pipe *p, int r, int64_t now)
 static inline int32_t out_port(const sim_net *net, int r, int32_t x)
 {
     (void)r;
-    return net->pipe->oport[x];
+    return net->pipe->vc[x].oport;
 }
 
 /* Request (input port ip, output port op) for x: one VC per pair, the
@@ -801,7 +787,7 @@ static inline void sa_request(sim_pipe *p, int32_t ioff, int32_t ip,
             return;
         if (spec == p->sa_spec[pair]) {
             int32_t n = p->nslot[ioff + ip], base = p->sw_rr[ioff + ip];
-            int32_t dx = p->slot[x] - base, dc = p->slot[cur] - base;
+            int32_t dx = p->vc[x].slot - base, dc = p->vc[cur].slot - base;
             dx += dx < 0 ? n : 0;
             dc += dc < 0 ? n : 0;
             if (dx >= dc)
@@ -824,12 +810,12 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
     sim_pipe *p = net->pipe;
     const int V = p->V, B = p->B;
     const int64_t now = net->now;
-    size_t at = (size_t)x * B + p->bh[x];
+    size_t at = (size_t)x * B + p->vc[x].bh;
     int32_t m = p->bm[at], fs = p->bs[at];
     int32_t seq = fs & ~PIPE_TAIL;
     int tail = (fs & PIPE_TAIL) != 0;
-    p->bh[x] = p->bh[x] + 1 < B ? p->bh[x] + 1 : 0;
-    if (--p->bn[x] == 0) {
+    p->vc[x].bh = p->vc[x].bh + 1 < B ? p->vc[x].bh + 1 : 0;
+    if (--p->vc[x].bn == 0) {
         if (--p->rbusy[r] == 0)
             p->rb_m[r >> 6] &= ~(UINT64_C(1) << (r & 63));
         vc_bit_clear(p, p->occ_m, r, x);
@@ -841,7 +827,7 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
     /* checks: one flit per input and output port per cycle (the switch
      * allocator's matching guarantees it; debug builds, which the tests
      * use, count any breach) */
-    int32_t ipf = p->in_off[r] + p->vip[x];
+    int32_t ipf = p->in_off[r] + p->vc[x].vip;
     int32_t opf = p->out_off[r] + out_port(net, r, x);
     if (p->in_stamp[ipf] == now || p->out_stamp[opf] == now)
         p->port_conflicts++;
@@ -850,19 +836,19 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
 
     /* a credit back upstream (to the PE without credit delay) */
     if (x >= p->nnet_vc)
-        credit_at(p, now + 1 + p->vlat[x], x);
+        credit_at(p, now + 1 + p->vc[x].vlat, x);
     else
-        credit_at(p, now + 1 + p->vlat[x] + p->cd, x);
+        credit_at(p, now + 1 + p->vc[x].vlat + p->cd, x);
 
-    int32_t y = p->out[x];
+    int32_t y = p->vc[x].out;
     if (y >= 0) {
         if (net->ch_flits)
             net->ch_flits[y / V]++;
-        if (--p->cred[y] == 0)
+        if (--p->vc[y].cred == 0)
             vc_bit_clear(p, p->go_m, r, x);
         if (seq == 0)
             net->msg[m].hops++;
-        flit_at(p, now + p->st + 1 + p->vlat[y], y, m, fs);
+        flit_at(p, now + p->st + 1 + p->vc[y].vlat, y, m, fs);
         if (tail) {
             p->used[used_slot(net, y)] = -1;
             va_wake(p, r, now);
@@ -880,11 +866,11 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
     }
 
     if (tail) {
-        p->out[x] = -1;
-        p->state[x] = PIPE_IDLE;
+        p->vc[x].out = -1;
+        p->vc[x].state = PIPE_IDLE;
         vc_bit_clear(p, p->go_m, r, x);
     }
-    if (p->bn[x] > 0)
+    if (p->vc[x].bn > 0)
         front_ready(p, r, x, now + 1, tail);
 }
 
@@ -923,10 +909,10 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
         for (uint64_t bits = om[w] & gm[w] & (dsa1 ? ~UINT64_C(0) : ~pm[w]);
              bits; bits &= bits - 1) {
             int32_t x = rv[64 * w + __builtin_ctzll(bits)];
-            if (p->rdy[x] > now)
+            if (p->vc[x].rdy > now)
                 continue;
-            uint64_t bi = UINT64_C(1) << p->vip[x];
-            uint64_t bo = UINT64_C(1) << p->oport[x];
+            uint64_t bi = UINT64_C(1) << p->vc[x].vip;
+            uint64_t bo = UINT64_C(1) << p->vc[x].oport;
             if ((ins & bi) | (outs & bo))
                 return 0;
             ins |= bi;
@@ -936,13 +922,13 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
     const int32_t ioff = p->in_off[r], nin = p->nin[r], nout = p->nout[r];
     int32_t *g = p->sa_g + p->out_off[r], *a = p->sa_a + ioff;
     for (int k = 0; k < n; k++) {
-        int32_t x = list[k], ip = p->vip[x], op = p->oport[x];
+        int32_t x = list[k], ip = p->vc[x].vip, op = p->vc[x].oport;
         g[op] = ip + 1 < nin ? ip + 1 : 0;
         a[ip] = op + 1 < nout ? op + 1 : 0;
         p->sw_rr[ioff + ip] =
-            p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
+            p->vc[x].slot + 1 < p->nslot[ioff + ip] ? p->vc[x].slot + 1 : 0;
         if (!dsa1) {
-            p->sa_t[x] = now + p->dsa - 1;
+            p->vc[x].sa_t = now + p->dsa - 1;
             vc_bit_set(p, p->pend_m, r, x);
         } else {
             /* a one-cycle allocation takes effect now: no grant was
@@ -976,15 +962,15 @@ PIPE_HOT void sa_stage(sim_net *net, int r, const int mw)
         uint64_t bits = om[w] & ~pm[w] & (gm[w] | (p->spec ? vm[w] : 0));
         for (; bits; bits &= bits - 1) {
             int32_t x = rv[64 * w + __builtin_ctzll(bits)];
-            int32_t ip = p->vip[x];
-            if (p->state[x] == PIPE_ACTIVE) {
-                if (p->rdy[x] <= now)
-                    sa_request(p, ioff, ip, p->oport[x], x, 0);
-                else if (p->spec && p->rdy[x] == now + 1 &&
+            int32_t ip = p->vc[x].vip;
+            if (p->vc[x].state == PIPE_ACTIVE) {
+                if (p->vc[x].rdy <= now)
+                    sa_request(p, ioff, ip, p->vc[x].oport, x, 0);
+                else if (p->spec && p->vc[x].rdy == now + 1 &&
                          p->spec_out[x] >= 0)
                     /* won VA in this cycle: its speculative bid stands */
-                    sa_request(p, ioff, ip, p->oport[x], x, 1);
-            } else if (p->rdy[x] == now + 1 && p->spec_out[x] >= 0) {
+                    sa_request(p, ioff, ip, p->vc[x].oport, x, 1);
+            } else if (p->vc[x].rdy == now + 1 && p->spec_out[x] >= 0) {
                 /* lost VA in this cycle: the bid may still take the
                  * switch */
                 sa_request(p, ioff, ip, p->spec_out[x], x, 1);
@@ -1024,14 +1010,14 @@ grants:
         for (uint64_t bits = pm[w]; bits; bits &= bits - 1) {
             int i = 64 * w + __builtin_ctzll(bits);
             int32_t x = rv[i];
-            if (p->sa_t[x] != now)
+            if (p->vc[x].sa_t != now)
                 continue;
-            p->sa_t[x] = -1;
+            p->vc[x].sa_t = -1;
             pm[w] &= ~(UINT64_C(1) << (i & 63));
             if (has_credit(net, r, x))
                 traverse(net, r, x);
             else
-                p->rdy[x] = now + 1;
+                p->vc[x].rdy = now + 1;
         }
 }
 
@@ -1043,11 +1029,11 @@ static inline void sa_grant(sim_net *net, int r, int32_t ip, int32_t op)
     int32_t pair = ip * p->maxout + op;
     int32_t x = p->sa_req[pair];
     p->sw_rr[ioff + ip] =
-        p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
+        p->vc[x].slot + 1 < p->nslot[ioff + ip] ? p->vc[x].slot + 1 : 0;
     if (p->sa_spec[pair] &&
-        (p->state[x] != PIPE_ACTIVE || p->oport[x] != op))
+        (p->vc[x].state != PIPE_ACTIVE || p->vc[x].oport != op))
         return;                  /* a speculative grant wasted */
-    p->sa_t[x] = net->now + p->dsa - 1;
+    p->vc[x].sa_t = net->now + p->dsa - 1;
     vc_bit_set(p, p->pend_m, r, x);
 }
 
@@ -1096,18 +1082,18 @@ static void arrive(sim_net *net, const sim_pflit *f)
         return;
     }
     int32_t x = f->x;
-    int32_t tail_at = p->bh[x] + p->bn[x];
+    int32_t tail_at = p->vc[x].bh + p->vc[x].bn;
     if (tail_at >= p->B)
         tail_at -= p->B;
     size_t at = (size_t)x * p->B + (size_t)tail_at;
     p->bm[at] = f->m;
     p->bs[at] = f->seq;
-    if (p->bn[x]++ == 0) {
+    if (p->vc[x].bn++ == 0) {
         int32_t r = vc_router(net, x);
         if (p->rbusy[r]++ == 0)
             p->rb_m[r >> 6] |= UINT64_C(1) << (r & 63);
         vc_bit_set(p, p->occ_m, r, x);
-        front_ready(p, r, x, now, p->state[x] == PIPE_IDLE);
+        front_ready(p, r, x, now, p->vc[x].state == PIPE_IDLE);
     }
 }
 
@@ -1119,22 +1105,22 @@ static void arrivals(sim_net *net)
     for (int i = 0; i < p->credits.n[s]; i++) {
         int32_t key = cr[i], x;
         if (key >= p->nnet_vc) { /* to a PE: its queue may send again */
-            p->cred[key]++;
+            p->vc[key].cred++;
             int32_t q = key / p->V - net->topo.nnet;
             p->iq_m[q >> 6] |= UINT64_C(1) << (q & 63);
             continue;
         }
         if (key >= 0) {
-            p->cred[key]++;
+            p->vc[key].cred++;
             x = p->used[used_slot(net, key)];
-            if (x >= 0 && p->out[x] != key)
+            if (x >= 0 && p->vc[x].out != key)
                 x = -1;          /* another leg of its DCSH bus VC */
         } else {
             p->ej_cred[-1 - key]++;
             x = p->ej_used[-1 - key];
         }
         if (x >= 0)              /* its holder may request the switch */
-            vc_bit_set(p, p->go_m, p->vrt[x], x);
+            vc_bit_set(p, p->go_m, p->vc[x].vrt, x);
     }
     p->credits.live -= p->credits.n[s];
     p->credits.n[s] = 0;
@@ -1174,7 +1160,7 @@ static void inject(sim_net *net)
                 int v = -1;
                 for (int j = 1, c = p->pe_last[q]; j <= V; j++) {
                     c = c + 1 < V ? c + 1 : 0;
-                    if (p->used[base + c] < 0 && p->cred[base + c] > 0) {
+                    if (p->used[base + c] < 0 && p->vc[base + c].cred > 0) {
                         v = c;
                         break;
                     }
@@ -1196,13 +1182,13 @@ static void inject(sim_net *net)
                 p->pe_busy++;
             }
             int32_t y = base + p->pe_v[q];
-            if (p->cred[y] == 0) {
+            if (p->vc[y].cred == 0) {
                 p->iq_m[w] &= ~(UINT64_C(1) << (q & 63));
                 continue;
             }
             int32_t m = p->pe_m[q], seq = p->pe_seq[q]++;
             sim_msg *mm = &net->msg[m];
-            p->cred[y]--;
+            p->vc[y].cred--;
             int tail = seq == mm->len - 1;
             flit_at(p, net->now + 2, y, m,          /* 1-cycle channel */
                     tail ? seq | PIPE_TAIL : seq);
@@ -1272,7 +1258,7 @@ long sim__pipe_flits_buffered(const sim_net *net)
     const sim_pipe *p = net->pipe;
     long n = 0;
     for (int32_t x = 0; x < p->nvc; x++)
-        n += p->bn[x];
+        n += p->vc[x].bn;
     return n + p->flits.live;
 }
 
@@ -1314,19 +1300,19 @@ int sim__pipe_check(const sim_net *net, err *e)
         }
     long buffered = 0;
     for (int32_t x = 0; x < p->nvc; x++) {
-        if (p->bn[x] < 0 || p->bn[x] > B)
-            FAIL("VC %d holds %d flits, depth %d", x, p->bn[x], B);
+        if (p->vc[x].bn < 0 || p->vc[x].bn > B)
+            FAIL("VC %d holds %d flits, depth %d", x, p->vc[x].bn, B);
         /* credits + occupancy + flits and credits in flight = depth */
-        if (p->cred[x] + p->bn[x] + fl[x] + crd[x] != B)
+        if (p->vc[x].cred + p->vc[x].bn + fl[x] + crd[x] != B)
             FAIL("VC %d: credits %d + occupancy %d + %d flits and %d "
                  "credits in flight != %d",
-                 x, p->cred[x], p->bn[x], fl[x], crd[x], B);
-        buffered += p->bn[x];
+                 x, p->vc[x].cred, p->vc[x].bn, fl[x], crd[x], B);
+        buffered += p->vc[x].bn;
         /* the flits of a VC are in order: each follows its predecessor;
          * the tail flag marks each message's last */
-        for (int i = 0; i < p->bn[x]; i++) {
-            size_t a = (size_t)x * B + (size_t)((p->bh[x] + i + B - 1) % B);
-            size_t b = (size_t)x * B + (size_t)((p->bh[x] + i) % B);
+        for (int i = 0; i < p->vc[x].bn; i++) {
+            size_t a = (size_t)x * B + (size_t)((p->vc[x].bh + i + B - 1) % B);
+            size_t b = (size_t)x * B + (size_t)((p->vc[x].bh + i) % B);
             int32_t sb = p->bs[b] & ~PIPE_TAIL;
             if (!(p->bs[b] & PIPE_TAIL) != (sb != net->msg[p->bm[b]].len - 1))
                 FAIL("VC %d: flit %d of message %d: tail flag wrong", x, sb,
@@ -1341,23 +1327,23 @@ int sim__pipe_check(const sim_net *net, err *e)
                 FAIL("VC %d: flit %d of message %d follows flit %d of %d", x,
                      sb, p->bm[b], sa, p->bm[a]);
         }
-        if (p->state[x] == PIPE_ACTIVE && p->out[x] == -1)
+        if (p->vc[x].state == PIPE_ACTIVE && p->vc[x].out == -1)
             FAIL("VC %d active without an output VC", x);
-        if (p->state[x] == PIPE_VA && !p->bn[x])
+        if (p->vc[x].state == PIPE_VA && !p->vc[x].bn)
             FAIL("VC %d in VC allocation without a flit", x);
         /* the bit sets the stages visit agree with the VC's state */
-        const uint64_t *w = p->go_m + (size_t)p->vrt[x] * p->mw +
+        const uint64_t *w = p->go_m + (size_t)p->vc[x].vrt * p->mw +
                             (size_t)(p->rvi[x] >> 6);
         uint64_t bit = UINT64_C(1) << (p->rvi[x] & 63);
-        int go = p->state[x] == PIPE_ACTIVE &&
-                 has_credit(net, p->vrt[x], x);
+        int go = p->vc[x].state == PIPE_ACTIVE &&
+                 has_credit(net, p->vc[x].vrt, x);
         if (!!(*w & bit) != go)
             FAIL("VC %d: switch request set %d, ACTIVE with a credit %d", x,
                  !!(*w & bit), go);
         w = p->pend_m + (w - p->go_m);
-        if (!!(*w & bit) != (p->sa_t[x] >= 0))
+        if (!!(*w & bit) != (p->vc[x].sa_t >= 0))
             FAIL("VC %d: grant pending set %d, sa_t %lld", x, !!(*w & bit),
-                 (long long)p->sa_t[x]);
+                 (long long)p->vc[x].sa_t);
         w = p->vab_m + (w - p->pend_m);
         if (!!(*w & bit) != (p->va_t[x] >= 0))
             FAIL("VC %d: VC allocation set %d, va_t %lld", x, !!(*w & bit),
@@ -1397,7 +1383,7 @@ long sim__pipe_deadlock_find(sim_net *net, long min_stuck)
     uint8_t *in = xcalloc((size_t)p->nvc, 1);
     long n = 0;
     for (int32_t x = 0; x < p->nvc; x++)
-        if (p->bn[x] && net->now - p->since[x] >= min_stuck) {
+        if (p->vc[x].bn && net->now - p->since[x] >= min_stuck) {
             in[x] = 1;
             n++;
         }
@@ -1409,12 +1395,12 @@ long sim__pipe_deadlock_find(sim_net *net, long min_stuck)
                 continue;
             int32_t r = vc_router(net, x);
             int keep = 0;
-            if (p->state[x] == PIPE_ACTIVE) {
-                int32_t y = p->out[x];
-                keep = y >= 0 && p->cred[y] == 0 && in[y];
-            } else if (p->state[x] == PIPE_VA) {
+            if (p->vc[x].state == PIPE_ACTIVE) {
+                int32_t y = p->vc[x].out;
+                keep = y >= 0 && p->vc[y].cred == 0 && in[y];
+            } else if (p->vc[x].state == PIPE_VA) {
                 const sim_msg *mm = &net->msg[p->bm[(size_t)x * p->B +
-                                                    p->bh[x]]];
+                                                    p->vc[x].bh]];
                 if (mm->dst != r) {
                     sim_route rt;
                     sim__route_of(net, r, mm, x, &rt);

@@ -32,6 +32,31 @@ typedef struct sim_pcal {
     long live;                   /* events queued in all slots */
 } sim_pcal;
 
+/* The fields of input VC x that the stages read for nearly every flit,
+ * together (one cache line) rather than an array each. */
+typedef struct sim_pvc {
+    int64_t rdy;                 /* VA: cycle it may request a VC;
+                                    ACTIVE: cycle its front flit may
+                                    request the switch */
+    int64_t sa_t;                /* completion cycle of a switch grant,
+                                    -1 none */
+    int32_t out;                 /* allocated output VC: y >= 0, or
+                                    -2 - v (ejection VC v), -1 none */
+    int32_t oport;               /* local output port of that output VC
+                                    (valid while ACTIVE) */
+    int32_t bh, bn;              /* buffer ring head, flits buffered */
+    int32_t cred;                /* credits in hand for x as the output
+                                    VC of its upstream router (or PE) */
+    int32_t vip;                 /* its local input port */
+    int32_t slot;                /* its index among the VCs of that port
+                                    (switch round robin) */
+    int32_t vrt;                 /* its router */
+    int32_t vpos;                /* its bit in the router's VC sets: word
+                                    vpos >> 6, bit vpos & 63 */
+    int32_t vlat;                /* its channel's link delay */
+    uint8_t state;               /* PIPE_IDLE, PIPE_VA, PIPE_ACTIVE */
+} sim_pvc;
+
 typedef struct sim_pipe {
     /* design */
     int rd, dva, dsa, st, cd, spec;
@@ -53,25 +78,17 @@ typedef struct sim_pipe {
     int32_t *rvc_off;            /* [router + 1] its input VCs are
                                     rvc[rvc_off[r] .. rvc_off[r+1]) */
     int32_t *rvc;
-    int32_t *slot;               /* [x] index of VC x among the VCs of its
-                                    input port (switch round robin) */
     int32_t *nslot;              /* [flat in-port] VCs of the port */
     int maxin, maxout;           /* largest port counts of a router */
 
     /* input VCs [x] */
-    uint8_t *state;              /* PIPE_IDLE, PIPE_VA, PIPE_ACTIVE */
-    int64_t *rdy;                /* VA: cycle it may request a VC;
-                                    ACTIVE: cycle its front flit may
-                                    request the switch */
-    int64_t *va_t, *sa_t;        /* completion cycle of an allocation in
+    sim_pvc *vc;
+    int64_t *va_t;               /* completion cycle of a VC allocation in
                                     progress, -1 none */
     int32_t *va_y;               /* VC granted by that VA (-1: failed) */
     int64_t *since;              /* cycle its front flit got to the front
                                     (deadlock detection) */
-    int32_t *out;                /* allocated output VC: y >= 0, or
-                                    -2 - v (ejection VC v), -1 none */
     int32_t *bm, *bs;            /* [x*B + i] buffer ring: message, seq */
-    int32_t *bh, *bn;            /* ring head, flits buffered */
     int32_t *rbusy;              /* [router] input VCs holding a flit */
     int32_t *nva;                /* [router] input VCs in VC allocation */
     /* the same sets as bits, so the stages visit only their members (in
@@ -85,9 +102,6 @@ typedef struct sim_pipe {
     uint64_t *vab_m;             /* a VC allocation in progress (va_t >= 0) */
     uint64_t *sleep_m;           /* in VC allocation, found no free
                                     candidate: waits for one to be freed */
-    int32_t *vrt;                /* [x] router of input VC x */
-    int32_t *vpos;               /* [x] its bit in those sets: word
-                                    vpos >> 6, bit vpos & 63 */
     uint64_t *rb_m;              /* routers with rbusy > 0 */
     int32_t *rvi;                /* [x] index of x among its router's VCs */
     /* the route of the header at the front of x in VC allocation, kept
@@ -97,15 +111,11 @@ typedef struct sim_pipe {
     int8_t *rc_n;
     int32_t *rc_y;               /* [x * PIPE_ROUTE_CACHE + j] */
     uint8_t *rc_tier;
-    int32_t *vip;                /* [VC] its local input port */
-    int32_t *vlat;               /* [VC] its channel's link delay */
     int32_t nnet_vc;             /* VCs of network channels: the first */
-    int32_t *oport;              /* [VC] local output port of its output
-                                    VC (valid while ACTIVE) */
     int32_t *act;                /* scratch: a router's VCs holding a flit */
 
-    /* output VCs, as the upstream router (or PE) sees them [y] */
-    int32_t *cred;               /* credits in hand */
+    /* output VCs, as the upstream router (or PE) sees them [y] (and
+     * vc[y].cred) */
     int32_t *used;               /* input VC that holds it, -1 free,
                                     -2 the PE; DCSH: [bus rep * V + v] */
     int32_t *ej_cred, *ej_used;  /* [router * V + v] ejection VCs */
