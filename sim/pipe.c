@@ -270,6 +270,7 @@ int sim__pipe_create(sim_net *net, err *e)
         p->rvc_off[r + 1] += p->rvc_off[r];
     p->rvc = xmalloc(sizeof *p->rvc * (size_t)p->nvc);
     p->vc = xcalloc((size_t)p->nvc, sizeof *p->vc);
+    p->slot = xmalloc(sizeof *p->slot * (size_t)p->nvc);
     int32_t *fill = xmalloc(sizeof *fill * (size_t)R);
     memcpy(fill, p->rvc_off, sizeof *fill * (size_t)R);
     p->nslot = xcalloc((size_t)ni + 1, sizeof *p->nslot);
@@ -280,9 +281,11 @@ int sim__pipe_create(sim_net *net, err *e)
             int32_t x = c * V + v;
             p->rvi[x] = fill[r] - p->rvc_off[r];
             p->rvc[fill[r]++] = x;
-            p->vc[x].slot = p->nslot[ip]++;
+            p->slot[x] = p->nslot[ip]++;
             p->vc[x].vip = p->in_loc[c];
-            p->vc[x].vlat = p->lat[c];
+            p->vc[x].cdel =
+                1 + p->lat[c] + (c < t->nnet ? p->cd : 0);
+            p->vc[x].fdel = p->st + 1 + p->lat[c];
         }
     }
     free(fill);
@@ -387,6 +390,17 @@ int sim__pipe_create(sim_net *net, err *e)
     for (size_t i = 0; i < pairs; i++)
         p->sa_req[i] = -1;
     p->sa_bits = p->maxin <= 64 && p->maxout <= 64;
+    for (int32_t x = 0; x < p->nvc && p->sa_bits; x++) {
+        int32_t r = p->vc[x].vrt, ip = p->in_off[r] + p->vc[x].vip;
+        if (p->nslot[ip] > INT16_MAX) {
+            p->sa_bits = 0;      /* the pointers below would not fit */
+            break;
+        }
+        p->vc[x].slot_nx =
+            (int16_t)(p->slot[x] + 1 < p->nslot[ip] ? p->slot[x] + 1 : 0);
+        p->vc[x].ip_nx =
+            (int16_t)(p->vc[x].vip + 1 < p->nin[r] ? p->vc[x].vip + 1 : 0);
+    }
     p->sa_oreq = xcalloc((size_t)p->maxout + 1, sizeof *p->sa_oreq);
     p->sa_igr = xcalloc((size_t)p->maxin + 1, sizeof *p->sa_igr);
     (void)e;
@@ -398,15 +412,16 @@ void sim__pipe_destroy(sim_pipe *p)
     if (!p)
         return;
     void *arrays[] = {
-        p->vc, p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
-        p->out_off, p->rvc_off, p->rvc, p->nslot, p->since, p->va_t, p->va_y,
-        p->bm, p->bs, p->rbusy, p->nva, p->occ_m, p->va_m, p->go_m, p->pend_m,
-        p->sleep_m, p->vab_m, p->rb_m, p->iq_m, p->sa_oreq, p->sa_igr, p->rvi,
-        p->rc_n, p->rc_y, p->rc_tier, p->act, p->used, p->ej_cred, p->ej_used,
-        p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
-        p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in, p->g_rq,
-        p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req, p->sa_spec,
-        p->pairs, p->spec_out, p->in_stamp, p->out_stamp,
+        p->vc, p->slot, p->lat, p->in_loc, p->out_loc, p->nin, p->nout,
+        p->in_off, p->out_off, p->rvc_off, p->rvc, p->nslot, p->since,
+        p->va_t, p->va_y, p->bm, p->bs, p->rbusy, p->nva, p->occ_m, p->va_m,
+        p->go_m, p->pend_m, p->sleep_m, p->vab_m, p->rb_m, p->iq_m,
+        p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act,
+        p->used, p->ej_cred, p->ej_used, p->va_g, p->va_a, p->sa_g, p->sa_a,
+        p->sw_rr, p->pe_m, p->pe_seq, p->pe_v, p->pe_last, p->rq_in,
+        p->rq_out, p->rq_y, p->g_in, p->g_rq, p->a_out, p->a_rq, p->touch_o,
+        p->touch_i, p->sa_req, p->sa_spec, p->pairs, p->spec_out, p->in_stamp,
+        p->out_stamp,
     };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
@@ -684,7 +699,9 @@ static void va_complete(sim_net *net, int r, int32_t x)
     else
         p->ej_used[r * p->V + (-2 - y)] = x;
     p->vc[x].out = y;
-    p->vc[x].oport = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
+    int32_t op = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
+    p->vc[x].oport = op;
+    p->vc[x].op_nx = (int16_t)(op + 1 < p->nout[r] ? op + 1 : 0);
     p->vc[x].state = PIPE_ACTIVE;
     p->nva[r]--;
     vc_bit_clear(p, p->va_m, r, x);
@@ -787,7 +804,7 @@ static inline void sa_request(sim_pipe *p, int32_t ioff, int32_t ip,
             return;
         if (spec == p->sa_spec[pair]) {
             int32_t n = p->nslot[ioff + ip], base = p->sw_rr[ioff + ip];
-            int32_t dx = p->vc[x].slot - base, dc = p->vc[cur].slot - base;
+            int32_t dx = p->slot[x] - base, dc = p->slot[cur] - base;
             dx += dx < 0 ? n : 0;
             dc += dc < 0 ? n : 0;
             if (dx >= dc)
@@ -835,10 +852,7 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
 #endif
 
     /* a credit back upstream (to the PE without credit delay) */
-    if (x >= p->nnet_vc)
-        credit_at(p, now + 1 + p->vc[x].vlat, x);
-    else
-        credit_at(p, now + 1 + p->vc[x].vlat + p->cd, x);
+    credit_at(p, now + p->vc[x].cdel, x);
 
     int32_t y = p->vc[x].out;
     if (y >= 0) {
@@ -848,7 +862,7 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
             vc_bit_clear(p, p->go_m, r, x);
         if (seq == 0)
             net->msg[m].hops++;
-        flit_at(p, now + p->st + 1 + p->vc[y].vlat, y, m, fs);
+        flit_at(p, now + p->vc[y].fdel, y, m, fs);
         if (tail) {
             p->used[used_slot(net, y)] = -1;
             va_wake(p, r, now);
@@ -919,14 +933,13 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
             outs |= bo;
             list[n++] = x;
         }
-    const int32_t ioff = p->in_off[r], nin = p->nin[r], nout = p->nout[r];
+    const int32_t ioff = p->in_off[r];
     int32_t *g = p->sa_g + p->out_off[r], *a = p->sa_a + ioff;
     for (int k = 0; k < n; k++) {
         int32_t x = list[k], ip = p->vc[x].vip, op = p->vc[x].oport;
-        g[op] = ip + 1 < nin ? ip + 1 : 0;
-        a[ip] = op + 1 < nout ? op + 1 : 0;
-        p->sw_rr[ioff + ip] =
-            p->vc[x].slot + 1 < p->nslot[ioff + ip] ? p->vc[x].slot + 1 : 0;
+        g[op] = p->vc[x].ip_nx;
+        a[ip] = p->vc[x].op_nx;
+        p->sw_rr[ioff + ip] = p->vc[x].slot_nx;
         if (!dsa1) {
             p->vc[x].sa_t = now + p->dsa - 1;
             vc_bit_set(p, p->pend_m, r, x);
@@ -1029,7 +1042,7 @@ static inline void sa_grant(sim_net *net, int r, int32_t ip, int32_t op)
     int32_t pair = ip * p->maxout + op;
     int32_t x = p->sa_req[pair];
     p->sw_rr[ioff + ip] =
-        p->vc[x].slot + 1 < p->nslot[ioff + ip] ? p->vc[x].slot + 1 : 0;
+        p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
     if (p->sa_spec[pair] &&
         (p->vc[x].state != PIPE_ACTIVE || p->vc[x].oport != op))
         return;                  /* a speculative grant wasted */

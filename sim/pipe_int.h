@@ -48,12 +48,18 @@ typedef struct sim_pvc {
     int32_t cred;                /* credits in hand for x as the output
                                     VC of its upstream router (or PE) */
     int32_t vip;                 /* its local input port */
-    int32_t slot;                /* its index among the VCs of that port
-                                    (switch round robin) */
     int32_t vrt;                 /* its router */
     int32_t vpos;                /* its bit in the router's VC sets: word
                                     vpos >> 6, bit vpos & 63 */
-    int32_t vlat;                /* its channel's link delay */
+    int32_t cdel;                /* cycles from a flit leaving x to its
+                                    credit reaching the upstream router
+                                    (or PE) */
+    int32_t fdel;                /* cycles from a switch grant upstream
+                                    to the flit's arrival in x */
+    /* the round-robin pointers a switch grant to x sets (sa_direct):
+     * the port's VC after x, the input port after vip, the output port
+     * after oport (set with oport) */
+    int16_t slot_nx, ip_nx, op_nx;
     uint8_t state;               /* PIPE_IDLE, PIPE_VA, PIPE_ACTIVE */
 } sim_pvc;
 
@@ -78,6 +84,8 @@ typedef struct sim_pipe {
     int32_t *rvc_off;            /* [router + 1] its input VCs are
                                     rvc[rvc_off[r] .. rvc_off[r+1]) */
     int32_t *rvc;
+    int32_t *slot;               /* [x] index of VC x among the VCs of its
+                                    input port (switch round robin) */
     int32_t *nslot;              /* [flat in-port] VCs of the port */
     int maxin, maxout;           /* largest port counts of a router */
 
