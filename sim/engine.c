@@ -161,6 +161,8 @@ void sim__queue_push(sim_net *net, int32_t u, int32_t qi, int32_t m)
     q->len++;
     net->queued++;
     net->engine->queued(net, u, qi);
+    if (net->pipe)
+        sim__pipe_queued(net, qi);
 }
 
 /* ---- sleeping headers ------------------------------------------------- */

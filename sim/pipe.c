@@ -72,9 +72,23 @@
  * channels of the offchip_dims highest dimensions, which join two chips,
  * offchip_link_delay (whatever their class on a chip).
  *
- * Cost: per cycle, the routers that hold a flit; events wait in two
- * calendar rings (flits, credits) whose size bounds the longest delay, so
- * nothing is allocated per flit once the rings have grown.
+ * COST.  Per cycle, only the injection queues with work and the routers
+ * that hold a flit are visited, and in a router only the VCs that can act,
+ * found in per-router bit sets kept in step with the VC state (all
+ * checked by sim__pipe_check): holding a flit, in VC allocation, ACTIVE
+ * with a credit (a credit's arrival sets its holder's bit), a switch or VC
+ * grant pending, asleep.  A VC in allocation that finds no free candidate
+ * sleeps: its retries could change nothing until an output VC of its
+ * router is freed, which only a tail crossing that router's switch does;
+ * va_wake() then resumes it at the cycle its next retry would have come.
+ * When no two switch requests of a router share an input or an output
+ * port (the usual case below saturation), iSLIP grants every one, so
+ * sa_direct() grants them without building its request lists; otherwise
+ * iSLIP runs over bit sets of ports.  Every shortcut gives the same grants,
+ * pointer moves and event order as the plain stages, so results are
+ * bit-identical to them.  Events wait in two calendar rings (flits,
+ * credits) whose size bounds the longest delay, so nothing is allocated
+ * per flit once the rings have grown.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +96,10 @@
 
 #include "net/xalloc.h"
 #include "pipe_int.h"
+
+/* The stages, inlined with their number of words per VC set fixed
+ * (routers_cycle), so that the common case of one word loses its loops. */
+#define PIPE_HOT static inline __attribute__((always_inline))
 
 /* ---- calendars ---------------------------------------------------------- */
 
@@ -110,28 +128,38 @@ static void cal_free(sim_pcal *c)
     free(c->cap);
 }
 
-static void *cal_add(sim_pcal *c, int64_t t)
+/* Double the room of slot s (rare: the slots keep their room). */
+static void cal_grow(sim_pcal *c, int s)
 {
-    int s = (int)(t & (c->size - 1));
-    if (c->n[s] == c->cap[s]) {
-        c->cap[s] = c->cap[s] ? 2 * c->cap[s] : 16;
-        c->ev[s] = xrealloc(c->ev[s], c->esize * (size_t)c->cap[s]);
-    }
-    c->live++;
-    return (char *)c->ev[s] + c->esize * (size_t)c->n[s]++;
+    c->cap[s] = c->cap[s] ? 2 * c->cap[s] : 16;
+    c->ev[s] = xrealloc(c->ev[s], c->esize * (size_t)c->cap[s]);
 }
 
-static void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m, int32_t seq)
+/* A new event in the slot of cycle t: its slot and index there. */
+static inline int cal_add(sim_pcal *c, int64_t t, int *slot)
 {
-    sim_pflit *f = cal_add(&p->flits, t);
+    int s = (int)(t & (c->size - 1));
+    if (c->n[s] == c->cap[s])
+        cal_grow(c, s);
+    c->live++;
+    *slot = s;
+    return c->n[s]++;
+}
+
+static inline void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m,
+                           int32_t seq)
+{
+    int s, i = cal_add(&p->flits, t, &s);
+    sim_pflit *f = (sim_pflit *)p->flits.ev[s] + i;
     f->x = x;
     f->m = m;
     f->seq = seq;
 }
 
-static void credit_at(sim_pipe *p, int64_t t, int32_t key)
+static inline void credit_at(sim_pipe *p, int64_t t, int32_t key)
 {
-    *(int32_t *)cal_add(&p->credits, t) = key;
+    int s, i = cal_add(&p->credits, t, &s);
+    ((int32_t *)p->credits.ev[s])[i] = key;
 }
 
 /* ---- set-up ------------------------------------------------------------- */
@@ -241,12 +269,10 @@ int sim__pipe_create(sim_net *net, err *e)
     for (int r = 0; r < R; r++)
         p->rvc_off[r + 1] += p->rvc_off[r];
     p->rvc = xmalloc(sizeof *p->rvc * (size_t)p->nvc);
+    p->vc = xcalloc((size_t)p->nvc, sizeof *p->vc);
+    p->slot = xmalloc(sizeof *p->slot * (size_t)p->nvc);
     int32_t *fill = xmalloc(sizeof *fill * (size_t)R);
     memcpy(fill, p->rvc_off, sizeof *fill * (size_t)R);
-    p->slot = xmalloc(sizeof *p->slot * (size_t)p->nvc);
-    p->vip = xmalloc(sizeof *p->vip * (size_t)p->nvc);
-    p->vlat = xmalloc(sizeof *p->vlat * (size_t)p->nvc);
-    p->oport = xmalloc(sizeof *p->oport * (size_t)p->nvc);
     p->nslot = xcalloc((size_t)ni + 1, sizeof *p->nslot);
     p->rvi = xmalloc(sizeof *p->rvi * (size_t)p->nvc);
     for (int32_t c = 0; c < nch; c++) {
@@ -256,30 +282,25 @@ int sim__pipe_create(sim_net *net, err *e)
             p->rvi[x] = fill[r] - p->rvc_off[r];
             p->rvc[fill[r]++] = x;
             p->slot[x] = p->nslot[ip]++;
-            p->vip[x] = p->in_loc[c];
-            p->vlat[x] = p->lat[c];
+            p->vc[x].vip = p->in_loc[c];
+            p->vc[x].cdel =
+                1 + p->lat[c] + (c < t->nnet ? p->cd : 0);
+            p->vc[x].fdel = p->st + 1 + p->lat[c];
         }
     }
     free(fill);
 
     size_t nvc = (size_t)p->nvc;
-    p->state = xcalloc(nvc, 1);
-    p->rdy = xcalloc(nvc, sizeof *p->rdy);
     p->since = xcalloc(nvc, sizeof *p->since);
     p->va_t = xmalloc(sizeof *p->va_t * nvc);
-    p->sa_t = xmalloc(sizeof *p->sa_t * nvc);
     p->va_y = xmalloc(sizeof *p->va_y * nvc);
-    p->out = xmalloc(sizeof *p->out * nvc);
     p->bm = xmalloc(sizeof *p->bm * nvc * (size_t)p->B);
     p->bs = xmalloc(sizeof *p->bs * nvc * (size_t)p->B);
-    p->bh = xcalloc(nvc, sizeof *p->bh);
-    p->bn = xcalloc(nvc, sizeof *p->bn);
-    p->cred = xmalloc(sizeof *p->cred * nvc);
     p->used = xmalloc(sizeof *p->used * nvc);
     for (size_t x = 0; x < nvc; x++) {
-        p->va_t[x] = p->sa_t[x] = -1;
-        p->va_y[x] = p->out[x] = -1;
-        p->cred[x] = p->B;
+        p->va_t[x] = p->vc[x].sa_t = -1;
+        p->va_y[x] = p->vc[x].out = -1;
+        p->vc[x].cred = p->B;
         p->used[x] = -1;
     }
     p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
@@ -291,6 +312,16 @@ int sim__pipe_create(sim_net *net, err *e)
     p->mw = (int)((maxrv + 63) / 64);
     p->occ_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->occ_m);
     p->va_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->va_m);
+    p->go_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->go_m);
+    p->pend_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->pend_m);
+    p->sleep_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->sleep_m);
+    p->vab_m = xcalloc((size_t)R * (size_t)p->mw, sizeof *p->vab_m);
+    for (int32_t x = 0; x < p->nvc; x++) {
+        p->vc[x].vrt = t->chan[x / V].dst;
+        p->vc[x].vpos = (p->vc[x].vrt * p->mw + (p->rvi[x] >> 6)) * 64 +
+                     (p->rvi[x] & 63);
+    }
+    p->rb_m = xcalloc((size_t)R / 64 + 1, sizeof *p->rb_m);
     p->rc_n = xmalloc(sizeof *p->rc_n * (size_t)p->nvc);
     memset(p->rc_n, -1, sizeof *p->rc_n * (size_t)p->nvc);
     p->rc_y = xmalloc(sizeof *p->rc_y * (size_t)p->nvc * PIPE_ROUTE_CACHE);
@@ -322,6 +353,7 @@ int sim__pipe_create(sim_net *net, err *e)
     p->pe_seq = xcalloc(nq, sizeof *p->pe_seq);
     p->pe_v = xcalloc(nq, sizeof *p->pe_v);
     p->pe_last = xmalloc(sizeof *p->pe_last * nq);
+    p->iq_m = xcalloc(nq / 64 + 1, sizeof *p->iq_m);
     for (size_t q = 0; q < nq; q++) {
         p->pe_m[q] = SIM_NONE;
         p->pe_last[q] = V - 1;     /* the first message takes VC 0 */
@@ -357,6 +389,20 @@ int sim__pipe_create(sim_net *net, err *e)
     p->pairs = xmalloc(sizeof *p->pairs * pairs);
     for (size_t i = 0; i < pairs; i++)
         p->sa_req[i] = -1;
+    p->sa_bits = p->maxin <= 64 && p->maxout <= 64;
+    for (int32_t x = 0; x < p->nvc && p->sa_bits; x++) {
+        int32_t r = p->vc[x].vrt, ip = p->in_off[r] + p->vc[x].vip;
+        if (p->nslot[ip] > INT16_MAX) {
+            p->sa_bits = 0;      /* the pointers below would not fit */
+            break;
+        }
+        p->vc[x].slot_nx =
+            (int16_t)(p->slot[x] + 1 < p->nslot[ip] ? p->slot[x] + 1 : 0);
+        p->vc[x].ip_nx =
+            (int16_t)(p->vc[x].vip + 1 < p->nin[r] ? p->vc[x].vip + 1 : 0);
+    }
+    p->sa_oreq = xcalloc((size_t)p->maxout + 1, sizeof *p->sa_oreq);
+    p->sa_igr = xcalloc((size_t)p->maxin + 1, sizeof *p->sa_igr);
     (void)e;
     return 0;
 }
@@ -366,14 +412,16 @@ void sim__pipe_destroy(sim_pipe *p)
     if (!p)
         return;
     void *arrays[] = {
-        p->lat, p->in_loc, p->out_loc, p->nin, p->nout, p->in_off,
-        p->out_off, p->rvc_off, p->rvc, p->slot, p->nslot, p->state,
-        p->rdy, p->since, p->va_t, p->sa_t, p->va_y, p->out, p->bm, p->bs,
-        p->bh, p->bn, p->rbusy, p->nva, p->occ_m, p->va_m, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act, p->vip, p->vlat, p->oport, p->cred, p->used, p->ej_cred, p->ej_used,
-        p->va_g, p->va_a, p->sa_g, p->sa_a, p->sw_rr, p->pe_m, p->pe_seq,
-        p->pe_v, p->pe_last, p->rq_in, p->rq_out, p->rq_y, p->g_in,
-        p->g_rq, p->a_out, p->a_rq, p->touch_o, p->touch_i, p->sa_req,
-        p->sa_spec, p->pairs, p->spec_out, p->in_stamp, p->out_stamp,
+        p->vc, p->slot, p->lat, p->in_loc, p->out_loc, p->nin, p->nout,
+        p->in_off, p->out_off, p->rvc_off, p->rvc, p->nslot, p->since,
+        p->va_t, p->va_y, p->bm, p->bs, p->rbusy, p->nva, p->occ_m, p->va_m,
+        p->go_m, p->pend_m, p->sleep_m, p->vab_m, p->rb_m, p->iq_m,
+        p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act,
+        p->used, p->ej_cred, p->ej_used, p->va_g, p->va_a, p->sa_g, p->sa_a,
+        p->sw_rr, p->pe_m, p->pe_seq, p->pe_v, p->pe_last, p->rq_in,
+        p->rq_out, p->rq_y, p->g_in, p->g_rq, p->a_out, p->a_rq, p->touch_o,
+        p->touch_i, p->sa_req, p->sa_spec, p->pairs, p->spec_out, p->in_stamp,
+        p->out_stamp,
     };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
@@ -386,7 +434,7 @@ void sim__pipe_destroy(sim_pipe *p)
 
 static inline int32_t vc_router(const sim_net *net, int32_t x)
 {
-    return net->topo.chan[x / net->V].dst;
+    return net->pipe->vc[x].vrt;
 }
 
 /* Slot of output VC y in p->used (its bus VC on the DCSH). */
@@ -401,30 +449,33 @@ static inline int32_t used_slot(const sim_net *net, int32_t y)
 static inline void vc_bit_set(const sim_pipe *p, uint64_t *m, int r,
                               int32_t x)
 {
-    int32_t i = p->rvi[x];
-    m[(size_t)r * p->mw + (size_t)(i >> 6)] |= UINT64_C(1) << (i & 63);
+    int32_t i = p->vc[x].vpos;
+    (void)r;
+    m[i >> 6] |= UINT64_C(1) << (i & 63);
 }
 
 static inline void vc_bit_clear(const sim_pipe *p, uint64_t *m, int r,
                                 int32_t x)
 {
-    int32_t i = p->rvi[x];
-    m[(size_t)r * p->mw + (size_t)(i >> 6)] &= ~(UINT64_C(1) << (i & 63));
+    int32_t i = p->vc[x].vpos;
+    (void)r;
+    m[i >> 6] &= ~(UINT64_C(1) << (i & 63));
 }
 
 /* The front flit of x (router r) changed in cycle f: set when it may
  * request. */
-static void front_ready(sim_pipe *p, int r, int32_t x, int64_t f, int head)
+static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f,
+                               int head)
 {
     p->since[x] = f;
     if (head) {
-        p->state[x] = PIPE_VA;
+        p->vc[x].state = PIPE_VA;
         p->rc_n[x] = -1;         /* a new header: its route is not known */
         p->nva[r]++;
         vc_bit_set(p, p->va_m, r, x);
-        p->rdy[x] = f + p->rd;
+        p->vc[x].rdy = f + p->rd;
     } else {
-        p->rdy[x] = f;
+        p->vc[x].rdy = f;
     }
 }
 
@@ -517,6 +568,14 @@ static void islip(sim_pipe *p, int nin, int nout, int32_t *g, int32_t *a,
     }
 }
 
+/* Whether the output VC of x (router r, ACTIVE) has a credit. */
+static inline int has_credit(const sim_net *net, int r, int32_t x)
+{
+    const sim_pipe *p = net->pipe;
+    int32_t y = p->vc[x].out;
+    return y >= 0 ? p->vc[y].cred > 0 : p->ej_cred[r * p->V + (-2 - y)] > 0;
+}
+
 /* ---- VC allocation ------------------------------------------------------ */
 
 /* Keep the route of the header at the front of x (router r, message mm):
@@ -558,7 +617,7 @@ static void va_requests(sim_net *net, int r, int32_t i, int32_t x)
 {
     sim_pipe *p = net->pipe;
     const int V = p->V;
-    int32_t m = p->bm[(size_t)x * p->B + p->bh[x]];
+    int32_t m = p->bm[(size_t)x * p->B + p->vc[x].bh];
     const sim_msg *mm = &net->msg[m];
     if (mm->dst == r) {
         int32_t o = (p->nout[r] - 1) * V;
@@ -632,38 +691,56 @@ static void va_complete(sim_net *net, int r, int32_t x)
     p->va_t[x] = -1;
     p->va_y[x] = -1;
     /* the winner, or a retry, may request from the next cycle */
-    p->rdy[x] = net->now + 1;
+    p->vc[x].rdy = net->now + 1;
     if (y == -1 || !out_free(net, r, y))
         return;
     if (y >= 0)
         p->used[used_slot(net, y)] = x;
     else
         p->ej_used[r * p->V + (-2 - y)] = x;
-    p->out[x] = y;
-    p->oport[x] = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
-    p->state[x] = PIPE_ACTIVE;
+    p->vc[x].out = y;
+    int32_t op = y >= 0 ? p->out_loc[y / p->V] : p->nout[r] - 1;
+    p->vc[x].oport = op;
+    p->vc[x].op_nx = (int16_t)(op + 1 < p->nout[r] ? op + 1 : 0);
+    p->vc[x].state = PIPE_ACTIVE;
     p->nva[r]--;
     vc_bit_clear(p, p->va_m, r, x);
+    if (has_credit(net, r, x))
+        vc_bit_set(p, p->go_m, r, x);
 }
 
-static void va_stage(sim_net *net, int r)
+PIPE_HOT void va_stage(sim_net *net, int r, const int mw)
 {
     sim_pipe *p = net->pipe;
     const int64_t now = net->now;
     const int32_t off = p->rvc_off[r];
     const int32_t *rv = p->rvc + off;
     const int nv = p->rvc_off[r + 1] - off;
-    const uint64_t *vm = p->va_m + (size_t)r * p->mw;
+    const uint64_t *vm = p->va_m + (size_t)r * mw;
     p->nrq = 0;
-    for (int w = 0; w < p->mw; w++)
-        for (uint64_t bits = vm[w]; bits; bits &= bits - 1) {
+    uint64_t *sm = p->sleep_m + (size_t)r * mw;
+    uint64_t *bm = p->vab_m + (size_t)r * mw;
+    /* the VCs awake without an allocation in progress */
+    for (int w = 0; w < mw; w++)
+        for (uint64_t bits = vm[w] & ~sm[w] & ~bm[w]; bits;
+             bits &= bits - 1) {
             int i = 64 * w + __builtin_ctzll(bits);
             int32_t x = rv[i];
-            if (p->va_t[x] >= 0 || p->rdy[x] > now)
+            if (p->vc[x].rdy > now)
                 continue;
+            int before = p->nrq;
             va_requests(net, r, i, x);
-            p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
             p->va_y[x] = -1;
+            if (p->nrq == before && (!p->spec || p->spec_out[x] < 0)) {
+                /* no free candidate: its attempts (every vc_alloc_delay
+                 * cycles) change nothing until an output VC of r is
+                 * freed; va_wake() resumes them */
+                p->vc[x].rdy = now + p->dva;
+                sm[w] |= UINT64_C(1) << (i & 63);
+                continue;
+            }
+            p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
+            bm[w] |= UINT64_C(1) << (i & 63);
         }
     if (p->nrq) {
         const int V = p->V;
@@ -675,13 +752,35 @@ static void va_stage(sim_net *net, int r)
             p->va_y[rv[i]] = p->rq_y[p->a_rq[i]];
         }
     }
-    /* va_complete clears only the bit of the VC it completes */
-    for (int w = 0; w < p->mw; w++)
-        for (uint64_t bits = vm[w]; bits; bits &= bits - 1) {
-            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
-            if (p->va_t[x] == now)
+    /* the allocations that complete now, in VC order */
+    for (int w = 0; w < mw; w++)
+        for (uint64_t bits = bm[w]; bits; bits &= bits - 1) {
+            int i = 64 * w + __builtin_ctzll(bits);
+            int32_t x = rv[i];
+            if (p->va_t[x] == now) {
+                bm[w] &= ~(UINT64_C(1) << (i & 63));
                 va_complete(net, r, x);
+            }
         }
+}
+
+/* An output VC of router r was freed in cycle `now` (by a tail in its
+ * switch stage): the VCs asleep in VC allocation attempt again at their
+ * first attempt cycle after now, as if they had kept trying. */
+static void va_wake(sim_pipe *p, int r, int64_t now)
+{
+    uint64_t *sm = p->sleep_m + (size_t)r * p->mw;
+    const int32_t *rv = p->rvc + p->rvc_off[r];
+    for (int w = 0; w < p->mw; w++) {
+        for (uint64_t bits = sm[w]; bits; bits &= bits - 1) {
+            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
+            int64_t t = p->vc[x].rdy;
+            if (t <= now)
+                t += (now + 1 - t + p->dva - 1) / p->dva * p->dva;
+            p->vc[x].rdy = t;
+        }
+        sm[w] = 0;
+    }
 }
 
 /* ---- switch allocation and traversal ------------------------------------ */
@@ -690,27 +789,21 @@ static void va_stage(sim_net *net, int r)
 static inline int32_t out_port(const sim_net *net, int r, int32_t x)
 {
     (void)r;
-    return net->pipe->oport[x];
-}
-
-static inline int has_credit(const sim_net *net, int r, int32_t x)
-{
-    const sim_pipe *p = net->pipe;
-    int32_t y = p->out[x];
-    return y >= 0 ? p->cred[y] > 0 : p->ej_cred[r * p->V + (-2 - y)] > 0;
+    return net->pipe->vc[x].oport;
 }
 
 /* Request (input port ip, output port op) for x: one VC per pair, the
  * non-speculative first, then round robin from the port's pointer. */
-static void sa_request(sim_pipe *p, int32_t ip_flat, int32_t pair,
-                       int32_t x, int spec)
+static inline void sa_request(sim_pipe *p, int32_t ioff, int32_t ip,
+                              int32_t op, int32_t x, int spec)
 {
+    int32_t pair = ip * p->maxout + op;
     int32_t cur = p->sa_req[pair];
     if (cur >= 0) {
         if (spec > p->sa_spec[pair])
             return;
         if (spec == p->sa_spec[pair]) {
-            int32_t n = p->nslot[ip_flat], base = p->sw_rr[ip_flat];
+            int32_t n = p->nslot[ioff + ip], base = p->sw_rr[ioff + ip];
             int32_t dx = p->slot[x] - base, dc = p->slot[cur] - base;
             dx += dx < 0 ? n : 0;
             dc += dc < 0 ? n : 0;
@@ -719,140 +812,264 @@ static void sa_request(sim_pipe *p, int32_t ip_flat, int32_t pair,
         }
     } else {
         p->pairs[p->nrq++] = pair;     /* listed; the requests follow */
+        if (p->sa_bits) {
+            p->sa_oreq[op] |= UINT64_C(1) << ip;
+            p->sa_outs |= UINT64_C(1) << op;
+        }
     }
     p->sa_req[pair] = x;
     p->sa_spec[pair] = (uint8_t)spec;
 }
 
 /* The flit at the front of x (router r) crosses the switch in this cycle. */
-static void traverse(sim_net *net, int r, int32_t x)
+PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
 {
     sim_pipe *p = net->pipe;
     const int V = p->V, B = p->B;
     const int64_t now = net->now;
-    size_t at = (size_t)x * B + p->bh[x];
-    int32_t m = p->bm[at], seq = p->bs[at];
-    sim_msg *mm = &net->msg[m];
-    int tail = seq == mm->len - 1;
-    p->bh[x] = p->bh[x] + 1 < B ? p->bh[x] + 1 : 0;
-    if (--p->bn[x] == 0) {
-        p->rbusy[r]--;
+    size_t at = (size_t)x * B + p->vc[x].bh;
+    int32_t m = p->bm[at], fs = p->bs[at];
+    int32_t seq = fs & ~PIPE_TAIL;
+    int tail = (fs & PIPE_TAIL) != 0;
+    p->vc[x].bh = p->vc[x].bh + 1 < B ? p->vc[x].bh + 1 : 0;
+    if (--p->vc[x].bn == 0) {
+        if (--p->rbusy[r] == 0)
+            p->rb_m[r >> 6] &= ~(UINT64_C(1) << (r & 63));
         vc_bit_clear(p, p->occ_m, r, x);
     }
     p->grants++;
     net->last_move = now;
 
-    /* checks: one flit per input and output port per cycle */
-    int32_t ipf = p->in_off[r] + p->vip[x];
+#ifndef NDEBUG
+    /* checks: one flit per input and output port per cycle (the switch
+     * allocator's matching guarantees it; debug builds, which the tests
+     * use, count any breach) */
+    int32_t ipf = p->in_off[r] + p->vc[x].vip;
     int32_t opf = p->out_off[r] + out_port(net, r, x);
     if (p->in_stamp[ipf] == now || p->out_stamp[opf] == now)
         p->port_conflicts++;
     p->in_stamp[ipf] = p->out_stamp[opf] = now;
+#endif
 
     /* a credit back upstream (to the PE without credit delay) */
-    if (x >= p->nnet_vc)
-        credit_at(p, now + 1 + p->vlat[x], x);
-    else
-        credit_at(p, now + 1 + p->vlat[x] + p->cd, x);
+    credit_at(p, now + p->vc[x].cdel, x);
 
-    int32_t y = p->out[x];
+    int32_t y = p->vc[x].out;
     if (y >= 0) {
         if (net->ch_flits)
             net->ch_flits[y / V]++;
-        p->cred[y]--;
+        if (--p->vc[y].cred == 0)
+            vc_bit_clear(p, p->go_m, r, x);
         if (seq == 0)
-            mm->hops++;
-        flit_at(p, now + p->st + 1 + p->vlat[y], y, m, seq);
-        if (tail)
+            net->msg[m].hops++;
+        flit_at(p, now + p->vc[y].fdel, y, m, fs);
+        if (tail) {
             p->used[used_slot(net, y)] = -1;
+            va_wake(p, r, now);
+        }
     } else {
         int v = -2 - y;
-        p->ej_cred[r * V + v]--;
+        if (--p->ej_cred[r * V + v] == 0)
+            vc_bit_clear(p, p->go_m, r, x);
         /* consumed (stamped) one cycle before it reaches the PE */
-        flit_at(p, now + p->st + 1, -2 - (r * V + v), m, seq);
-        if (tail)
+        flit_at(p, now + p->st + 1, -2 - (r * V + v), m, fs);
+        if (tail) {
             p->ej_used[r * V + v] = -1;
+            va_wake(p, r, now);
+        }
     }
 
     if (tail) {
-        p->out[x] = -1;
-        p->state[x] = PIPE_IDLE;
+        p->vc[x].out = -1;
+        p->vc[x].state = PIPE_IDLE;
+        vc_bit_clear(p, p->go_m, r, x);
     }
-    if (p->bn[x] > 0)
+    if (p->vc[x].bn > 0)
         front_ready(p, r, x, now + 1, tail);
 }
 
-static void sa_stage(sim_net *net, int r)
+/* The index of the first bit of m at or after bit `from`, cyclically
+ * (m != 0, from < 64): a round-robin pick. */
+static inline int rr_pick(uint64_t m, int from)
+{
+    uint64_t hi = m & (~UINT64_C(0) << from);
+    return __builtin_ctzll(hi ? hi : m);
+}
+
+/* islip() over the bit sets sa_oreq (outputs sa_outs) of a router whose
+ * ports fit in 64 bits: the same grants and pointer moves.  Each accepted
+ * (input, output) is passed to sa_grant; the sets are left zero. */
+static void sa_islip_bits(sim_net *net, int r, int32_t *g, int32_t *a);
+static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
+
+/* The common case of switch allocation: no two requesting VCs of router
+ * r share an input port or an output port.  Then each (input, output)
+ * pair has one VC and iSLIP grants and accepts every request, so the
+ * grants are made here without the pair table; 0 (nothing done) when
+ * two requests conflict. */
+PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
+{
+    sim_pipe *p = net->pipe;
+    const int64_t now = net->now;
+    const int32_t *rv = p->rvc + p->rvc_off[r];
+    const size_t mo = (size_t)r * (size_t)mw;
+    const uint64_t *om = p->occ_m + mo, *gm = p->go_m + mo,
+                   *pm = p->pend_m + mo;
+    int32_t *list = p->act;
+    int n = 0;
+    uint64_t ins = 0, outs = 0;
+    /* (dsa1: a one-cycle allocator, which leaves no grant pending) */
+    for (int w = 0; w < mw; w++)
+        for (uint64_t bits = om[w] & gm[w] & (dsa1 ? ~UINT64_C(0) : ~pm[w]);
+             bits; bits &= bits - 1) {
+            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
+            if (p->vc[x].rdy > now)
+                continue;
+            uint64_t bi = UINT64_C(1) << p->vc[x].vip;
+            uint64_t bo = UINT64_C(1) << p->vc[x].oport;
+            if ((ins & bi) | (outs & bo))
+                return 0;
+            ins |= bi;
+            outs |= bo;
+            list[n++] = x;
+        }
+    const int32_t ioff = p->in_off[r];
+    int32_t *g = p->sa_g + p->out_off[r], *a = p->sa_a + ioff;
+    for (int k = 0; k < n; k++) {
+        int32_t x = list[k], ip = p->vc[x].vip, op = p->vc[x].oport;
+        g[op] = p->vc[x].ip_nx;
+        a[ip] = p->vc[x].op_nx;
+        p->sw_rr[ioff + ip] = p->vc[x].slot_nx;
+        if (!dsa1) {
+            p->vc[x].sa_t = now + p->dsa - 1;
+            vc_bit_set(p, p->pend_m, r, x);
+        } else {
+            /* a one-cycle allocation takes effect now: no grant was
+             * pending at r and the list is in VC order, so the flits
+             * cross in the order of sa_stage's loop over the grants;
+             * each still has its credit (the others crossing use other
+             * output VCs) and crossing moves no allocator pointer */
+            traverse(net, r, x);
+        }
+    }
+    return 1;
+}
+
+PIPE_HOT void sa_stage(sim_net *net, int r, const int mw)
 {
     sim_pipe *p = net->pipe;
     const int64_t now = net->now;
     const int32_t *rv = p->rvc + p->rvc_off[r];
     const int maxout = p->maxout;
     const int32_t ioff = p->in_off[r];
-    /* the VCs holding a flit, in order: only they request, hold a grant
-     * or a speculative output */
-    int32_t *act = p->act;
-    int na = 0;
+    const size_t mo = (size_t)r * (size_t)mw;
+    const uint64_t *om = p->occ_m + mo, *gm = p->go_m + mo,
+                   *vm = p->va_m + mo;
+    uint64_t *pm = p->pend_m + mo;
     p->nrq = 0;
-    const uint64_t *om = p->occ_m + (size_t)r * p->mw;
-    for (int w = 0; w < p->mw; w++)
-        for (uint64_t bits = om[w]; bits; bits &= bits - 1)
-            act[na++] = rv[64 * w + __builtin_ctzll(bits)];
-    for (int k = 0; k < na; k++) {
-        int32_t x = act[k];
-        if (p->sa_t[x] >= 0)
-            continue;
-        int32_t ip = p->vip[x];
-        if (p->state[x] == PIPE_ACTIVE) {
-            if (p->rdy[x] <= now && has_credit(net, r, x))
-                sa_request(p, ioff + ip, ip * maxout + out_port(net, r, x),
-                           x, 0);
-            else if (p->spec && p->rdy[x] == now + 1 &&
-                     p->spec_out[x] >= 0 && has_credit(net, r, x))
-                /* won VA in this cycle: its speculative bid stands */
-                sa_request(p, ioff + ip, ip * maxout + out_port(net, r, x),
-                           x, 1);
-        } else if (p->spec && p->state[x] == PIPE_VA &&
-                   p->rdy[x] == now + 1 && p->spec_out[x] >= 0) {
-            /* lost VA in this cycle: the bid may still take the switch */
-            sa_request(p, ioff + ip, ip * maxout + p->spec_out[x], x, 1);
+    if (p->sa_bits && !p->spec && p->dsa > 1 && sa_direct(net, r, mw, 0))
+        goto grants;
+    /* requests: the VCs holding a flit, without a grant pending, ACTIVE
+     * with a credit (or, speculative, in VC allocation), in order */
+    for (int w = 0; w < mw; w++) {
+        uint64_t bits = om[w] & ~pm[w] & (gm[w] | (p->spec ? vm[w] : 0));
+        for (; bits; bits &= bits - 1) {
+            int32_t x = rv[64 * w + __builtin_ctzll(bits)];
+            int32_t ip = p->vc[x].vip;
+            if (p->vc[x].state == PIPE_ACTIVE) {
+                if (p->vc[x].rdy <= now)
+                    sa_request(p, ioff, ip, p->vc[x].oport, x, 0);
+                else if (p->spec && p->vc[x].rdy == now + 1 &&
+                         p->spec_out[x] >= 0)
+                    /* won VA in this cycle: its speculative bid stands */
+                    sa_request(p, ioff, ip, p->vc[x].oport, x, 1);
+            } else if (p->vc[x].rdy == now + 1 && p->spec_out[x] >= 0) {
+                /* lost VA in this cycle: the bid may still take the
+                 * switch */
+                sa_request(p, ioff, ip, p->spec_out[x], x, 1);
+            }
         }
     }
     int npairs = p->nrq;
-    if (!npairs)
-        goto clear_spec;
-    /* the request list of islip(): one per (input port, output port) */
-    int32_t *keep = p->pairs;
-    p->nrq = 0;
-    for (int k = 0; k < npairs; k++)
-        rq_push(p, keep[k] / maxout, keep[k] % maxout, keep[k]);
-    int ni;
-    islip(p, p->nin[r], p->nout[r], p->sa_g + p->out_off[r],
-          p->sa_a + ioff, &ni);
-    for (int j = 0; j < ni; j++) {
-        int32_t ip = p->touch_i[j];
-        int32_t pair = p->rq_y[p->a_rq[ip]];
-        int32_t x = p->sa_req[pair];
-        p->sw_rr[ioff + ip] =
-            p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
-        if (p->sa_spec[pair] && (p->state[x] != PIPE_ACTIVE ||
-                                 out_port(net, r, x) != pair % maxout))
-            continue;            /* a speculative grant wasted */
-        p->sa_t[x] = now + p->dsa - 1;
+    if (npairs) {
+        int32_t *keep = p->pairs;
+        if (p->sa_bits) {
+            sa_islip_bits(net, r, p->sa_g + p->out_off[r], p->sa_a + ioff);
+        } else {
+            /* the request list of islip(): one per (input port, output
+             * port) */
+            p->nrq = 0;
+            for (int k = 0; k < npairs; k++)
+                rq_push(p, keep[k] / maxout, keep[k] % maxout, keep[k]);
+            int ni;
+            islip(p, p->nin[r], p->nout[r], p->sa_g + p->out_off[r],
+                  p->sa_a + ioff, &ni);
+            for (int j = 0; j < ni; j++) {
+                int32_t ip = p->touch_i[j];
+                int32_t pair = p->rq_y[p->a_rq[ip]];
+                sa_grant(net, r, ip, pair % maxout);
+            }
+        }
+        for (int k = 0; k < npairs; k++)
+            p->sa_req[keep[k]] = -1;
     }
-    for (int k = 0; k < npairs; k++)
-        p->sa_req[keep[k]] = -1;
-clear_spec:
-    for (int i = 0; i < na; i++) {
-        int32_t x = act[i];
-        p->spec_out[x] = -1;
-        if (p->sa_t[x] == now) {
-            p->sa_t[x] = -1;
+    if (p->spec)
+        for (int w = 0; w < mw; w++)
+            for (uint64_t bits = om[w]; bits; bits &= bits - 1)
+                p->spec_out[rv[64 * w + __builtin_ctzll(bits)]] = -1;
+grants:
+    /* the grants that take effect now, in VC order */
+    for (int w = 0; w < mw; w++)
+        for (uint64_t bits = pm[w]; bits; bits &= bits - 1) {
+            int i = 64 * w + __builtin_ctzll(bits);
+            int32_t x = rv[i];
+            if (p->vc[x].sa_t != now)
+                continue;
+            p->vc[x].sa_t = -1;
+            pm[w] &= ~(UINT64_C(1) << (i & 63));
             if (has_credit(net, r, x))
                 traverse(net, r, x);
             else
-                p->rdy[x] = now + 1;
+                p->vc[x].rdy = now + 1;
         }
+}
+
+/* Input port ip of router r won output port op: the VC of that pair. */
+static inline void sa_grant(sim_net *net, int r, int32_t ip, int32_t op)
+{
+    sim_pipe *p = net->pipe;
+    const int32_t ioff = p->in_off[r];
+    int32_t pair = ip * p->maxout + op;
+    int32_t x = p->sa_req[pair];
+    p->sw_rr[ioff + ip] =
+        p->slot[x] + 1 < p->nslot[ioff + ip] ? p->slot[x] + 1 : 0;
+    if (p->sa_spec[pair] &&
+        (p->vc[x].state != PIPE_ACTIVE || p->vc[x].oport != op))
+        return;                  /* a speculative grant wasted */
+    p->vc[x].sa_t = net->now + p->dsa - 1;
+    vc_bit_set(p, p->pend_m, r, x);
+}
+
+static void sa_islip_bits(sim_net *net, int r, int32_t *g, int32_t *a)
+{
+    sim_pipe *p = net->pipe;
+    const int nin = p->nin[r], nout = p->nout[r];
+    uint64_t ins = 0;
+    for (uint64_t outs = p->sa_outs; outs; outs &= outs - 1) {
+        int o = __builtin_ctzll(outs);
+        int in = rr_pick(p->sa_oreq[o], g[o]);
+        p->sa_oreq[o] = 0;
+        p->sa_igr[in] |= UINT64_C(1) << o;
+        ins |= UINT64_C(1) << in;
+    }
+    p->sa_outs = 0;
+    for (; ins; ins &= ins - 1) {
+        int in = __builtin_ctzll(ins);
+        int o = rr_pick(p->sa_igr[in], a[in]);
+        p->sa_igr[in] = 0;
+        g[o] = in + 1 < nin ? in + 1 : 0;
+        a[in] = o + 1 < nout ? o + 1 : 0;
+        sa_grant(net, r, in, o);
     }
 }
 
@@ -873,22 +1090,23 @@ static void arrive(sim_net *net, const sim_pflit *f)
         /* the PE reads it in the next cycle and returns the credit over a
          * 1-cycle channel */
         credit_at(p, now + 3 + p->cd, -1 - k);
-        if (f->seq == mm->len - 1)
+        if (f->seq & PIPE_TAIL)
             sim__deliver(net, f->m);      /* may grow the message pool */
         return;
     }
     int32_t x = f->x;
-    int32_t tail_at = p->bh[x] + p->bn[x];
+    int32_t tail_at = p->vc[x].bh + p->vc[x].bn;
     if (tail_at >= p->B)
         tail_at -= p->B;
     size_t at = (size_t)x * p->B + (size_t)tail_at;
     p->bm[at] = f->m;
     p->bs[at] = f->seq;
-    if (p->bn[x]++ == 0) {
+    if (p->vc[x].bn++ == 0) {
         int32_t r = vc_router(net, x);
-        p->rbusy[r]++;
+        if (p->rbusy[r]++ == 0)
+            p->rb_m[r >> 6] |= UINT64_C(1) << (r & 63);
         vc_bit_set(p, p->occ_m, r, x);
-        front_ready(p, r, x, now, p->state[x] == PIPE_IDLE);
+        front_ready(p, r, x, now, p->vc[x].state == PIPE_IDLE);
     }
 }
 
@@ -898,11 +1116,24 @@ static void arrivals(sim_net *net)
     int s = (int)(net->now & (p->credits.size - 1));
     int32_t *cr = p->credits.ev[s];
     for (int i = 0; i < p->credits.n[s]; i++) {
-        int32_t key = cr[i];
-        if (key >= 0)
-            p->cred[key]++;
-        else
+        int32_t key = cr[i], x;
+        if (key >= p->nnet_vc) { /* to a PE: its queue may send again */
+            p->vc[key].cred++;
+            int32_t q = key / p->V - net->topo.nnet;
+            p->iq_m[q >> 6] |= UINT64_C(1) << (q & 63);
+            continue;
+        }
+        if (key >= 0) {
+            p->vc[key].cred++;
+            x = p->used[used_slot(net, key)];
+            if (x >= 0 && p->vc[x].out != key)
+                x = -1;          /* another leg of its DCSH bus VC */
+        } else {
             p->ej_cred[-1 - key]++;
+            x = p->ej_used[-1 - key];
+        }
+        if (x >= 0)              /* its holder may request the switch */
+            vc_bit_set(p, p->go_m, p->vc[x].vrt, x);
     }
     p->credits.live -= p->credits.n[s];
     p->credits.n[s] = 0;
@@ -916,58 +1147,103 @@ static void arrivals(sim_net *net)
 
 /* ---- PEs ---------------------------------------------------------------- */
 
+void sim__pipe_queued(sim_net *net, int32_t qi)
+{
+    net->pipe->iq_m[qi >> 6] |= UINT64_C(1) << (qi & 63);
+}
+
 static void inject(sim_net *net)
 {
     sim_pipe *p = net->pipe;
     const int V = p->V;
     const long nq = (long)net->nodes * net->topo.ipn;
-    for (long q = 0; q < nq; q++) {
-        sim_queue *sq = &net->iq[q];
-        int32_t base = (net->topo.nnet + (int32_t)q) * V;
-        if (p->pe_m[q] == SIM_NONE) {
-            if (sq->len == 0)
-                continue;
-            int v = -1;
-            for (int j = 1; j <= V; j++) {
-                int c = (p->pe_last[q] + j) % V;
-                if (p->used[base + c] < 0 && p->cred[base + c] > 0) {
-                    v = c;
-                    break;
+    /* the queues with work, in order; a queue leaves the set once it is
+     * empty with nothing being sent, or waits for a credit (arrivals()
+     * puts it back) */
+    for (long w = 0; w <= (nq - 1) >> 6; w++) {
+        for (uint64_t bits = p->iq_m[w]; bits; bits &= bits - 1) {
+            long q = 64 * w + __builtin_ctzll(bits);
+            sim_queue *sq = &net->iq[q];
+            int32_t base = (net->topo.nnet + (int32_t)q) * V;
+            if (p->pe_m[q] == SIM_NONE) {
+                if (sq->len == 0) {
+                    p->iq_m[w] &= ~(UINT64_C(1) << (q & 63));
+                    continue;
                 }
+                int v = -1;
+                for (int j = 1, c = p->pe_last[q]; j <= V; j++) {
+                    c = c + 1 < V ? c + 1 : 0;
+                    if (p->used[base + c] < 0 && p->vc[base + c].cred > 0) {
+                        v = c;
+                        break;
+                    }
+                }
+                if (v < 0) {
+                    /* no credit on any of its VCs: back with one */
+                    p->iq_m[w] &= ~(UINT64_C(1) << (q & 63));
+                    continue;
+                }
+                int32_t m = sq->head;
+                sq->head = net->msg[m].next;
+                sq->len--;
+                net->queued--;
+                p->pe_m[q] = m;
+                p->pe_seq[q] = 0;
+                p->pe_v[q] = v;
+                p->pe_last[q] = v;
+                p->used[base + v] = -2;
+                p->pe_busy++;
             }
-            if (v < 0)
+            int32_t y = base + p->pe_v[q];
+            if (p->vc[y].cred == 0) {
+                p->iq_m[w] &= ~(UINT64_C(1) << (q & 63));
                 continue;
-            int32_t m = sq->head;
-            sq->head = net->msg[m].next;
-            sq->len--;
-            net->queued--;
-            p->pe_m[q] = m;
-            p->pe_seq[q] = 0;
-            p->pe_v[q] = v;
-            p->pe_last[q] = v;
-            p->used[base + v] = -2;
-            p->pe_busy++;
-        }
-        int32_t y = base + p->pe_v[q];
-        if (p->cred[y] == 0)
-            continue;
-        int32_t m = p->pe_m[q], seq = p->pe_seq[q]++;
-        sim_msg *mm = &net->msg[m];
-        p->cred[y]--;
-        flit_at(p, net->now + 2, y, m, seq);   /* 1-cycle channel */
-        net->flits_injected++;
-        net->last_move = net->now;
-        if (seq == 0)
-            mm->t_inject = net->now;
-        if (seq == mm->len - 1) {
-            p->used[y] = -1;
-            p->pe_m[q] = SIM_NONE;
-            p->pe_busy--;
+            }
+            int32_t m = p->pe_m[q], seq = p->pe_seq[q]++;
+            sim_msg *mm = &net->msg[m];
+            p->vc[y].cred--;
+            int tail = seq == mm->len - 1;
+            flit_at(p, net->now + 2, y, m,          /* 1-cycle channel */
+                    tail ? seq | PIPE_TAIL : seq);
+            net->flits_injected++;
+            net->last_move = net->now;
+            if (seq == 0)
+                mm->t_inject = net->now;
+            if (tail) {
+                p->used[y] = -1;
+                p->pe_m[q] = SIM_NONE;
+                p->pe_busy--;
+            }
         }
     }
 }
 
 /* ---- the cycle ---------------------------------------------------------- */
+
+/* The stages of the routers holding a flit, in order (a router's stages
+ * change only its own bit of rb_m); mw words per VC set, direct: try
+ * sa_direct() first. */
+PIPE_HOT void routers_cycle(sim_net *net, const int mw, const int direct)
+{
+    sim_pipe *p = net->pipe;
+    const int R = net->topo.routers;
+    for (int w = 0; w <= (R - 1) >> 6; w++)
+        for (uint64_t bits = p->rb_m[w]; bits; bits &= bits - 1) {
+            int r = 64 * w + __builtin_ctzll(bits);
+            /* VC allocation: some VC in it not asleep */
+            const uint64_t *vm = p->va_m + (size_t)r * mw,
+                           *sm = p->sleep_m + (size_t)r * mw;
+            uint64_t awake = 0;
+            for (int k = 0; k < mw; k++)
+                awake |= vm[k] & ~sm[k];
+            if (awake)
+                va_stage(net, r, mw);
+            /* one-cycle non-speculative switch allocation without a
+             * conflict needs nothing more of sa_stage */
+            if (!direct || !sa_direct(net, r, mw, 1))
+                sa_stage(net, r, mw);
+        }
+}
 
 void sim__pipe_cycle(sim_net *net)
 {
@@ -981,14 +1257,12 @@ void sim__pipe_cycle(sim_net *net)
     arrivals(net);
     sim__generate(net);
     inject(net);
-    const int R = net->topo.routers;
-    for (int r = 0; r < R; r++) {
-        if (!p->rbusy[r])
-            continue;
-        if (p->nva[r])
-            va_stage(net, r);
-        sa_stage(net, r);
-    }
+    /* direct: one-cycle non-speculative switch allocation over bit sets */
+    int direct = p->sa_bits && !p->spec && p->dsa == 1;
+    if (p->mw == 1 && direct)
+        routers_cycle(net, 1, 1);   /* the common case, compiled apart */
+    else
+        routers_cycle(net, p->mw, direct);
     net->now++;
 }
 
@@ -997,7 +1271,7 @@ long sim__pipe_flits_buffered(const sim_net *net)
     const sim_pipe *p = net->pipe;
     long n = 0;
     for (int32_t x = 0; x < p->nvc; x++)
-        n += p->bn[x];
+        n += p->vc[x].bn;
     return n + p->flits.live;
 }
 
@@ -1039,30 +1313,54 @@ int sim__pipe_check(const sim_net *net, err *e)
         }
     long buffered = 0;
     for (int32_t x = 0; x < p->nvc; x++) {
-        if (p->bn[x] < 0 || p->bn[x] > B)
-            FAIL("VC %d holds %d flits, depth %d", x, p->bn[x], B);
+        if (p->vc[x].bn < 0 || p->vc[x].bn > B)
+            FAIL("VC %d holds %d flits, depth %d", x, p->vc[x].bn, B);
         /* credits + occupancy + flits and credits in flight = depth */
-        if (p->cred[x] + p->bn[x] + fl[x] + crd[x] != B)
+        if (p->vc[x].cred + p->vc[x].bn + fl[x] + crd[x] != B)
             FAIL("VC %d: credits %d + occupancy %d + %d flits and %d "
                  "credits in flight != %d",
-                 x, p->cred[x], p->bn[x], fl[x], crd[x], B);
-        buffered += p->bn[x];
-        /* the flits of a VC are in order: each follows its predecessor */
-        for (int i = 1; i < p->bn[x]; i++) {
-            size_t a = (size_t)x * B + (size_t)((p->bh[x] + i - 1) % B);
-            size_t b = (size_t)x * B + (size_t)((p->bh[x] + i) % B);
-            int ok = p->bm[a] == p->bm[b] ? p->bs[b] == p->bs[a] + 1
-                                          : p->bs[b] == 0 &&
-                                                p->bs[a] ==
-                                                    net->msg[p->bm[a]].len - 1;
+                 x, p->vc[x].cred, p->vc[x].bn, fl[x], crd[x], B);
+        buffered += p->vc[x].bn;
+        /* the flits of a VC are in order: each follows its predecessor;
+         * the tail flag marks each message's last */
+        for (int i = 0; i < p->vc[x].bn; i++) {
+            size_t a = (size_t)x * B + (size_t)((p->vc[x].bh + i + B - 1) % B);
+            size_t b = (size_t)x * B + (size_t)((p->vc[x].bh + i) % B);
+            int32_t sb = p->bs[b] & ~PIPE_TAIL;
+            if (!(p->bs[b] & PIPE_TAIL) != (sb != net->msg[p->bm[b]].len - 1))
+                FAIL("VC %d: flit %d of message %d: tail flag wrong", x, sb,
+                     p->bm[b]);
+            if (i == 0)
+                continue;
+            int32_t sa = p->bs[a] & ~PIPE_TAIL;
+            int ok = p->bm[a] == p->bm[b]
+                         ? sb == sa + 1
+                         : sb == 0 && sa == net->msg[p->bm[a]].len - 1;
             if (!ok)
                 FAIL("VC %d: flit %d of message %d follows flit %d of %d", x,
-                     p->bs[b], p->bm[b], p->bs[a], p->bm[a]);
+                     sb, p->bm[b], sa, p->bm[a]);
         }
-        if (p->state[x] == PIPE_ACTIVE && p->out[x] == -1)
+        if (p->vc[x].state == PIPE_ACTIVE && p->vc[x].out == -1)
             FAIL("VC %d active without an output VC", x);
-        if (p->state[x] == PIPE_VA && !p->bn[x])
+        if (p->vc[x].state == PIPE_VA && !p->vc[x].bn)
             FAIL("VC %d in VC allocation without a flit", x);
+        /* the bit sets the stages visit agree with the VC's state */
+        const uint64_t *w = p->go_m + (size_t)p->vc[x].vrt * p->mw +
+                            (size_t)(p->rvi[x] >> 6);
+        uint64_t bit = UINT64_C(1) << (p->rvi[x] & 63);
+        int go = p->vc[x].state == PIPE_ACTIVE &&
+                 has_credit(net, p->vc[x].vrt, x);
+        if (!!(*w & bit) != go)
+            FAIL("VC %d: switch request set %d, ACTIVE with a credit %d", x,
+                 !!(*w & bit), go);
+        w = p->pend_m + (w - p->go_m);
+        if (!!(*w & bit) != (p->vc[x].sa_t >= 0))
+            FAIL("VC %d: grant pending set %d, sa_t %lld", x, !!(*w & bit),
+                 (long long)p->vc[x].sa_t);
+        w = p->vab_m + (w - p->pend_m);
+        if (!!(*w & bit) != (p->va_t[x] >= 0))
+            FAIL("VC %d: VC allocation set %d, va_t %lld", x, !!(*w & bit),
+                 (long long)p->va_t[x]);
     }
     for (size_t k = 0; k < nej; k++)
         if (p->ej_cred[k] + efl[k] + ecr[k] != B)
@@ -1098,7 +1396,7 @@ long sim__pipe_deadlock_find(sim_net *net, long min_stuck)
     uint8_t *in = xcalloc((size_t)p->nvc, 1);
     long n = 0;
     for (int32_t x = 0; x < p->nvc; x++)
-        if (p->bn[x] && net->now - p->since[x] >= min_stuck) {
+        if (p->vc[x].bn && net->now - p->since[x] >= min_stuck) {
             in[x] = 1;
             n++;
         }
@@ -1110,12 +1408,12 @@ long sim__pipe_deadlock_find(sim_net *net, long min_stuck)
                 continue;
             int32_t r = vc_router(net, x);
             int keep = 0;
-            if (p->state[x] == PIPE_ACTIVE) {
-                int32_t y = p->out[x];
-                keep = y >= 0 && p->cred[y] == 0 && in[y];
-            } else if (p->state[x] == PIPE_VA) {
+            if (p->vc[x].state == PIPE_ACTIVE) {
+                int32_t y = p->vc[x].out;
+                keep = y >= 0 && p->vc[y].cred == 0 && in[y];
+            } else if (p->vc[x].state == PIPE_VA) {
                 const sim_msg *mm = &net->msg[p->bm[(size_t)x * p->B +
-                                                    p->bh[x]]];
+                                                    p->vc[x].bh]];
                 if (mm->dst != r) {
                     sim_route rt;
                     sim__route_of(net, r, mm, x, &rt);

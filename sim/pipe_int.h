@@ -15,7 +15,9 @@
 #include "sim_int.h"
 
 /* A flit event: arrival in an input VC buffer (x >= 0) or at the PE of an
- * ejection VC (x = -2 - (router * V + v)). */
+ * ejection VC (x = -2 - (router * V + v)).  seq (here and in the buffers,
+ * bs) carries PIPE_TAIL on a message's last flit, so that a switch
+ * traversal need not read the message. */
 typedef struct sim_pflit {
     int32_t x, m, seq;
 } sim_pflit;
@@ -29,6 +31,37 @@ typedef struct sim_pcal {
     size_t esize;                /* bytes per event */
     long live;                   /* events queued in all slots */
 } sim_pcal;
+
+/* The fields of input VC x that the stages read for nearly every flit,
+ * together (one cache line) rather than an array each. */
+typedef struct sim_pvc {
+    int64_t rdy;                 /* VA: cycle it may request a VC;
+                                    ACTIVE: cycle its front flit may
+                                    request the switch */
+    int64_t sa_t;                /* completion cycle of a switch grant,
+                                    -1 none */
+    int32_t out;                 /* allocated output VC: y >= 0, or
+                                    -2 - v (ejection VC v), -1 none */
+    int32_t oport;               /* local output port of that output VC
+                                    (valid while ACTIVE) */
+    int32_t bh, bn;              /* buffer ring head, flits buffered */
+    int32_t cred;                /* credits in hand for x as the output
+                                    VC of its upstream router (or PE) */
+    int32_t vip;                 /* its local input port */
+    int32_t vrt;                 /* its router */
+    int32_t vpos;                /* its bit in the router's VC sets: word
+                                    vpos >> 6, bit vpos & 63 */
+    int32_t cdel;                /* cycles from a flit leaving x to its
+                                    credit reaching the upstream router
+                                    (or PE) */
+    int32_t fdel;                /* cycles from a switch grant upstream
+                                    to the flit's arrival in x */
+    /* the round-robin pointers a switch grant to x sets (sa_direct):
+     * the port's VC after x, the input port after vip, the output port
+     * after oport (set with oport) */
+    int16_t slot_nx, ip_nx, op_nx;
+    uint8_t state;               /* PIPE_IDLE, PIPE_VA, PIPE_ACTIVE */
+} sim_pvc;
 
 typedef struct sim_pipe {
     /* design */
@@ -57,19 +90,13 @@ typedef struct sim_pipe {
     int maxin, maxout;           /* largest port counts of a router */
 
     /* input VCs [x] */
-    uint8_t *state;              /* PIPE_IDLE, PIPE_VA, PIPE_ACTIVE */
-    int64_t *rdy;                /* VA: cycle it may request a VC;
-                                    ACTIVE: cycle its front flit may
-                                    request the switch */
-    int64_t *va_t, *sa_t;        /* completion cycle of an allocation in
+    sim_pvc *vc;
+    int64_t *va_t;               /* completion cycle of a VC allocation in
                                     progress, -1 none */
     int32_t *va_y;               /* VC granted by that VA (-1: failed) */
     int64_t *since;              /* cycle its front flit got to the front
                                     (deadlock detection) */
-    int32_t *out;                /* allocated output VC: y >= 0, or
-                                    -2 - v (ejection VC v), -1 none */
     int32_t *bm, *bs;            /* [x*B + i] buffer ring: message, seq */
-    int32_t *bh, *bn;            /* ring head, flits buffered */
     int32_t *rbusy;              /* [router] input VCs holding a flit */
     int32_t *nva;                /* [router] input VCs in VC allocation */
     /* the same sets as bits, so the stages visit only their members (in
@@ -78,6 +105,12 @@ typedef struct sim_pipe {
     int mw;                      /* words per router */
     uint64_t *occ_m;             /* holds a flit */
     uint64_t *va_m;              /* in VC allocation */
+    uint64_t *go_m;              /* ACTIVE, its output VC has a credit */
+    uint64_t *pend_m;            /* a switch grant pending (sa_t >= 0) */
+    uint64_t *vab_m;             /* a VC allocation in progress (va_t >= 0) */
+    uint64_t *sleep_m;           /* in VC allocation, found no free
+                                    candidate: waits for one to be freed */
+    uint64_t *rb_m;              /* routers with rbusy > 0 */
     int32_t *rvi;                /* [x] index of x among its router's VCs */
     /* the route of the header at the front of x in VC allocation, kept
      * while it retries: its candidate output VCs in the routing
@@ -86,15 +119,11 @@ typedef struct sim_pipe {
     int8_t *rc_n;
     int32_t *rc_y;               /* [x * PIPE_ROUTE_CACHE + j] */
     uint8_t *rc_tier;
-    int32_t *vip;                /* [VC] its local input port */
-    int32_t *vlat;               /* [VC] its channel's link delay */
     int32_t nnet_vc;             /* VCs of network channels: the first */
-    int32_t *oport;              /* [VC] local output port of its output
-                                    VC (valid while ACTIVE) */
     int32_t *act;                /* scratch: a router's VCs holding a flit */
 
-    /* output VCs, as the upstream router (or PE) sees them [y] */
-    int32_t *cred;               /* credits in hand */
+    /* output VCs, as the upstream router (or PE) sees them [y] (and
+     * vc[y].cred) */
     int32_t *used;               /* input VC that holds it, -1 free,
                                     -2 the PE; DCSH: [bus rep * V + v] */
     int32_t *ej_cred, *ej_used;  /* [router * V + v] ejection VCs */
@@ -108,6 +137,9 @@ typedef struct sim_pipe {
     /* PEs, per injection queue */
     int32_t *pe_m, *pe_seq, *pe_v, *pe_last;
     long pe_busy;                /* queues with a message being sent */
+    uint64_t *iq_m;              /* queues with a message queued or being
+                                    sent, unless waiting for a credit:
+                                    inject() visits only these */
 
     sim_pcal flits, credits;
 
@@ -119,6 +151,12 @@ typedef struct sim_pipe {
     int32_t *sa_req;             /* [in * maxout + out] VC, -1 */
     uint8_t *sa_spec;            /* that request is speculative */
     int32_t *pairs;              /* the pairs requested in this cycle */
+    /* the switch allocator over bit sets (routers of at most 64 input
+     * and 64 output ports): inputs requesting each output, outputs
+     * granting each input */
+    int sa_bits;                 /* every router fits */
+    uint64_t *sa_oreq, *sa_igr;  /* [maxout], [maxin], zero between uses */
+    uint64_t sa_outs;            /* outputs with a request */
     int32_t *spec_out;           /* [x] speculative: the output port its VA
                                     requested first, this cycle; -1 */
 
@@ -132,6 +170,7 @@ typedef struct sim_pipe {
 
 enum { PIPE_IDLE = 0, PIPE_VA = 1, PIPE_ACTIVE = 2 };
 #define PIPE_ROUTE_CACHE 8
+#define PIPE_TAIL (INT32_C(1) << 30)
 
 /* Build net->pipe for net's design (after the channel graph and routing
  * are set up); 0 or an error. */

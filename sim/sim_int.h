@@ -750,6 +750,8 @@ void sim__active_remove(sim_net *net, int32_t vc);
 /* Append message m to the FIFO of injection channel q (u*ipn + j) of node
  * u, and tell the engine (sim_engine.queued). */
 void sim__queue_push(sim_net *net, int32_t u, int32_t q, int32_t m);
+/* router=pipelined: injection queue qi has a message (pipe.c). */
+void sim__pipe_queued(sim_net *net, int32_t qi);
 /* The candidates of a routing decision for message m at router r, its
  * header in VC x (the routing function's, or a DCSH broadcast copy's bus). */
 void sim__route_of(const sim_net *net, int r, const sim_msg *m, int32_t x,
