@@ -128,6 +128,13 @@ static void test_report(void **state)
      * design's, V = 2's */
     assert_non_null(strstr(line, "the reference clock, the fastest "
                                  "design's (5.83 ns)"));
+    /* and the verdict's figures name that unit */
+    assert_non_null(strstr(md, "messages/node/reference cycle (the "));
+    const char *at = strstr(md, "- At rate 0.01: best ");
+    assert_non_null(at);
+    const char *unit = strstr(at, " reference cycles; ");
+    assert_non_null(unit);
+    assert_true(unit < strchr(at + 1, '\n'));
     /* the trade-off table: every latency and rate in reference cycles,
      * each design's own clock beside them */
     const char *tab = strstr(md, "| clock (ns) | zero-load latency (ns) | "
@@ -162,6 +169,7 @@ static void test_report(void **state)
     md = run_study(tmp, "");
     assert_null(strstr(md, "Clocks differ"));
     assert_null(strstr(md, "clock (ns)"));
+    assert_null(strstr(md, "reference cycle"));
     free(md);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     assert_int_equal(system(cmd), 0);
