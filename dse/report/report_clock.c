@@ -24,31 +24,27 @@ double dse_report_clock_ns(const cfg_study *s, const net_design *d)
     return dse_design_clock_ns(s, d);
 }
 
-/* The range of clock periods over the simulated designs (the scored ones
- * when none was simulated); 0 when the study's designs share a clock. */
+/* The range of clock periods over the study's designs (the reference
+ * clock is the lowest); 0 when none has a clock of its own. */
 static int clock_range(const dse_run *r, double *lo, double *hi,
                        size_t *nlo, size_t *nhi)
 {
     *lo = INFINITY;
     *hi = -INFINITY;
     *nlo = *nhi = SIZE_MAX;
-    for (int pass = 0; pass < 2 && *nlo == SIZE_MAX; pass++)
-        for (size_t i = 0; i < r->ncand; i++) {
-            const dse_candidate *c = &r->cand[i];
-            if (pass == 0 && !isfinite(c->sim_saturation))
-                continue;
-            double t = dse_report_clock_ns(r->study, &c->design);
-            if (!isfinite(t))
-                continue;
-            if (t < *lo) {
-                *lo = t;
-                *nlo = i;
-            }
-            if (t > *hi) {
-                *hi = t;
-                *nhi = i;
-            }
+    for (size_t i = 0; i < r->ncand; i++) {
+        double t = dse_report_clock_ns(r->study, &r->cand[i].design);
+        if (!isfinite(t))
+            continue;
+        if (t < *lo) {
+            *lo = t;
+            *nlo = i;
         }
+        if (t > *hi) {
+            *hi = t;
+            *nhi = i;
+        }
+    }
     return *nlo != SIZE_MAX;
 }
 
@@ -67,7 +63,7 @@ void dse_report_clock_lines(const dse_run *r, char ***lines, size_t *count)
 {
     double lo, hi;
     size_t ilo, ihi;
-    if (!clock_range(r, &lo, &hi, &ilo, &ihi) || !(r->clock_ref_ns > 0))
+    if (!(r->clock_ref_ns > 0) || !clock_range(r, &lo, &hi, &ilo, &ihi))
         return;
     char a[200], b[200];
     dse_design_label(&r->cand[ilo].design, a, sizeof a);
