@@ -11,7 +11,9 @@
  * buffers or routing) are simulated before designs of other shapes; the
  * optimistic bound never exceeds the physical one; the saturation
  * screen rules out, by one probe at the front's saturation rate, designs
- * whose latency is beaten and simulates whole the one it cannot.
+ * whose latency is beaten and simulates whole the one it cannot; designs
+ * whose clocks differ are ranked in time (reference cycles), not in
+ * cycles of their own clocks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -578,6 +580,83 @@ static void test_ranks_on_p99(void **state)
     }
 }
 
+/* The oracle of a study whose designs have clocks of their own: the truth
+ * is in cycles of each design's own clock, and the design is returned in
+ * cycles of the reference clock, as dse_optimize's oracle returns it
+ * (latencies x clock_scale, rates / clock_scale). */
+static int oracle_own_clock(void *self, const cfg_study *s, dse_run *r,
+                            const size_t *idx, size_t n, err *e)
+{
+    int rc = oracle_sim(self, s, r, idx, n, e);
+    for (size_t q = 0; q < n; q++) {
+        dse_candidate *c = &r->cand[idx[q]];
+        double k = dse_clock_scale(c);
+        for (size_t ri = 0; ri < s->rates.n; ri++) {
+            c->sim[ri].latency *= k;
+            c->sim[ri].half_width *= k;
+        }
+        c->sim_saturation /= k;
+        c->sim_saturation_lo /= k;
+        c->sim_saturation_hi /= k;
+    }
+    return rc;
+}
+
+/* Two designs of one shape whose clocks differ by 25% (design 1's period
+ * is 1.25 times design 0's, the reference).  In cycles of its own clock
+ * design 1 is faster at both rates (44 and 46 cycles against 50 and 52)
+ * and saturates later (0.011 against 0.010 messages/node/cycle), so a
+ * ranking in cycles recommends it.  In time it is slower: 44 x 1.25 = 55
+ * and 46 x 1.25 = 57.5 reference cycles, and 0.011 / 1.25 = 0.0088
+ * messages per reference cycle; design 0 is best at both rates, alone on
+ * the front, and recommended. */
+static void test_ranks_in_time_when_clocks_differ(void **state)
+{
+    (void)state;
+    for (int own_clocks = 0; own_clocks < 2; own_clocks++) {
+        world w;
+        world_init(&w, 2, 0);
+        set(&w, 0, 50, 52, 0.010);
+        set(&w, 1, 44, 46, 0.011);
+        if (own_clocks) {
+            w.r.clock_ref_ns = 5.0;
+            w.r.cand[0].clock_scale = 1.0;
+            w.r.cand[1].clock_scale = 1.25;
+            /* the models scored in reference cycles too */
+            dse_candidate_scores_to_reference(&w.s, &w.r.cand[1], 1.25);
+            assert_true(w.r.cand[1].latency[0] == 55);
+            assert_true(w.r.cand[1].latency[1] == 57.5);
+            assert_true(fabs(w.r.cand[1].saturation_rate - 0.0088) < 1e-15);
+        }
+        dse_sim_oracle o = {oracle_own_clock, &w, NULL};
+        err e;
+        assert_int_equal(dse_decide(&w.s, &w.r, &o, 2, 1, NULL, NULL, &e), 0);
+        size_t want = own_clocks ? 0 : 1, other = 1 - want;
+        assert_int_equal(w.r.recommended, want);
+        for (size_t ri = 0; ri < NR; ri++) {
+            assert_int_equal(w.r.best_at_rate[ri], want);
+            assert_int_equal(w.r.cand[want].sim[ri].rank, 1);
+            assert_int_equal(w.r.cand[other].sim[ri].rank, 2);
+            assert_false(w.r.cand[other].sim[ri].tied_best);
+        }
+        assert_int_equal(w.r.cand[want].sim_rank, 0);
+        assert_int_equal(w.r.cand[other].sim_rank, 1);
+        if (own_clocks) {
+            assert_true(w.r.cand[1].sim[0].latency == 55);
+            assert_true(fabs(w.r.cand[1].sim_saturation - 0.0088) < 1e-15);
+            /* the physical bounds in reference cycles as well: design 1's
+             * exact zero-load latency 1.25 times design 0's (one shape,
+             * the same figure in its own cycles) and its channel-load
+             * bound 1 / 1.25 of it */
+            assert_true(fabs(w.r.cand[1].exact_zero_load -
+                             1.25 * w.r.cand[0].exact_zero_load) < 1e-9);
+            assert_true(fabs(w.r.cand[1].bound_rate -
+                             w.r.cand[0].bound_rate / 1.25) < 1e-12);
+        }
+        world_fini(&w);
+    }
+}
+
 int main(void)
 {
     dse_bands_set_coverage(covered);
@@ -594,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_default_band_per_variant),
         cmocka_unit_test(test_bound_caps_optimism),
         cmocka_unit_test(test_ranks_on_p99),
+        cmocka_unit_test(test_ranks_in_time_when_clocks_differ),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

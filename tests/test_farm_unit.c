@@ -978,6 +978,43 @@ static void test_mem_identical(void **state)
     cfg_study_fini(&s);
 }
 
+/* A study whose designs have clocks of their own (Chien's router model):
+ * a score job carries the design's own rates and the coordinator turns
+ * its answer into reference cycles, so the farm's results are the local
+ * run's, bit for bit, and both count in a reference clock. */
+static void test_mem_identical_own_clocks(void **state)
+{
+    (void)state;
+    cfg_study s;
+    assert_int_equal(test_load_study("farm_tiny.yaml", &s), 0);
+    s.router.model = PHYS_ROUTER_CHIEN;
+    int rc;
+    err e;
+    char *local = test_run_json(&s, NULL, &rc, &e);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(local, "\"reference_clock_ns\": 5.8"));
+    dse_mem_db *db = dse_mem_db_create();
+    wthread w;
+    worker_start(&w, db, 2);
+    dse_store_spec spec = {.open = dse_mem_store_open, .open_ctx = db};
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    dse_farm *farm;
+    assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
+    dse_executor ex;
+    dse_farm_executor(farm, &ex);
+    char *json = test_run_json(&s, &ex, &rc, &e);
+    assert_int_equal(rc, 0);
+    assert_string_equal(json, local);
+    assert_int_equal(dse_farm_failures(farm, NULL), 0);
+    free(json);
+    free(local);
+    dse_farm_destroy(farm);
+    assert_int_equal(worker_stop(&w), 0);
+    dse_mem_db_destroy(db);
+    cfg_study_fini(&s);
+}
+
 /* Results carry their engine, and with a farm secret they are
  * sealed (HMAC-SHA256 over key and text): altered, unsealed, copied to
  * another key or other-engine results are refused. */
@@ -1357,6 +1394,7 @@ int main(void)
         cmocka_unit_test(test_limits_check_stops),
         cmocka_unit_test(test_serve_huge_and_stop_during_check),
         cmocka_unit_test(test_mem_identical),
+        cmocka_unit_test(test_mem_identical_own_clocks),
         cmocka_unit_test(test_mem_score_refused),
         cmocka_unit_test(test_mem_reclaim_and_dead_letter),
         cmocka_unit_test(test_mem_store_down),

@@ -656,6 +656,7 @@ static const key_spec cand_spec[] = {
     {"optimistic_bound", T_STR, 0}, {"sim_above_bound", T_BOOL, 0},
     {"sim_round", T_INT, 0},    {"sim_saturation", T_OBJ, 0},
     {"ruled_out_by", T_INT_NULL, 0}, {"saturation_probe", T_OBJ_NULL, 0},
+    {"clock_scale", T_NUM, 0},
     {NULL, 0, 0}};
 static const key_spec decision_spec[] = {
     {"recommended", T_INT_NULL, 0}, {"runner_up", T_INT_NULL, 0},
@@ -666,6 +667,7 @@ static const key_spec decision_spec[] = {
     {"uncertified", T_INT, 0},      {"budget_designs", T_INT, 0},
     {"replications", T_INT, 0},     {"per_rate", T_ARR, 0},
     {"disagreements", T_ARR, 0},    {"ranked_on", T_STR, 0},
+    {"reference_clock_ns", T_NUM_NULL, 0},
     {NULL, 0, 0}};
 static const key_spec finalist_spec[] = {
     {"id", T_INT, 0},         {"order", T_INT, 0},

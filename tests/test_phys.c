@@ -223,6 +223,54 @@ static void test_peh_dally(void **state)
     assert_int_equal(phys_peh_dally_of(&s, NAN, 0, &p, &e), ERR_INVALID);
 }
 
+/* The qualitative results the openings of Peh and Dally's papers state
+ * (docs/router-cost.md, "What was checked against which text"), on a
+ * 5-port router of 32-bit flits (mesh 8x8) at 20 FO4.  In tau, with
+ * log4 10 = 1.6609640, log4 20 = 2.1609640, log4 40 = 2.6609640:
+ *   XB = 9 log8 64 + 6 log2 5 + 6 = 37.9315686 tau = 7.5863137 FO4
+ *   V = 1: SB = 6.8368840 FO4; R | SB + XB (14.42): 2 stages
+ *   V = 2: VA = 5.75 + 19.1010865 + 20.8333333 = 9.1368840 FO4,
+ *          SA = 5.75 + 13.3510865 + 20.8333333 = 7.9868840 FO4;
+ *          R | VA + SA (9.137 + 7.987 + 1.8 = 18.92) | XB (17.12 + 7.59
+ *          > 20): 3 stages
+ *   V = 4: VA = 11.5 + 24.8510865 + 20.8333333 = 11.4368840 FO4,
+ *          SA = 11.5 + 13.3510865 + 20.8333333 = 9.1368840 FO4;
+ *          R | VA (13.24) | SA + XB (9.137 + 7.586 = 16.72): 3 stages
+ *   V = 8: VA = 17.25 + 30.6010865 + 20.8333333 = 13.7368840 FO4,
+ *          SA = 17.25 + 13.3510865 + 20.8333333 = 10.2868840 FO4;
+ *          R | VA | SA + XB (17.87): 3 stages
+ * - a VC router takes one stage more than a wormhole router: 3 against 2;
+ * - its stages do not grow from V = 2 to V = 8: 3, 3, 3;
+ * - a speculative VC router (VA and SA in one stage, max = VA) takes the
+ *   wormhole router's 2 stages at V = 2 (9.137 + 7.586 = 16.72) and
+ *   V = 4 (11.437 + 7.586 = 19.02), but 3 at V = 8 (13.737 + 7.586 =
+ *   21.32 > 20): the doubt about the allocator constants the page
+ *   records. */
+static void test_pd_qualitative(void **state)
+{
+    (void)state;
+    err e;
+    err_clear(&e);
+    phys_peh_dally p;
+    net_design w = make(NET_MESH, 2, 8, 1, 32);
+    phys_router_shape s = shape(&w);
+    assert_int_equal(s.ports, 5);
+    assert_int_equal(phys_peh_dally_of(&s, 20, 0, &p, &e), 0);
+    int wormhole = p.stages;
+    assert_int_equal(wormhole, 2);
+    static const int vcs[3] = {2, 4, 8}, spec[3] = {2, 2, 3};
+    static const double va[3] = {9.1368840, 11.4368840, 13.7368840};
+    for (int i = 0; i < 3; i++) {
+        net_design d = make(NET_MESH, 2, 8, vcs[i], 32);
+        s = shape(&d);
+        assert_int_equal(phys_peh_dally_of(&s, 20, 0, &p, &e), 0);
+        assert_true(fabs(p.modules[1].t - va[i]) < 1e-6);
+        assert_int_equal(p.stages, wormhole + 1);
+        assert_int_equal(phys_peh_dally_of(&s, 20, 1, &p, &e), 0);
+        assert_int_equal(p.stages, spec[i]);
+    }
+}
+
 /* ---- wires ---------------------------------------------------------- */
 
 static phys_wires wires(const net_design *d, double fo4_tile, double clk,
@@ -502,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_shape),
         cmocka_unit_test(test_chien),
         cmocka_unit_test(test_peh_dally),
+        cmocka_unit_test(test_pd_qualitative),
         cmocka_unit_test(test_wires),
         cmocka_unit_test(test_area),
         cmocka_unit_test(test_timing),

@@ -3,9 +3,11 @@
  * under Chien's router model a design's clock period is its flit time
  * (checked against hand values from docs/router-cost.md), the fixed and
  * Peh-Dally models give none of their own; a Chien-priced study's report
- * says the clocks differ, with the range worked out by hand, and puts the
- * trade-off table's designs in ns; a fixed-model report says nothing of
- * clocks.
+ * says the clocks differ, with the range worked out by hand, and that it
+ * compares them in cycles of the fastest design's clock; its trade-off
+ * table's figures are in those cycles (two designs of equal zero-load
+ * latency in their own cycles differ in ns by their clocks' ratio); a
+ * fixed-model report says nothing of clocks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,6 +87,28 @@ static char *run_study(const char *dir, const char *router)
     return md;
 }
 
+/* The cells of the table row that starts at row ("\n| ..."), at most 16,
+ * into cells; returns how many. */
+static int row_cells(const char *row, char cells[16][64])
+{
+    assert_non_null(row);
+    int n = 0;
+    const char *p = row + 2;
+    while (n < 16 && *p && *p != '\n') {
+        const char *bar = strchr(p, '|');
+        if (!bar)
+            break;
+        size_t len = (size_t)(bar - p);
+        if (len >= 64)
+            len = 63;
+        memcpy(cells[n], p, len);
+        cells[n][len] = '\0';
+        n++;
+        p = bar + 1;
+    }
+    return n;
+}
+
 static void test_report(void **state)
 {
     (void)state;
@@ -100,36 +124,43 @@ static void test_report(void **state)
     assert_non_null(strstr(line, "from 5.83 ns (torus 4x4, V=2"));
     assert_non_null(strstr(line, "to 6.43 ns (torus 4x4, V=4"));
     assert_non_null(strstr(line, "10% apart"));
-    /* the trade-off table in ns: clock, and the saturation rate per us =
-     * 1000 x rate / clock, checked on the row's own figures */
+    /* the decision compares in time: the reference clock is the fastest
+     * design's, V = 2's */
+    assert_non_null(strstr(line, "the reference clock, the fastest "
+                                 "design's (5.83 ns)"));
+    /* and the verdict's figures name that unit */
+    assert_non_null(strstr(md, "messages/node/reference cycle (the "));
+    const char *at = strstr(md, "- At rate 0.01: best ");
+    assert_non_null(at);
+    const char *unit = strstr(at, " reference cycles; ");
+    assert_non_null(unit);
+    assert_true(unit < strchr(at + 1, '\n'));
+    /* the trade-off table: every latency and rate in reference cycles,
+     * each design's own clock beside them */
     const char *tab = strstr(md, "| clock (ns) | zero-load latency (ns) | "
                                  "saturation (msgs/node/us) |");
     assert_non_null(tab);
-    const char *row = strstr(tab, "\n| 2 ");
-    assert_non_null(row);
-    double sat = NAN, clock = NAN, per_us = NAN;
-    char cells[16][64];
-    int n = 0;
-    const char *p = row + 2;
-    while (n < 16 && *p && *p != '\n') {
-        const char *bar = strchr(p, '|');
-        if (!bar)
-            break;
-        size_t len = (size_t)(bar - p);
-        if (len >= sizeof cells[0])
-            len = sizeof cells[0] - 1;
-        memcpy(cells[n], p, len);
-        cells[n][len] = '\0';
-        n++;
-        p = bar + 1;
-    }
+    char c2[16][64], c4[16][64];
     /* VCs routing D_r width bits latency saturation clock zero-load per-us */
-    assert_int_equal(n, 10);
-    sat = strtod(cells[6], NULL);
-    clock = strtod(cells[7], NULL);
-    per_us = strtod(cells[9], NULL);
-    assert_true(fabs(clock - 5.83) < 1e-9);
-    assert_true(fabs(per_us - 1000 * sat / 5.8331569) < 0.002);
+    assert_int_equal(row_cells(strstr(tab, "\n| 2 "), c2), 10);
+    assert_int_equal(row_cells(strstr(tab, "\n| 4 "), c4), 10);
+    assert_true(fabs(strtod(c2[7], NULL) - 5.83) < 1e-9);
+    assert_true(fabs(strtod(c4[7], NULL) - 6.43) < 1e-9);
+    /* saturation per us = 1000 x rate per reference cycle / 5.8331569 ns,
+     * on both rows (V = 4's rate is already per reference cycle) */
+    assert_true(fabs(strtod(c2[9], NULL) -
+                     1000 * strtod(c2[6], NULL) / 5.8331569) < 0.002);
+    assert_true(fabs(strtod(c4[9], NULL) -
+                     1000 * strtod(c4[6], NULL) / 5.8331569) < 0.002);
+    /* Both routers have D_r = 1 (setup 2.7 + 0.6 + 1.7931569 = 5.09 ns,
+     * under either flit time) and the same hops and flits, so the same
+     * exact zero-load latency in their own cycles: in ns they differ by
+     * the clocks' ratio, 6.4331569 / 5.8331569 = 1.10286, up to the
+     * table's rounding to 1 ns */
+    double z2 = strtod(c2[8], NULL), z4 = strtod(c4[8], NULL);
+    assert_true(z2 > 10 && z4 > z2);
+    assert_true(fabs(z4 / z2 - 6.4331569 / 5.8331569) <
+                1.11 * (0.5 / z2 + 0.5 / z4));
     free(md);
 
     char cmd[200];
@@ -138,6 +169,7 @@ static void test_report(void **state)
     md = run_study(tmp, "");
     assert_null(strstr(md, "Clocks differ"));
     assert_null(strstr(md, "clock (ns)"));
+    assert_null(strstr(md, "reference cycle"));
     free(md);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     assert_int_equal(system(cmd), 0);

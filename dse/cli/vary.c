@@ -137,7 +137,12 @@ void dse_vary_row_of(const dse_run *r, const char *value, dse_vary_row *out)
     out->router_delay = c->design.router_delay;
     out->sim_saturation = c->sim_saturation;
     double ns = dse_report_clock_ns(s, &c->design);
-    if (isfinite(ns)) {
+    if (r->clock_ref_ns > 0) {
+        /* the run's figures are in cycles of its reference clock */
+        out->own_clock = 1;
+        snprintf(out->clock, sizeof out->clock,
+                 "%.2f ns, reference (own %.2f)", r->clock_ref_ns, ns);
+    } else if (isfinite(ns)) {
         out->own_clock = 1;
         snprintf(out->clock, sizeof out->clock, "%.2f ns, own", ns);
     }
@@ -220,11 +225,12 @@ static char **vary_changes(const dse_vary *v, const dse_vary_row *rows,
         own |= rows[k].own_clock;
     if (own)
         dse_report_line_add(&lines, count, "Where the clock is a design's "
-                            "own (Chien's router model), its latencies and "
-                            "rates are in cycles of that clock, not of the "
-                            "other values' designs: that value's report says "
-                            "how far its designs' clocks differ and gives "
-                            "them in ns.");
+                            "own (Chien's router model), that value's "
+                            "latencies and rates are in cycles of the clock "
+                            "shown (its fastest design's, the reference its "
+                            "designs were compared in), not of the other "
+                            "values': its report says how far its designs' "
+                            "clocks differ.");
     return lines;
 }
 
@@ -236,8 +242,9 @@ static void intro(FILE *out, const cfg_study *s, const dse_vary *v, int html)
              "setting as the study gives it.  Latencies in cycles at the "
              "study's target rates (messages per node per cycle), simulated "
              "unless marked model; clock: the one every design shares, or "
-             "under Chien's router model each design's own (here the "
-             "recommendation's).  Each value's full report is in the "
+             "under Chien's router model the reference clock the value's "
+             "designs were compared in (their fastest design's, with the "
+             "recommendation's own).  Each value's full report is in the "
              "directory %s=VALUE/ beside this file.",
              s->name, s->source, v->key, v->key);
     if (html) {

@@ -750,8 +750,11 @@ static int score_accept(void *arg, size_t q, const char *key, const char *text)
                              NULL))
         return -1;
     size_t i = x->idx[q];
+    dse_candidate *c = &x->r->cand[i];
     dse_job_result_to_candidate(&res, &x->r->space.designs[i],
-                                x->r->space.models[i], &x->r->cand[i]);
+                                x->r->space.models[i], c);
+    /* scored at the design's own clock (farm_score): reference cycles */
+    dse_candidate_scores_to_reference(x->s, c, dse_clock_scale(c));
     x->evals[q] = res.evaluations;
     dse_job_result_fini(&res);
     return 0;
@@ -777,6 +780,10 @@ static int farm_score(void *self, const cfg_study *s, dse_run *r,
         dse_job j;
         size_t i = idx[q];
         dse_job_score_init(&j, s, &r->space.designs[i], r->space.models[i]);
+        /* a worker's study has one clock: the target rates per cycle of
+         * the design's own (dse_candidate.clock_scale) */
+        for (size_t k = 0; k < j.nrates; k++)
+            j.rates[k] *= dse_clock_scale(&r->cand[i]);
         texts[q] = dse_job_format(&j);
         dse_job_fini(&j);
     }

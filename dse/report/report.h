@@ -88,9 +88,10 @@ const char *dse_report_ranked_name(const cfg_study *s);
  * (report_clock.c). */
 double dse_report_clock_ns(const cfg_study *s, const net_design *d);
 /* When the study's designs have different clocks: the range, the
- * limitation (cycles and rates per cycle of each design's own clock,
- * compared as if equal) and the recommendation's zero-load latency in ns
- * against the simulated design lowest in ns.  Nothing otherwise. */
+ * reference clock the decision compares them in (every latency and rate
+ * in its cycles, so ranked in time), and each target rate where the best
+ * design in time is not the best in cycles of each design's own clock.
+ * Nothing otherwise. */
 void dse_report_clock_lines(const dse_run *r, char ***lines, size_t *count);
 
 /* What the report opens with (verdict.c): the recommendation and why, per

@@ -3,13 +3,15 @@
  * model (docs/router-cost.md) a design's clock is its router's flit time,
  * which grows with its ports and VCs, so two designs' cycles are not the
  * same length; under the fixed and Peh-Dally models every design of a
- * study shares one clock.  The decision ranks latencies in cycles and
- * takes the target rates per cycle, each of a design's own clock: with
- * different clocks it compares them as if they were equal.  Ranking in
- * ns would also need the target rates in messages per ns, so that each
- * design is simulated at its own rate per cycle; until then the report
- * says so for such a study and gives each design's figures in ns beside
- * its cycles (the trade-off table, the verdict and the findings).
+ * study shares one clock.  When they differ the run has a reference clock,
+ * the fastest design's (dse_run.clock_ref_ns): the target rates are per
+ * reference cycle, each design is simulated at the same load per ns (its
+ * own rate per cycle is the target x its clock over the reference), and
+ * its latencies and rates are converted to reference cycles, so that the
+ * decision ranks, ties and fronts designs in time, not in cycles of
+ * different lengths (docs/decision.md).  The report says so, and where the
+ * order in ns differs from the order the same figures would have in each
+ * design's own cycles.
  */
 #include <math.h>
 #include <stdint.h>
@@ -19,51 +21,49 @@
 
 double dse_report_clock_ns(const cfg_study *s, const net_design *d)
 {
-    if (s->router.model != PHYS_ROUTER_CHIEN)
-        return NAN;
-    phys_router_shape sh;
-    err e;
-    err_clear(&e);
-    if (phys_router_shape_of(d, &sh, &e))
-        return NAN;
-    phys_chien c;
-    phys_chien_of(&sh, &c);
-    return c.flit_ns;
+    return dse_design_clock_ns(s, d);
 }
 
-/* The range of clock periods over the simulated designs (the scored ones
- * when none was simulated); 0 when the study's designs share a clock. */
+/* The range of clock periods over the study's designs (the reference
+ * clock is the lowest); 0 when none has a clock of its own. */
 static int clock_range(const dse_run *r, double *lo, double *hi,
                        size_t *nlo, size_t *nhi)
 {
     *lo = INFINITY;
     *hi = -INFINITY;
     *nlo = *nhi = SIZE_MAX;
-    for (int pass = 0; pass < 2 && *nlo == SIZE_MAX; pass++)
-        for (size_t i = 0; i < r->ncand; i++) {
-            const dse_candidate *c = &r->cand[i];
-            if (pass == 0 && !isfinite(c->sim_saturation))
-                continue;
-            double t = dse_report_clock_ns(r->study, &c->design);
-            if (!isfinite(t))
-                continue;
-            if (t < *lo) {
-                *lo = t;
-                *nlo = i;
-            }
-            if (t > *hi) {
-                *hi = t;
-                *nhi = i;
-            }
+    for (size_t i = 0; i < r->ncand; i++) {
+        double t = dse_report_clock_ns(r->study, &r->cand[i].design);
+        if (!isfinite(t))
+            continue;
+        if (t < *lo) {
+            *lo = t;
+            *nlo = i;
         }
+        if (t > *hi) {
+            *hi = t;
+            *nhi = i;
+        }
+    }
     return *nlo != SIZE_MAX;
+}
+
+/* A design's simulated latency at rate ri in cycles of its own clock,
+ * the figure a ranking in cycles would use; INFINITY when it has none. */
+static double own_cycles(const dse_candidate *c, const cfg_study *s,
+                         size_t ri)
+{
+    if (!c->sim)
+        return INFINITY;
+    double v = dse_point_latency(&c->sim[ri], cfg_rank_stat(s), NULL);
+    return isfinite(v) ? v / dse_clock_scale(c) : INFINITY;
 }
 
 void dse_report_clock_lines(const dse_run *r, char ***lines, size_t *count)
 {
     double lo, hi;
     size_t ilo, ihi;
-    if (!clock_range(r, &lo, &hi, &ilo, &ihi))
+    if (!(r->clock_ref_ns > 0) || !clock_range(r, &lo, &hi, &ilo, &ihi))
         return;
     char a[200], b[200];
     dse_design_label(&r->cand[ilo].design, a, sizeof a);
@@ -71,48 +71,45 @@ void dse_report_clock_lines(const dse_run *r, char ***lines, size_t *count)
     dse_report_line_add(lines, count,
         "Clocks differ: under Chien's router model a design's clock is its "
         "router's flit time, from %.2f ns (%s) to %.2f ns (%s) here, %.0f%% "
-        "apart. Latencies are in cycles and target rates in messages per "
-        "node per cycle, each of the design's own clock, and the decision "
-        "compares them as if the clocks were equal; the table \"The "
-        "recommended shape against its VCs and routing\" gives each "
-        "design's clock, zero-load latency and saturation rate in ns.", lo, a, hi, b, 100 * (hi / lo - 1));
-    if (r->recommended == SIZE_MAX)
-        return;
-    const dse_candidate *rec = &r->cand[r->recommended];
-    double t = dse_report_clock_ns(r->study, &rec->design);
-    if (!isfinite(t))
-        return;
-    /* the simulated design of lowest exact zero-load latency in ns: the
-     * comparison that needs no common rate */
-    size_t best = SIZE_MAX;
-    double best_ns = INFINITY;
-    for (size_t i = 0; i < r->ncand; i++) {
-        const dse_candidate *c = &r->cand[i];
-        double ti = dse_report_clock_ns(r->study, &c->design);
-        if (!isfinite(c->sim_saturation) || !isfinite(c->exact_zero_load) ||
-            !isfinite(ti))
+        "apart. The decision compares them in time: target rates are "
+        "messages per node per cycle of the reference clock, the fastest "
+        "design's (%.2f ns), so every design carries the same load per ns "
+        "(a design of clock T is simulated at rate x T / %.2f per cycle of "
+        "its own), and every latency and rate in this report is in "
+        "reference cycles (x %.2f for ns); the router delays D_r stay in "
+        "each design's own cycles.",
+        lo, a, hi, b, 100 * (hi / lo - 1), r->clock_ref_ns, r->clock_ref_ns,
+        r->clock_ref_ns);
+    /* where the order in cycles of each design's own clock differs: the
+     * best at each target rate, in time and in own cycles */
+    const cfg_study *s = r->study;
+    for (size_t ri = 0; ri < s->rates.n; ri++) {
+        size_t best = r->best_at_rate ? r->best_at_rate[ri] : SIZE_MAX;
+        if (best == SIZE_MAX)
             continue;
-        if (c->exact_zero_load * ti < best_ns) {
-            best_ns = c->exact_zero_load * ti;
-            best = i;
+        size_t own = SIZE_MAX;
+        double own_best = INFINITY;
+        for (size_t i = 0; i < r->ncand; i++) {
+            double v = own_cycles(&r->cand[i], s, ri);
+            if (v < own_best) {
+                own_best = v;
+                own = i;
+            }
         }
-    }
-    if (best == SIZE_MAX || !isfinite(rec->exact_zero_load))
-        return;
-    dse_design_label(&rec->design, a, sizeof a);
-    double rec_ns = rec->exact_zero_load * t;
-    if (best == r->recommended) {
+        if (own == SIZE_MAX || own == best)
+            continue;
+        const dse_candidate *cb = &r->cand[best], *co = &r->cand[own];
+        double vb = dse_point_latency(&cb->sim[ri], cfg_rank_stat(s), NULL);
+        double vo = dse_point_latency(&co->sim[ri], cfg_rank_stat(s), NULL);
+        dse_design_label(&cb->design, a, sizeof a);
+        dse_design_label(&co->design, b, sizeof b);
         dse_report_line_add(lines, count,
-            "In ns, the recommendation (%s, clock %.2f ns) also has the "
-            "lowest zero-load latency of the simulated designs: %.0f ns.",
-            a, t, rec_ns);
-        return;
+            "At %g messages/node/reference cycle, in ns %s is best (%.0f "
+            "ns, %.1f of its own cycles), while in cycles of each design's "
+            "own clock %s would be (%.1f own cycles, %.0f ns): its clock is "
+            "%.0f%% slower.", s->rates.v[ri], a, vb * r->clock_ref_ns,
+            vb / dse_clock_scale(cb), b, vo / dse_clock_scale(co),
+            vo * r->clock_ref_ns,
+            100 * (dse_clock_scale(co) / dse_clock_scale(cb) - 1));
     }
-    dse_design_label(&r->cand[best].design, b, sizeof b);
-    dse_report_line_add(lines, count,
-        "In ns the order can change: the recommendation (%s, clock %.2f ns) "
-        "has a zero-load latency of %.0f ns, the simulated design %s (clock "
-        "%.2f ns) %.0f ns, %.0f%% less.", a, t, rec_ns, b,
-        dse_report_clock_ns(r->study, &r->cand[best].design), best_ns,
-        100 * (1 - best_ns / rec_ns));
 }

@@ -114,6 +114,7 @@ static json_t *candidate_json(const dse_run *r, size_t i)
     json_object_set_new(o, "optimistic_bound",
                         json_string(c->band_covers ? "model band"
                                                    : "physical screen"));
+    json_object_set_new(o, "clock_scale", json_real(dse_clock_scale(c)));
     json_object_set_new(o, "sim_round", json_integer(c->sim_round));
     json_object_set_new(o, "sim_saturation",
                         json_pack("{s:o, s:o, s:o}", "rate",
@@ -254,6 +255,11 @@ static json_t *decision_json(const dse_run *r)
                      r->seeds_used, "per_rate", rates, "disagreements", dis);
     json_object_set_new(o, "ranked_on",
                         json_string(cfg_latency_stat_name(cfg_rank_stat(s))));
+    /* designs with clocks of their own: every figure in cycles of this
+     * reference clock (docs/decision.md); null when they share one */
+    json_object_set_new(o, "reference_clock_ns",
+                        r->clock_ref_ns > 0 ? json_real(r->clock_ref_ns)
+                                            : json_null());
     return o;
 }
 

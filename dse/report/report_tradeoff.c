@@ -8,10 +8,10 @@
  * made, not only its winner: under a router model more VCs or a more
  * adaptive routing can cost router delay, and under budget.area channel
  * width.  When the router model gives designs different clocks (Chien's),
- * three more columns put them on one time scale: the clock period, the
- * exact zero-load latency in ns and the saturation rate in messages per
- * node per microsecond (report_clock.c says why the rest stays in each
- * design's own cycles).
+ * their latencies and rates are in cycles of the run's reference clock
+ * (the fastest design's; report_clock.c), and three more columns give
+ * each design's own clock period, its exact zero-load latency in ns and
+ * its saturation rate in messages per node per microsecond.
  */
 #include <math.h>
 #include <stdint.h>
@@ -90,13 +90,15 @@ void report_table_tradeoff(const dse_run *r, rtable *t)
         if (!clocks)
             continue;
         double ns = dse_report_clock_ns(s, d);
+        /* the figures' cycle: the reference clock's when clocks differ */
+        double unit = r->clock_ref_ns > 0 ? r->clock_ref_ns : ns;
         rtable_cell(t, "%.2f", ns);
         if (isfinite(c->exact_zero_load))
-            rtable_cell(t, "%.0f", c->exact_zero_load * ns);
+            rtable_cell(t, "%.0f", c->exact_zero_load * unit);
         else
             rtable_cell(t, "-");
         if (isfinite(sat))
-            rtable_cell(t, "%.3f%s", 1000 * sat / ns, sim ? "" : " (model)");
+            rtable_cell(t, "%.3f%s", 1000 * sat / unit, sim ? "" : " (model)");
         else
             rtable_cell(t, "-");
     }

@@ -264,8 +264,9 @@ static void recommendation_line(const dse_run *r, char ***lines,
     why_recommended(r, why, sizeof why);
     char satbuf[160] = "not measured";
     if (isfinite(rec->sim_saturation))
-        snprintf(satbuf, sizeof satbuf, "%.5f messages/node/cycle (the "
+        snprintf(satbuf, sizeof satbuf, "%.5f messages/node/%scycle (the "
                  "saturation search's bracket %.5f-%.5f)", rec->sim_saturation,
+                 r->clock_ref_ns > 0 ? "reference " : "",
                  rec->sim_saturation_lo, rec->sim_saturation_hi);
     char *next = r->runner_up != SIZE_MAX
                      ? compare_next(r, r->recommended, r->runner_up)
@@ -305,10 +306,12 @@ static void rate_lines(const dse_run *r, char ***lines, size_t *count)
         }
         double hw, l = dse_report_ranked(s, &r->cand[b], ri, &hw);
         dse_report_line_add(lines, count, "At rate %g: best %s, %s %.1f ± "
-            "%.1f cycles; %zu other design(s) tied with it; %zu of %zu "
+            "%.1f %scycles; %zu other design(s) tied with it; %zu of %zu "
             "simulated designs sustain the rate.",
             s->rates.v[ri], label_of(r, b, label, sizeof label),
-            dse_report_ranked_name(s), l, hw, ties, sustain, r->nfinalists);
+            dse_report_ranked_name(s), l, hw,
+            r->clock_ref_ns > 0 ? "reference " : "", ties, sustain,
+            r->nfinalists);
     }
 }
 

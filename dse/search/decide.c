@@ -52,9 +52,11 @@ void dse_decide_bounds(const cfg_study *s, dse_candidate *c)
     model_bound b;
     c->bound_rate = c->exact_zero_load = c->min_zero_load = NAN;
     if (model_bound_compute(&c->design, &s->workload, &b, NULL) == 0) {
-        c->bound_rate = b.rate;
-        c->exact_zero_load = b.zero_load;
-        c->min_zero_load = b.min_zero_load;
+        /* in cycles of the design's own clock: into reference cycles */
+        double scale = dse_clock_scale(c);
+        c->bound_rate = b.rate / scale;
+        c->exact_zero_load = b.zero_load * scale;
+        c->min_zero_load = b.min_zero_load * scale;
     }
     const dse_band *band =
         dse_band_for(c->model ? c->model->name : NULL,

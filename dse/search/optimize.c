@@ -26,6 +26,7 @@
 #include "dse/common/pool.h"
 #include "dse/search/decide.h"
 #include "dse/search/search.h"
+#include "constraints/phys.h"
 #include "net/xalloc.h"
 #include "sim/sim.h"
 
@@ -45,6 +46,68 @@ double dse_cost_metric(const cons_cost *c, cfg_cost_metric m)
     case CFG_COST_WIRE_LENGTH: return c->wire_length;
     default: return NAN;
     }
+}
+
+/* ---- designs with clocks of their own ----------------------------------- */
+
+double dse_clock_scale(const dse_candidate *c)
+{
+    return c->clock_scale > 0 ? c->clock_scale : 1;
+}
+
+double dse_design_clock_ns(const cfg_study *s, const net_design *d)
+{
+    if (s->router.model != PHYS_ROUTER_CHIEN)
+        return NAN;
+    phys_router_shape sh;
+    err e;
+    err_clear(&e);
+    if (phys_router_shape_of(d, &sh, &e))
+        return NAN;
+    phys_chien c;
+    phys_chien_of(&sh, &c);
+    return c.flit_ns;
+}
+
+/* The reference clock: when the study's designs have clocks of their own
+ * and they differ, the fastest design's period, and each design's clock
+ * over it; else 0 and every scale 1.  A rate per reference cycle is the
+ * same offered load per ns on every design, so ranking figures in
+ * reference cycles ranks them in ns (docs/decision.md). */
+static void set_clocks(const cfg_study *s, dse_run *r)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    r->clock_ref_ns = 0;
+    for (size_t i = 0; i < r->ncand; i++) {
+        r->cand[i].clock_scale = 1;
+        double t = dse_design_clock_ns(s, &r->space.designs[i]);
+        if (isfinite(t)) {
+            lo = fmin(lo, t);
+            hi = fmax(hi, t);
+        }
+    }
+    if (!(hi > lo))
+        return;
+    r->clock_ref_ns = lo;
+    for (size_t i = 0; i < r->ncand; i++)
+        r->cand[i].clock_scale =
+            dse_design_clock_ns(s, &r->space.designs[i]) / lo;
+}
+
+void dse_candidate_scores_to_reference(const cfg_study *s, dse_candidate *c,
+                                       double scale)
+{
+    if (scale == 1)
+        return;
+    for (size_t i = 0; i < s->rates.n; i++)
+        c->latency[i] *= scale;
+    c->zero_load *= scale;
+    c->saturation_rate /= scale;
+    for (size_t j = 0; j < s->nobjectives; j++)
+        if (s->objectives[j].kind == CFG_OBJ_LATENCY)
+            c->objectives[j] *= scale;
+        else if (s->objectives[j].kind == CFG_OBJ_SATURATION)
+            c->objectives[j] /= scale;
 }
 
 static double max_rate(const cfg_study *s)
@@ -83,6 +146,8 @@ int dse_score_design(const cfg_study *s, const net_design *d, const model *m,
 {
     err e;
     size_t evals = 0;
+    /* at the design's own clock, then in reference cycles */
+    double scale = dse_clock_scale(c);
     c->design = *d;
     c->model = m;
     c->flits = net_message_flits(d, &s->workload);
@@ -114,16 +179,19 @@ int dse_score_design(const cfg_study *s, const net_design *d, const model *m,
     for (size_t i = 0; i < s->rates.n; i++) {
         model_result r;
         evals++;
-        if (m->eval(d, &s->workload, s->rates.v[i], &s->model, &r) == 0)
+        if (m->eval(d, &s->workload, s->rates.v[i] * scale, &s->model,
+                    &r) == 0)
             c->latency[i] = r.latency;
         else
             all_finite = 0;
         sum += c->latency[i];
     }
-    c->saturated_at_target = !all_finite || c->saturation_rate <= max_rate(s);
+    c->saturated_at_target =
+        !all_finite || c->saturation_rate <= max_rate(s) * scale;
     if (!c->saturated_at_target)
         fill_objectives(s, c, sum / (double)s->rates.n);
 done:
+    dse_candidate_scores_to_reference(s, c, scale);
     if (evaluations)
         *evaluations = evals;
     return c->score_rc;
@@ -229,15 +297,17 @@ static int seeds_used(const cfg_study *s)
     return s->sim.seeds < 3 ? 3 : s->sim.seeds;
 }
 
-/* The simulation of design d at target rate ri, replication q. */
-static void sim_job_params(const cfg_study *s, const net_design *d, size_t ri,
-                           size_t q, volatile sig_atomic_t *stop,
+/* The simulation of design c at target rate ri, replication q. */
+static void sim_job_params(const cfg_study *s, const dse_candidate *c,
+                           size_t ri, size_t q, volatile sig_atomic_t *stop,
                            sim_params *p)
 {
     sim_params_init(p);
-    p->design = *d;
+    p->design = c->design;
     p->workload = s->workload;
-    p->rate = s->rates.v[ri];
+    /* the target rate per reference cycle, per cycle of the design's own
+     * clock */
+    p->rate = s->rates.v[ri] * dse_clock_scale(c);
     p->seed = 1 + q; /* replication seeds 1, 2, ... for every design */
     p->warmup_messages = s->sim.warmup_messages;
     if (s->sim.ci_half_width > 0) {
@@ -289,7 +359,7 @@ static void aggregate_design(const cfg_study *s, dse_candidate *c,
                              const unsigned char *run)
 {
     size_t seeds = (size_t)seeds_used(s), nr = s->rates.n;
-    double max_err = NAN;
+    double max_err = NAN, scale = dse_clock_scale(c);
     for (size_t ri = 0; ri < nr; ri++) {
         dse_sim_point *pt = &c->sim[ri];
         size_t base = ri * seeds;
@@ -315,22 +385,22 @@ static void aggregate_design(const cfg_study *s, dse_candidate *c,
         sim_result_merge(&results[base], (int)seeds, &merged);
         pt->seeds = (int)seeds;
         pt->messages = merged.messages;
-        pt->accepted = merged.accepted_messages;
+        pt->accepted = merged.accepted_messages / scale;
         pt->saturated = merged.status != SIM_OK;
         if (pt->saturated)
             continue;
-        pt->latency = merged.latency;
-        pt->half_width = merged.latency_ci95;
-        pt->network_latency = merged.network_latency;
-        pt->source_wait = merged.source_wait;
+        pt->latency = merged.latency * scale;
+        pt->half_width = merged.latency_ci95 * scale;
+        pt->network_latency = merged.network_latency * scale;
+        pt->source_wait = merged.source_wait * scale;
         pt->mean_hops = merged.hops;
-        pt->p50 = merged.latency_p50;
-        pt->p95 = merged.latency_p95;
-        pt->p99 = merged.latency_p99;
-        pt->max_latency = merged.latency_max;
-        pt->p50_half_width = merged.latency_p50_ci95;
-        pt->p95_half_width = merged.latency_p95_ci95;
-        pt->p99_half_width = merged.latency_p99_ci95;
+        pt->p50 = merged.latency_p50 * scale;
+        pt->p95 = merged.latency_p95 * scale;
+        pt->p99 = merged.latency_p99 * scale;
+        pt->max_latency = merged.latency_max * scale;
+        pt->p50_half_width = merged.latency_p50_ci95 * scale;
+        pt->p95_half_width = merged.latency_p95_ci95 * scale;
+        pt->p99_half_width = merged.latency_p99_ci95 * scale;
         if (isfinite(pt->model_latency)) {
             pt->error_pct =
                 100.0 * (pt->model_latency - pt->latency) / pt->latency;
@@ -354,8 +424,10 @@ static size_t curve_rates(const cfg_study *s, const dse_candidate *c,
     if (!(c->sim_saturation > 0))
         return 0;
     for (size_t k = 0; k < DSE_CURVE_POINTS; k++) {
-        /* at most one message per node per cycle: a job's bound */
-        double rate = fmin(frac[k] * c->sim_saturation, 1.0);
+        /* at most one message per node per cycle of the design's own
+         * clock: a job's bound */
+        double rate =
+            fmin(frac[k] * c->sim_saturation, 1.0 / dse_clock_scale(c));
         int near = m > 0 && out[m - 1] == rate;
         for (size_t ri = 0; ri < s->rates.n; ri++)
             if (fabs(rate - s->rates.v[ri]) <= 0.05 * s->rates.v[ri])
@@ -366,12 +438,13 @@ static size_t curve_rates(const cfg_study *s, const dse_candidate *c,
     return m;
 }
 
-/* One load-curve point from a single run (saturated: no latency, but the
- * accepted rate the network delivered). */
+/* One load-curve point from a single run at rate (per reference cycle;
+ * saturated: no latency, but the accepted rate the network delivered). */
 static void curve_point(const cfg_study *s, const dse_candidate *c,
                         double rate, int code, const sim_result *res,
                         dse_sim_point *pt)
 {
+    double scale = dse_clock_scale(c);
     memset(pt, 0, sizeof *pt);
     pt->rate = rate;
     pt->latency = pt->half_width = pt->error_pct = NAN;
@@ -383,26 +456,27 @@ static void curve_point(const cfg_study *s, const dse_candidate *c,
         return;
     pt->seeds = 1;
     pt->messages = res->messages;
-    pt->accepted = res->accepted_messages;
+    pt->accepted = res->accepted_messages / scale;
     pt->saturated = res->status != SIM_OK;
     model_result mr;
     if (c->model && rate < c->saturation_rate &&
-        c->model->eval(&c->design, &s->workload, rate, &s->model, &mr) == 0)
-        pt->model_latency = mr.latency;
+        c->model->eval(&c->design, &s->workload, rate * scale, &s->model,
+                       &mr) == 0)
+        pt->model_latency = mr.latency * scale;
     if (pt->saturated)
         return;
-    pt->latency = res->latency;
-    pt->half_width = res->latency_ci95;
-    pt->network_latency = res->network_latency;
-    pt->source_wait = res->source_wait;
+    pt->latency = res->latency * scale;
+    pt->half_width = res->latency_ci95 * scale;
+    pt->network_latency = res->network_latency * scale;
+    pt->source_wait = res->source_wait * scale;
     pt->mean_hops = res->hops;
-    pt->p50 = res->latency_p50;
-    pt->p95 = res->latency_p95;
-    pt->p99 = res->latency_p99;
-    pt->max_latency = res->latency_max;
-    pt->p50_half_width = res->latency_p50_ci95;
-    pt->p95_half_width = res->latency_p95_ci95;
-    pt->p99_half_width = res->latency_p99_ci95;
+    pt->p50 = res->latency_p50 * scale;
+    pt->p95 = res->latency_p95 * scale;
+    pt->p99 = res->latency_p99 * scale;
+    pt->max_latency = res->latency_max * scale;
+    pt->p50_half_width = res->latency_p50_ci95 * scale;
+    pt->p95_half_width = res->latency_p95_ci95 * scale;
+    pt->p99_half_width = res->latency_p99_ci95 * scale;
 }
 
 typedef struct oracle_ctx {
@@ -415,9 +489,10 @@ static void note_saturation(dse_candidate *c, const sim_saturation_result *sat,
                             int code)
 {
     int ok = code == 0 && sat->status == SIM_OK;
-    c->sim_saturation = ok ? sat->rate : NAN;
-    c->sim_saturation_lo = ok ? sat->rate_lo : NAN;
-    c->sim_saturation_hi = ok ? sat->rate_hi : NAN;
+    double scale = dse_clock_scale(c);
+    c->sim_saturation = ok ? sat->rate / scale : NAN;
+    c->sim_saturation_lo = ok ? sat->rate_lo / scale : NAN;
+    c->sim_saturation_hi = ok ? sat->rate_hi / scale : NAN;
     if (dse_check_sim_saturation(c)) {
         char label[256];
         net_design_format(&c->design, label, sizeof label);
@@ -443,10 +518,11 @@ static int saturate_designs(const dse_optimize_opts *o, const cfg_study *s,
     sim_saturation_result *sat = xcalloc(n + 1, sizeof *sat);
     int *scodes = xcalloc(n + 1, sizeof *scodes);
     for (size_t q = 0; q < n; q++) {
-        sim_job_params(s, &r->cand[idx[q]].design, 0, 0, o->stop, &sjobs[q]);
+        const dse_candidate *c = &r->cand[idx[q]];
+        sim_job_params(s, c, 0, 0, o->stop, &sjobs[q]);
         sjobs[q].max_cycles = 0;   /* the search bounds itself */
-        if (ceiling)
-            sjobs[q].saturation_ceiling = ceiling[q];
+        if (ceiling)   /* per reference cycle, per own cycle */
+            sjobs[q].saturation_ceiling = ceiling[q] * dse_clock_scale(c);
     }
     if (o->progress)
         dse_progress_begin(o->progress, ceiling ? "probe" : "saturate", n);
@@ -552,7 +628,7 @@ static void fill_batch(const dse_optimize_opts *o, const cfg_study *s,
                 b->codes[q * per + ri * seeds + k] = ERR_UNSUPPORTED;
                 if (!b->run[q * nr + ri])
                     continue;
-                sim_job_params(s, &r->cand[idx[q]].design, ri, k, o->stop,
+                sim_job_params(s, &r->cand[idx[q]], ri, k, o->stop,
                                &b->jobs[j]);
                 b->slot[j++] = q * per + ri * seeds + k;
             }
@@ -560,9 +636,10 @@ static void fill_batch(const dse_optimize_opts *o, const cfg_study *s,
         for (size_t k = 0; k < b->ncurve[q]; k++) {
             /* one replication of the study's measured messages, without
              * the CI rule: a point of a curve, not a ranked figure */
-            sim_job_params(s, &r->cand[idx[q]].design, 0, 0, o->stop,
-                           &b->jobs[j]);
-            b->jobs[j].rate = b->crate[q * DSE_CURVE_POINTS + k];
+            const dse_candidate *c = &r->cand[idx[q]];
+            sim_job_params(s, c, 0, 0, o->stop, &b->jobs[j]);
+            b->jobs[j].rate =
+                b->crate[q * DSE_CURVE_POINTS + k] * dse_clock_scale(c);
             b->jobs[j].stop = SIM_STOP_MESSAGES;
             b->jobs[j].messages = s->sim.measured_messages;
             b->slot[j++] = SIZE_MAX;
@@ -612,8 +689,8 @@ static void collect_batch(const cfg_study *s, dse_run *r, const size_t *idx,
         c->curve = xcalloc(b->ncurve[q] + 1, sizeof *c->curve);
         c->ncurve = b->ncurve[q];
         for (size_t m = 0; m < b->ncurve[q]; m++, k++)
-            curve_point(s, c, b->jobs[k].rate, b->rcodes[k], &b->res[k],
-                        &c->curve[m]);
+            curve_point(s, c, b->crate[q * DSE_CURVE_POINTS + m],
+                        b->rcodes[k], &b->res[k], &c->curve[m]);
     }
 }
 
@@ -745,6 +822,7 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
     r->cand = xcalloc(r->ncand, sizeof *r->cand);
     for (size_t i = 0; i < r->ncand; i++)
         r->cand[i].latency = xcalloc(s->rates.n + 1, sizeof(double));
+    set_clocks(s, r);
     double t1 = dse_now_s();
     lazy_ctx lazy = {.s = s, .r = r};
     lazy.scored = xcalloc(r->ncand + 1, 1);

@@ -121,7 +121,24 @@ typedef struct dse_candidate {
     long dominated_by;       /* index of the simulated design whose figures
                                 beat even this design's optimistic bound;
                                 -1: none (simulated, or never ruled out) */
+    double clock_scale;      /* the design's clock period over the run's
+                                reference clock (dse_run.clock_ref_ns) when
+                                the study's designs have clocks of their
+                                own; 0 or 1: one clock for all.  Every
+                                figure above is in cycles of the reference
+                                clock: the design is scored and simulated
+                                at the target rates x clock_scale per cycle
+                                of its own, its latencies are multiplied by
+                                clock_scale and its rates divided by it */
 } dse_candidate;
+
+/* c's clock scale (dse_candidate.clock_scale; 1 when unset). */
+double dse_clock_scale(const dse_candidate *c);
+
+/* Design d's clock period in ns when the study's router model gives each
+ * design a clock of its own (Chien's: the router's flit time,
+ * docs/router-cost.md), else NAN (every design shares the clock). */
+double dse_design_clock_ns(const cfg_study *s, const net_design *d);
 
 /* The cost metric m of c (NAN for an unknown metric): what a cost(...)
  * objective compares. */
@@ -165,6 +182,11 @@ typedef struct dse_run {
     double seconds_space, seconds_score, seconds_sim, seconds_total;
     int interrupted;
     /* The decision (NULL/SIZE_MAX/0 with --no-sim). */
+    double clock_ref_ns;     /* the reference clock when the designs'
+                                clocks differ: the fastest design's period
+                                (ns), and every figure of the run is in its
+                                cycles (dse_candidate.clock_scale); 0 when
+                                the designs share one clock */
     size_t recommended;      /* cand index; SIZE_MAX: nothing simulated */
     size_t runner_up;        /* next best simulated design; SIZE_MAX */
     size_t model_choice;     /* what the models alone would have picked */
@@ -243,10 +265,18 @@ size_t dse_run_probed(const dse_run *r);
 
 void dse_run_fini(dse_run *r);
 
+/* Model figures of c scored at its own clock's rates (the target rates x
+ * scale, as dse_score_design does on a farm worker, whose study has one
+ * clock) into cycles of the reference clock: latencies x scale, rates /
+ * scale, and the objectives they make.  Nothing changes at scale 1. */
+void dse_candidate_scores_to_reference(const cfg_study *s, dse_candidate *c,
+                                       double scale);
+
 /* Score one design with model m (model at each target rate, saturation
  * rate, costs) into c (c->latency must hold study->rates.n doubles).
  * Shared by the local executor and the farm's workers.  Returns 0 or the
- * ERR_* that stopped scoring (c->score_rc too). */
+ * ERR_* that stopped scoring (c->score_rc too).  With c->clock_scale
+ * set, at the target rates x that scale, in reference cycles. */
 int dse_score_design(const cfg_study *s, const net_design *d, const model *m,
                      dse_candidate *c, size_t *evaluations);
 
