@@ -294,8 +294,7 @@ int sim__pipe_create(sim_net *net, err *e)
     p->since = xcalloc(nvc, sizeof *p->since);
     p->va_t = xmalloc(sizeof *p->va_t * nvc);
     p->va_y = xmalloc(sizeof *p->va_y * nvc);
-    p->bm = xmalloc(sizeof *p->bm * nvc * (size_t)p->B);
-    p->bs = xmalloc(sizeof *p->bs * nvc * (size_t)p->B);
+    p->buf = xmalloc(sizeof *p->buf * nvc * (size_t)p->B);
     p->used = xmalloc(sizeof *p->used * nvc);
     for (size_t x = 0; x < nvc; x++) {
         p->va_t[x] = p->vc[x].sa_t = -1;
@@ -414,7 +413,7 @@ void sim__pipe_destroy(sim_pipe *p)
     void *arrays[] = {
         p->vc, p->slot, p->lat, p->in_loc, p->out_loc, p->nin, p->nout,
         p->in_off, p->out_off, p->rvc_off, p->rvc, p->nslot, p->since,
-        p->va_t, p->va_y, p->bm, p->bs, p->rbusy, p->nva, p->occ_m, p->va_m,
+        p->va_t, p->va_y, p->buf, p->rbusy, p->nva, p->occ_m, p->va_m,
         p->go_m, p->pend_m, p->sleep_m, p->vab_m, p->rb_m, p->iq_m,
         p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act,
         p->used, p->ej_cred, p->ej_used, p->va_g, p->va_a, p->sa_g, p->sa_a,
@@ -617,7 +616,7 @@ static void va_requests(sim_net *net, int r, int32_t i, int32_t x)
 {
     sim_pipe *p = net->pipe;
     const int V = p->V;
-    int32_t m = p->bm[(size_t)x * p->B + p->vc[x].bh];
+    int32_t m = p->buf[(size_t)x * p->B + p->vc[x].bh].m;
     const sim_msg *mm = &net->msg[m];
     if (mm->dst == r) {
         int32_t o = (p->nout[r] - 1) * V;
@@ -828,7 +827,7 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
     const int V = p->V, B = p->B;
     const int64_t now = net->now;
     size_t at = (size_t)x * B + p->vc[x].bh;
-    int32_t m = p->bm[at], fs = p->bs[at];
+    int32_t m = p->buf[at].m, fs = p->buf[at].seq;
     int32_t seq = fs & ~PIPE_TAIL;
     int tail = (fs & PIPE_TAIL) != 0;
     p->vc[x].bh = p->vc[x].bh + 1 < B ? p->vc[x].bh + 1 : 0;
@@ -1099,8 +1098,8 @@ static void arrive(sim_net *net, const sim_pflit *f)
     if (tail_at >= p->B)
         tail_at -= p->B;
     size_t at = (size_t)x * p->B + (size_t)tail_at;
-    p->bm[at] = f->m;
-    p->bs[at] = f->seq;
+    p->buf[at].m = f->m;
+    p->buf[at].seq = f->seq;
     if (p->vc[x].bn++ == 0) {
         int32_t r = vc_router(net, x);
         if (p->rbusy[r]++ == 0)
@@ -1324,21 +1323,22 @@ int sim__pipe_check(const sim_net *net, err *e)
         /* the flits of a VC are in order: each follows its predecessor;
          * the tail flag marks each message's last */
         for (int i = 0; i < p->vc[x].bn; i++) {
-            size_t a = (size_t)x * B + (size_t)((p->vc[x].bh + i + B - 1) % B);
-            size_t b = (size_t)x * B + (size_t)((p->vc[x].bh + i) % B);
-            int32_t sb = p->bs[b] & ~PIPE_TAIL;
-            if (!(p->bs[b] & PIPE_TAIL) != (sb != net->msg[p->bm[b]].len - 1))
+            int32_t h = p->vc[x].bh;
+            size_t a = (size_t)x * B + (size_t)((h + i + B - 1) % B);
+            size_t b = (size_t)x * B + (size_t)((h + i) % B);
+            int32_t sb = p->buf[b].seq & ~PIPE_TAIL;
+            int32_t mb = p->buf[b].m, ma = p->buf[a].m;
+            if (!(p->buf[b].seq & PIPE_TAIL) != (sb != net->msg[mb].len - 1))
                 FAIL("VC %d: flit %d of message %d: tail flag wrong", x, sb,
-                     p->bm[b]);
+                     mb);
             if (i == 0)
                 continue;
-            int32_t sa = p->bs[a] & ~PIPE_TAIL;
-            int ok = p->bm[a] == p->bm[b]
-                         ? sb == sa + 1
-                         : sb == 0 && sa == net->msg[p->bm[a]].len - 1;
+            int32_t sa = p->buf[a].seq & ~PIPE_TAIL;
+            int ok = ma == mb ? sb == sa + 1
+                              : sb == 0 && sa == net->msg[ma].len - 1;
             if (!ok)
                 FAIL("VC %d: flit %d of message %d follows flit %d of %d", x,
-                     sb, p->bm[b], sa, p->bm[a]);
+                     sb, mb, sa, ma);
         }
         if (p->vc[x].state == PIPE_ACTIVE && p->vc[x].out == -1)
             FAIL("VC %d active without an output VC", x);
@@ -1412,8 +1412,8 @@ long sim__pipe_deadlock_find(sim_net *net, long min_stuck)
                 int32_t y = p->vc[x].out;
                 keep = y >= 0 && p->vc[y].cred == 0 && in[y];
             } else if (p->vc[x].state == PIPE_VA) {
-                const sim_msg *mm = &net->msg[p->bm[(size_t)x * p->B +
-                                                    p->vc[x].bh]];
+                size_t at = (size_t)x * p->B + (size_t)p->vc[x].bh;
+                const sim_msg *mm = &net->msg[p->buf[at].m];
                 if (mm->dst != r) {
                     sim_route rt;
                     sim__route_of(net, r, mm, x, &rt);

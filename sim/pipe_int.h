@@ -15,12 +15,16 @@
 #include "sim_int.h"
 
 /* A flit event: arrival in an input VC buffer (x >= 0) or at the PE of an
- * ejection VC (x = -2 - (router * V + v)).  seq (here and in the buffers,
- * bs) carries PIPE_TAIL on a message's last flit, so that a switch
- * traversal need not read the message. */
+ * ejection VC (x = -2 - (router * V + v)).  seq (here and in a buffered
+ * flit, sim_pbuf) carries PIPE_TAIL on a message's last flit, so that a
+ * switch traversal need not read the message. */
 typedef struct sim_pflit {
     int32_t x, m, seq;
 } sim_pflit;
+
+typedef struct sim_pbuf {
+    int32_t m, seq;              /* message, flit index (| PIPE_TAIL) */
+} sim_pbuf;
 
 /* A ring of per-cycle event lists (calendar queue over a bounded
  * horizon): slot t % size holds the events of cycle t. */
@@ -96,7 +100,7 @@ typedef struct sim_pipe {
     int32_t *va_y;               /* VC granted by that VA (-1: failed) */
     int64_t *since;              /* cycle its front flit got to the front
                                     (deadlock detection) */
-    int32_t *bm, *bs;            /* [x*B + i] buffer ring: message, seq */
+    sim_pbuf *buf;               /* [x*B + i] buffer ring */
     int32_t *rbusy;              /* [router] input VCs holding a flit */
     int32_t *nva;                /* [router] input VCs in VC allocation */
     /* the same sets as bits, so the stages visit only their members (in
@@ -120,7 +124,7 @@ typedef struct sim_pipe {
     int32_t *rc_y;               /* [x * PIPE_ROUTE_CACHE + j] */
     uint8_t *rc_tier;
     int32_t nnet_vc;             /* VCs of network channels: the first */
-    int32_t *act;                /* scratch: a router's VCs holding a flit */
+    int32_t *act;                /* scratch: the VCs sa_direct() grants */
 
     /* output VCs, as the upstream router (or PE) sees them [y] (and
      * vc[y].cred) */
