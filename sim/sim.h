@@ -253,15 +253,10 @@ typedef struct sim_saturation_result {
  * take the accepted rate just past saturation as the next estimate (or
  * step up when a probe turns out stable), until two estimates agree within
  * 2%; where the accepted rate collapses past saturation (an estimate below
- * a rate a probe sustained), or where no probe sustained the agreed
- * estimates' lower end, it brackets instead: the answer is the highest
- * rate sustained, the interval [lo, hi] narrowed to 6%.  The answer's
- * lower end is confirmed by a probe 8 times as long (one that overturns
- * it re-brackets below).  At most 10 probes of a few thousand cycles
- * (lengths scale with the zero-load latency) and 2 more confirming ones
- * after an overturn (sim/saturation.c).  Rates count messages; under
- * broadcast traffic a broadcast's copies are counted in its flits.  Uses
- * p->design, workload, seed,
+ * a rate a probe sustained), it brackets instead: the answer is the
+ * highest rate sustained, the interval [lo, hi] narrowed to 6%; at most 8
+ * probes of a few thousand cycles (lengths scale with the
+ * zero-load latency; sim/saturation.c).  Uses p->design, workload, seed,
  * credit_delay, deadlock_cycles and allow_deadlock_prone; p->rate, the
  * stop rule and the message counts are ignored.  p->max_cycles > 0 caps
  * the cycles simulated in total (SIM_CYCLE_LIMIT); p->stop_flag is polled
