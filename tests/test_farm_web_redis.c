@@ -165,9 +165,8 @@ static int setup(void **state)
     W.worker = test_worker_start(&W.r, "w", NULL, NULL);
     W.serve = serve_start(&W);
     assert_int_equal(submit("opt_small.yaml"), 1);
-    /* the whole study on one sanitized worker: over 2 minutes when other
-     * tests share the cores (every saturation search confirms its answer
-     * with a long probe) */
+    /* the whole study on one sanitized worker: it has taken over 2
+     * minutes with other tests sharing the cores */
     assert_true(wait_status("1", "done", 480));
     return 0;
 }
