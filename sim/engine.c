@@ -128,10 +128,25 @@
 #include "net/xalloc.h"
 #include "sim_int.h"
 
+/* x's bit in its DCSH multiplexer group's active set (run.c grp_act);
+ * NULL when x feeds no multiplexer. */
+static inline uint64_t *group_bit(sim_net *net, int32_t x, uint64_t *bit)
+{
+    int32_t g = sim_vc_group(net, x);
+    if (g < 0)
+        return NULL;
+    int32_t j = x - net->topo.grp_first[g] * net->V;
+    *bit = UINT64_C(1) << (j & 63);
+    return &net->grp_act[net->grp_word[g] + (j >> 6)];
+}
+
 void sim__active_add(sim_net *net, int32_t x)
 {
     net->vc_active[x] = net->nactive;
     net->active[net->nactive++] = x;
+    uint64_t bit, *w;
+    if (net->grp_act && (w = group_bit(net, x, &bit)))
+        *w |= bit;
 }
 
 void sim__active_remove(sim_net *net, int32_t x)
@@ -141,6 +156,9 @@ void sim__active_remove(sim_net *net, int32_t x)
     net->active[i] = last;
     net->vc_active[last] = i;
     net->vc_active[x] = SIM_NONE;
+    uint64_t bit, *w;
+    if (net->grp_act && (w = group_bit(net, x, &bit)))
+        *w &= ~bit;
 }
 
 void sim__waiting_push(sim_net *net, int32_t x)

@@ -229,30 +229,59 @@ static void resolve(sim_net *net, int32_t c0)
     }
 }
 
+/* The first set bit of w in [from, to), or -1. */
+static inline int32_t next_member(const uint64_t *w, int32_t from, int32_t to)
+{
+    while (from < to) {
+        uint64_t bits = w[from >> 6] >> (from & 63);
+        if (bits) {
+            int32_t j = from + __builtin_ctzll(bits);
+            return j < to ? j : -1;
+        }
+        from = (from | 63) + 1;
+    }
+    return -1;
+}
+
+/* Member x of a multiplexer group, offered to its output: 1 when the walk
+ * is over (x ejects through the multiplexer). */
+static int visit_member(sim_net *net, int32_t x)
+{
+    const int64_t now = net->now;
+    sim_vc *vx = &net->vc[x];
+    if (vx->out == SIM_NONE || vx->occ == 0 || vx->mstamp == now)
+        return 0;
+    if (vx->out == SIM_EJECT) {
+        mux_take(net, x);
+        grant(net, x);
+        return 1;
+    }
+    int32_t c = phys_of(net, net->vc[vx->out].ch);
+    if (net->topo.chan[c].stamp != now)
+        resolve(net, c);
+    return 0;
+}
+
 /* DCSH input multiplexer g: offer its members, round robin from the one
- * after the last winner, to their output channels until one moves. */
+ * after the last winner, to their output channels until one moves.  Only
+ * members with an output can move, so only the group's active set is
+ * visited (run.c grp_act), in the same round-robin order. */
 static void walk_group(sim_net *net, int32_t g)
 {
     const int64_t now = net->now;
     int32_t lo = net->topo.grp_first[g] * net->V;
     int32_t size = net->topo.grp_first[g + 1] * net->V - lo;
-    int32_t j = net->grp_rr[g];
+    int32_t start = net->grp_rr[g];
+    const uint64_t *act = net->grp_act + net->grp_word[g];
     net->grp_seen[g] = now;
-    for (int32_t i = 0; i < size && net->grp_stamp[g] != now; i++) {
-        int32_t x = lo + j;
-        if (++j == size)
-            j = 0;
-        sim_vc *vx = &net->vc[x];
-        if (vx->out == SIM_NONE || vx->occ == 0 || vx->mstamp == now)
-            continue;
-        if (vx->out == SIM_EJECT) {
-            mux_take(net, x);
-            grant(net, x);
-            break;
+    for (int pass = 0; pass < 2; pass++) {
+        int32_t to = pass ? start : size;
+        for (int32_t j = next_member(act, pass ? 0 : start, to);
+             j >= 0 && net->grp_stamp[g] != now;
+             j = next_member(act, j + 1, to)) {
+            if (visit_member(net, lo + j))
+                return;
         }
-        int32_t c = phys_of(net, net->vc[vx->out].ch);
-        if (net->topo.chan[c].stamp != now)
-            resolve(net, c);
     }
 }
 

@@ -329,10 +329,18 @@ static void create_buses(sim_net *net)
         net->grp_seen = xmalloc(sizeof *net->grp_seen * g);
         net->grp_rr = xcalloc(g, sizeof *net->grp_rr);
         net->grp_owner = xmalloc(sizeof *net->grp_owner * g);
+        net->grp_word = xmalloc(sizeof *net->grp_word * (g + 1));
+        int32_t words = 0;
         for (size_t i = 0; i < g; i++) {
             net->grp_stamp[i] = net->grp_seen[i] = -1;
             net->grp_owner[i] = SIM_NONE;
+            net->grp_word[i] = words;
+            int32_t size = (net->topo.grp_first[i + 1] -
+                            net->topo.grp_first[i]) * net->V;
+            words += (size + 63) / 64;
         }
+        net->grp_word[g] = words;
+        net->grp_act = xcalloc((size_t)words + 1, sizeof *net->grp_act);
         /* M8: deterministic routing without VCs arbitrates per message */
         net->mux_lock = net->p.design.routing == NET_ROUTE_DETERMINISTIC &&
                         net->V == 1;
@@ -499,6 +507,8 @@ void sim_net_destroy(sim_net *net)
     free(net->grp_seen);
     free(net->grp_rr);
     free(net->grp_owner);
+    free(net->grp_act);
+    free(net->grp_word);
     free(net->probes);
     sim__bcast_free_all(net);
     free(net->pe_msg);
