@@ -930,6 +930,36 @@ static void test_mem_score_refused(void **state)
     cfg_study_fini(&s);
 }
 
+/* A farm on an in-memory store with two worker threads: the executor a
+ * run is given to compare it with the local run. */
+typedef struct mem_farm {
+    dse_mem_db *db;
+    wthread w;
+    dse_store_spec spec;
+    dse_farm *farm;
+    dse_executor ex;
+} mem_farm;
+
+static void mem_farm_start(mem_farm *mf)
+{
+    err e;
+    mf->db = dse_mem_db_create();
+    worker_start(&mf->w, mf->db, 2);
+    mf->spec = (dse_store_spec){.open = dse_mem_store_open,
+                                .open_ctx = mf->db};
+    dse_farm_opts fo;
+    dse_farm_opts_init(&fo);
+    assert_int_equal(dse_farm_create(&mf->spec, &fo, &mf->farm, &e), 0);
+    dse_farm_executor(mf->farm, &mf->ex);
+}
+
+/* The farm and its workers gone; the store stays for inspection. */
+static void mem_farm_stop_workers(mem_farm *mf)
+{
+    dse_farm_destroy(mf->farm);
+    assert_int_equal(worker_stop(&mf->w), 0);
+}
+
 static void test_mem_identical(void **state)
 {
     (void)state;
@@ -939,32 +969,23 @@ static void test_mem_identical(void **state)
     err e;
     local_tiny = test_run_json(&s, NULL, &rc, &e);
     assert_non_null(local_tiny);
-    dse_mem_db *db = dse_mem_db_create();
-    wthread w;
-    worker_start(&w, db, 2);
-    dse_store_spec spec = {.open = dse_mem_store_open, .open_ctx = db};
-    dse_farm_opts fo;
-    dse_farm_opts_init(&fo);
-    dse_farm *farm;
-    assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
-    dse_executor ex;
-    dse_farm_executor(farm, &ex);
-    char *json = test_run_json(&s, &ex, &rc, &e);
+    mem_farm mf;
+    mem_farm_start(&mf);
+    char *json = test_run_json(&s, &mf.ex, &rc, &e);
     assert_int_equal(rc, 0);
     assert_string_equal(json, local_tiny);
-    assert_int_equal(dse_farm_failures(farm, NULL), 0);
+    assert_int_equal(dse_farm_failures(mf.farm, NULL), 0);
     free(json);
     /* again: all from the cache */
-    size_t before = dse_farm_cached(farm);
-    json = test_run_json(&s, &ex, &rc, &e);
+    size_t before = dse_farm_cached(mf.farm);
+    json = test_run_json(&s, &mf.ex, &rc, &e);
     assert_string_equal(json, local_tiny);
-    assert_true(dse_farm_cached(farm) > before);
+    assert_true(dse_farm_cached(mf.farm) > before);
     free(json);
-    dse_farm_destroy(farm);
-    assert_int_equal(worker_stop(&w), 0);
+    mem_farm_stop_workers(&mf);
     /* the worker deregistered and left nothing pending */
     dse_store st;
-    dse_store_open(&spec, &st);
+    dse_store_open(&mf.spec, &st);
     long long n;
     st.ops->xpending_count(st.self, "dse:jobs", DSE_FARM_GROUP, &n, NULL);
     assert_int_equal(n, 0);
@@ -974,7 +995,7 @@ static void test_mem_identical(void **state)
     assert_int_equal(nm, 0);
     free(m);
     dse_store_close(&st);
-    dse_mem_db_destroy(db);
+    dse_mem_db_destroy(mf.db);
     cfg_study_fini(&s);
 }
 
@@ -993,25 +1014,16 @@ static void test_mem_identical_own_clocks(void **state)
     char *local = test_run_json(&s, NULL, &rc, &e);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(local, "\"reference_clock_ns\": 5.8"));
-    dse_mem_db *db = dse_mem_db_create();
-    wthread w;
-    worker_start(&w, db, 2);
-    dse_store_spec spec = {.open = dse_mem_store_open, .open_ctx = db};
-    dse_farm_opts fo;
-    dse_farm_opts_init(&fo);
-    dse_farm *farm;
-    assert_int_equal(dse_farm_create(&spec, &fo, &farm, &e), 0);
-    dse_executor ex;
-    dse_farm_executor(farm, &ex);
-    char *json = test_run_json(&s, &ex, &rc, &e);
+    mem_farm mf;
+    mem_farm_start(&mf);
+    char *json = test_run_json(&s, &mf.ex, &rc, &e);
     assert_int_equal(rc, 0);
     assert_string_equal(json, local);
-    assert_int_equal(dse_farm_failures(farm, NULL), 0);
+    assert_int_equal(dse_farm_failures(mf.farm, NULL), 0);
     free(json);
     free(local);
-    dse_farm_destroy(farm);
-    assert_int_equal(worker_stop(&w), 0);
-    dse_mem_db_destroy(db);
+    mem_farm_stop_workers(&mf);
+    dse_mem_db_destroy(mf.db);
     cfg_study_fini(&s);
 }
 
