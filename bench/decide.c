@@ -31,13 +31,6 @@
 #include "dse/search/optimize.h"
 #include "dse/validate/validate.h"
 
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int run(const cfg_study *s, int threads, int all, dse_run *r,
                double *wall, double *cpu)
 {
@@ -46,10 +39,10 @@ static int run(const cfg_study *s, int threads, int all, dse_run *r,
     dse_optimize_opts o = {.threads = threads, .simulate_all = all,
                            .no_curves = 1, .progress = &progress};
     err e;
-    double w0 = dse_now_s(), c0 = cpu_s();
+    double w0 = dse_now_s(), c0 = dse_cpu_s();
     int rc = dse_optimize(s, &o, r, &e);
     *wall = dse_now_s() - w0;
-    *cpu = cpu_s() - c0;
+    *cpu = dse_cpu_s() - c0;
     dse_progress_fini(&progress);
     if (rc)
         fprintf(stderr, "bench_decide: %s\n", e.msg);

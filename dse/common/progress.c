@@ -5,6 +5,7 @@
 #include "dse/common/progress.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +14,21 @@ double dse_now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double dse_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double dse_peak_rss_mb(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (double)ru.ru_maxrss / 1024.0;   /* Linux: kilobytes */
 }
 
 void dse_progress_init(dse_progress *p, FILE *out, int quiet)
@@ -76,6 +92,7 @@ void dse_progress_begin(dse_progress *p, const char *phase, size_t total)
     p->total = total;
     p->done = 0;
     p->start_s = p->last_print_s = dse_now_s();
+    p->cpu_start_s = dse_cpu_s();
     p->extra[0] = '\0';
     if (!p->quiet && p->tty)
         print_line(p, p->start_s, 0);
@@ -105,6 +122,16 @@ void dse_progress_note(dse_progress *p, const char *text)
 void dse_progress_end(dse_progress *p)
 {
     pthread_mutex_lock(&p->lock);
+    if (p->nphases < DSE_PROGRESS_PHASES) {
+        dse_phase_time *ph = &p->phases[p->nphases++];
+        snprintf(ph->name, sizeof ph->name, "%s", p->phase ? p->phase : "");
+        ph->steps = p->done;
+        ph->wall_s = dse_now_s() - p->start_s;
+        ph->cpu_s = dse_cpu_s() - p->cpu_start_s;
+        ph->peak_rss_mb = dse_peak_rss_mb();
+    } else {
+        p->phases_dropped++;
+    }
     if (!p->quiet)
         print_line(p, dse_now_s(), 1);
     pthread_mutex_unlock(&p->lock);

@@ -13,6 +13,20 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* What one phase cost: its steps, wall and CPU seconds (the whole
+ * process's, every thread's) and the process's peak resident memory when
+ * it ended.  Kept for every phase, so that a long run can say where its
+ * time went (results.json's timings, bench/scale.c). */
+typedef struct dse_phase_time {
+    char name[16];
+    size_t steps;
+    double wall_s, cpu_s;
+    double peak_rss_mb;
+} dse_phase_time;
+
+/* Phases kept per progress; later ones are counted in phases_dropped. */
+#define DSE_PROGRESS_PHASES 256
+
 typedef struct dse_progress {
     FILE *out;                /* stderr by default */
     int tty;                  /* redraw in place */
@@ -22,6 +36,9 @@ typedef struct dse_progress {
     double start_s, last_print_s;
     double plain_interval_s;  /* non-terminal print period (5 s) */
     char extra[128];          /* appended to the line, e.g. farm status */
+    double cpu_start_s;
+    dse_phase_time phases[DSE_PROGRESS_PHASES]; /* ended phases, in order */
+    size_t nphases, phases_dropped;
     pthread_mutex_t lock;
 } dse_progress;
 
@@ -34,8 +51,14 @@ void dse_progress_begin(dse_progress *p, const char *phase, size_t total);
 void dse_progress_step(dse_progress *p, size_t n);
 /* Replace the extra text shown after the counts. */
 void dse_progress_note(dse_progress *p, const char *text);
-/* End the phase with a final line ("score  1200/1200  done in 3.2 s"). */
+/* End the phase with a final line ("score  1200/1200  done in 3.2 s")
+ * and keep what it cost in p->phases (even when quiet). */
 void dse_progress_end(dse_progress *p);
+
+/* CPU seconds of the whole process (all threads). */
+double dse_cpu_s(void);
+/* The process's peak resident memory so far, MB. */
+double dse_peak_rss_mb(void);
 
 /* Monotonic seconds. */
 double dse_now_s(void);

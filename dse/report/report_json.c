@@ -301,12 +301,25 @@ int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e)
     for (size_t q = 0; q < r->njob_failures; q++)
         json_array_append_new(fails, json_string(r->job_failures[q]));
     json_object_set_new(root, "job_failures", fails);
-    if (with_timings)
-        json_object_set_new(root, "timings_s",
-                            json_pack("{s:f, s:f, s:f, s:f}", "space",
-                                      r->seconds_space, "score", r->seconds_score,
-                                      "simulate", r->seconds_sim, "total",
-                                      r->seconds_total));
+    if (with_timings) {
+        json_t *tm = json_pack("{s:f, s:f, s:f, s:f}", "space",
+                               r->seconds_space, "score", r->seconds_score,
+                               "simulate", r->seconds_sim, "total",
+                               r->seconds_total);
+        /* where the time went: every phase's steps, wall and CPU
+         * seconds and the peak memory when it ended */
+        json_t *phases = json_array();
+        for (size_t q = 0; q < r->nphases; q++) {
+            const dse_phase_time *ph = &r->phases[q];
+            json_array_append_new(
+                phases, json_pack("{s:s, s:I, s:f, s:f, s:f}", "phase",
+                                  ph->name, "steps", (json_int_t)ph->steps,
+                                  "wall", ph->wall_s, "cpu", ph->cpu_s,
+                                  "peak_rss_mb", ph->peak_rss_mb));
+        }
+        json_object_set_new(tm, "phases", phases);
+        json_object_set_new(root, "timings_s", tm);
+    }
     int rc = json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(root);
     fputc('\n', out);

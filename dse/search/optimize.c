@@ -808,6 +808,7 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
     memset(r, 0, sizeof *r);
     r->study = s;
     r->strategy = "exhaustive";
+    size_t phase0 = o->progress ? o->progress->nphases : 0;
     double t0 = dse_now_s();
     int rc = dse_space_build_stoppable(s, &r->space, o->stop, e);
     r->seconds_space = dse_now_s() - t0;
@@ -902,6 +903,12 @@ int dse_optimize(const cfg_study *s, const dse_optimize_opts *o, dse_run *r,
     }
     r->seconds_sim = dse_now_s() - t2;
     r->seconds_total = dse_now_s() - t0;
+    if (o->progress && o->progress->nphases > phase0) {
+        r->nphases = o->progress->nphases - phase0;
+        r->phases = xcalloc(r->nphases, sizeof *r->phases);
+        memcpy(r->phases, &o->progress->phases[phase0],
+               r->nphases * sizeof *r->phases);
+    }
     return 0;
 }
 
@@ -926,6 +933,7 @@ void dse_run_fini(dse_run *r)
     free(r->finalists);
     free(r->best_at_rate);
     free(r->disagree);
+    free(r->phases);
     dse_space_fini(&r->space);
     memset(r, 0, sizeof *r);
 }

@@ -180,6 +180,10 @@ typedef struct dse_run {
                                 searches count one each) */
     const char *strategy;    /* "exhaustive" or "nlopt" */
     double seconds_space, seconds_score, seconds_sim, seconds_total;
+    dse_phase_time *phases;  /* [nphases] what each progress phase of the
+                                run cost, in order (empty without a
+                                progress) */
+    size_t nphases;
     int interrupted;
     /* The decision (NULL/SIZE_MAX/0 with --no-sim). */
     double clock_ref_ns;     /* the reference clock when the designs'
