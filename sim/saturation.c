@@ -324,34 +324,6 @@ static void probe_sample(const sim_net *net, probe_acc *acc, long done,
     }
 }
 
-/* Steps the probe's network warm + span cycles, sampling every
- * SAT_SAMPLE cycles and once exactly at the end of the warm-up, where the
- * measured counts start.  0, or the sim_status that ended it early. */
-static int probe_run(search *s, sim_net *net, double rate, long warm,
-                     long span, probe_acc *acc)
-{
-    long total = warm + span;
-    for (long done = 0; done < total;) {
-        long until = done < warm ? warm : total;
-        long chunk = until - done < SAT_SAMPLE ? until - done : SAT_SAMPLE;
-        if (chunk > s->budget)
-            return SIM_CYCLE_LIMIT;
-        err e2;
-        if (sim_net_step(net, chunk, &e2)) {
-            snprintf(s->r->detail, sizeof s->r->detail,
-                     "deadlock at rate %.6g: %.180s", rate, e2.msg);
-            return SIM_DEADLOCK;
-        }
-        done += chunk;
-        s->budget -= chunk;
-        s->r->cycles += chunk;
-        probe_sample(net, acc, done, warm, span);
-        if (s->p->stop_flag && *s->p->stop_flag)
-            return SIM_STOPPED;
-    }
-    return 0;
-}
-
 /* One source's queue growing: starved sources (a dateline class, P-cube's
  * node 0, the hot node's own injection) hold the backlog where the total
  * hides it.  Sets o->queue_growth; returns whether one grew too much. */
@@ -435,10 +407,80 @@ static void probe_figures(const search *s, const sim_net *net, double rate,
     o->ci = accepted_ci(acc->bcons, net->nodes, span);
 }
 
+/* An early look at a probe: the figures of its first `span` measured
+ * cycles, taken on the way (the ceiling question's quarter span). */
+typedef struct probe_early {
+    long span;
+    probe_acc acc;
+    probe_out out;
+    int taken;
+} probe_early;
+
+/* The next sample point after `done` of a probe of warm + span cycles: every
+ * SAT_SAMPLE cycles, exactly at the end of the warm-up, and at the end. */
+static long next_sample(long done, long warm, long total)
+{
+    if (done < warm)
+        return done + SAT_SAMPLE < warm ? done + SAT_SAMPLE : warm;
+    long next = warm + ((done - warm) / SAT_SAMPLE + 1) * SAT_SAMPLE;
+    return next < total ? next : total;
+}
+
+/* Steps the probe's network warm + span cycles, sampling every
+ * SAT_SAMPLE cycles and once exactly at the end of the warm-up, where the
+ * measured counts start.  With early (not NULL), also samples into
+ * early->acc at the points a probe of warm + early->span cycles would
+ * sample, takes its figures at its end and stops there when `stop_early`
+ * says its verdict is clear: the network is the one a shorter probe of the
+ * same seed would have built, so its figures are that probe's exactly.
+ * 0, or the sim_status that ended it early. */
+static int probe_run(search *s, sim_net *net, double rate, long warm,
+                     long span, probe_acc *acc, probe_early *early,
+                     int (*stop_early)(const probe_out *))
+{
+    long total = warm + span;
+    long early_end = early ? warm + early->span : -1;
+    for (long done = 0; done < total;) {
+        long until = next_sample(done, warm, total);
+        if (done < early_end && until > early_end)
+            until = early_end;
+        long chunk = until - done;
+        if (chunk > s->budget)
+            return SIM_CYCLE_LIMIT;
+        err e2;
+        if (sim_net_step(net, chunk, &e2)) {
+            snprintf(s->r->detail, sizeof s->r->detail,
+                     "deadlock at rate %.6g: %.180s", rate, e2.msg);
+            return SIM_DEADLOCK;
+        }
+        done += chunk;
+        s->budget -= chunk;
+        s->r->cycles += chunk;
+        if (done <= early_end)
+            probe_sample(net, &early->acc, done, warm, early->span);
+        if (done <= warm || (done - warm) % SAT_SAMPLE == 0 || done == total)
+            probe_sample(net, acc, done, warm, span);
+        if (done == early_end) {
+            probe_figures(s, net, rate, early->span, &early->acc,
+                          &early->out);
+            s->r->probes++;
+            early->taken = 1;
+            if (stop_early(&early->out))
+                return 0;
+        }
+        if (s->p->stop_flag && *s->p->stop_flag)
+            return SIM_STOPPED;
+    }
+    return 0;
+}
+
 /* Run one probe at rate; 0, or the sim_status that ended it early
- * (SIM_STOPPED, SIM_DEADLOCK, SIM_CYCLE_LIMIT), or a negative ERR_*. */
-static int probe(search *s, double rate, long warm, long span, probe_out *o,
-                 err *e)
+ * (SIM_STOPPED, SIM_DEADLOCK, SIM_CYCLE_LIMIT), or a negative ERR_*.
+ * With early, its first early->span measured cycles are judged on the way
+ * (probe_run); when stop_early ends the probe there, *o is left alone. */
+static int probe_with(search *s, double rate, long warm, long span,
+                      probe_out *o, probe_early *early,
+                      int (*stop_early)(const probe_out *), err *e)
 {
     sim_params q = *s->p;
     q.rate = rate;
@@ -452,15 +494,33 @@ static int probe(search *s, double rate, long warm, long span, probe_out *o,
     acc.q0 = xcalloc((size_t)net->nodes + 1, sizeof *acc.q0);
     acc.nch = sim_net_count_channels(net);
     acc.ch0 = xcalloc((size_t)acc.nch + 1, sizeof *acc.ch0);
-    int status = probe_run(s, net, rate, warm, span, &acc);
-    if (status == 0) {
+    if (early) {
+        memset(&early->acc, 0, sizeof early->acc);
+        early->acc.q0 = xcalloc((size_t)net->nodes + 1, sizeof *acc.q0);
+        early->acc.nch = acc.nch;
+        early->acc.ch0 = xcalloc((size_t)acc.nch + 1, sizeof *acc.ch0);
+        early->taken = 0;
+    }
+    int status = probe_run(s, net, rate, warm, span, &acc, early,
+                           stop_early);
+    if (status == 0 && !(early && early->taken && stop_early(&early->out))) {
         probe_figures(s, net, q.rate, span, &acc, o);
         s->r->probes++;
+    }
+    if (early) {
+        free(early->acc.q0);
+        free(early->acc.ch0);
     }
     free(acc.q0);
     free(acc.ch0);
     sim_net_destroy(net);
     return status;
+}
+
+static int probe(search *s, double rate, long warm, long span, probe_out *o,
+                 err *e)
+{
+    return probe_with(s, rate, warm, span, o, NULL, NULL, e);
 }
 
 /* Zero-load latency of the design, cycles (for the probe lengths). */
@@ -656,6 +716,12 @@ static void search_answer(search *s, const bracket *b)
                  "not converged in %d probes", r->probes);
 }
 
+/* The quarter span's verdict of the ceiling question is clear. */
+static int quarter_unstable(const probe_out *o)
+{
+    return o->growth > SAT_QUARTER_GROWTH;
+}
+
 /* The one-probe question of sim_params.saturation_ceiling (sim.h). */
 static int below_ceiling(search *s, double ceiling, err *e)
 {
@@ -668,10 +734,15 @@ static int below_ceiling(search *s, double ceiling, err *e)
      * (SAT_GROWTH of a whole span's flits: SAT_QUARTER_GROWTH of a
      * quarter's), so a filling network's transient that the whole probe
      * would call stable is not called unstable here; anything less clear
-     * gets the whole probe. */
-    int rc = probe(s, x, s->warm, s->span / 4, &o, e);
-    if (rc == 0 && !(o.growth > SAT_QUARTER_GROWTH))
-        rc = probe(s, x, s->warm, s->span, &o, e);
+     * gets the whole probe.  The whole probe goes on from the quarter's
+     * network: the same seed would rebuild it cycle for cycle, so the
+     * verdicts are those of two probes run apart, for a third less
+     * simulation when the quarter is not clear. */
+    probe_early quarter = {.span = s->span / 4};
+    int rc = probe_with(s, x, s->warm, s->span, &o, &quarter,
+                        quarter_unstable, e);
+    if (rc == 0 && quarter.taken && quarter_unstable(&quarter.out))
+        o = quarter.out;
     if (rc < 0)
         return rc;
     if (rc > 0) {
