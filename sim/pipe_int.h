@@ -57,15 +57,22 @@ typedef struct sim_pvc {
                                     vpos >> 6, bit vpos & 63 */
     int32_t cdel;                /* cycles from a flit leaving x to its
                                     credit reaching the upstream router
-                                    (or PE) */
-    int32_t fdel;                /* cycles from a switch grant upstream
-                                    to the flit's arrival in x */
+                                    (or PE); for a network VC, those
+                                    from a switch grant upstream to the
+                                    flit's arrival in x are cdel -
+                                    credit_delay + st_final_delay */
+    uint32_t since;              /* cycle its front flit got to the front
+                                    (deadlock detection), modulo 2^32:
+                                    here, not in an array of its own,
+                                    because front_ready() writes it for
+                                    nearly every flit */
     /* the round-robin pointers a switch grant to x sets (sa_direct):
      * the port's VC after x, the input port after vip, the output port
      * after oport (set with oport) */
     int16_t slot_nx, ip_nx, op_nx;
     uint8_t state;               /* PIPE_IDLE, PIPE_VA, PIPE_ACTIVE */
 } sim_pvc;
+_Static_assert(sizeof(sim_pvc) == 64, "sim_pvc is one cache line");
 
 typedef struct sim_pipe {
     /* design */
@@ -98,8 +105,6 @@ typedef struct sim_pipe {
     int64_t *va_t;               /* completion cycle of a VC allocation in
                                     progress, -1 none */
     int32_t *va_y;               /* VC granted by that VA (-1: failed) */
-    int64_t *since;              /* cycle its front flit got to the front
-                                    (deadlock detection) */
     sim_pbuf *buf;               /* [x*B + i] buffer ring */
     int32_t *rbusy;              /* [router] input VCs holding a flit */
     int32_t *nva;                /* [router] input VCs in VC allocation */
