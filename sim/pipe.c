@@ -88,7 +88,14 @@
  * pointer moves and event order as the plain stages, so results are
  * bit-identical to them.  Events wait in two calendar rings (flits,
  * credits) whose size bounds the longest delay, so nothing is allocated
- * per flit once the rings have grown.
+ * per flit once the rings have grown.  A flit sent to an input VC goes
+ * into its buffer at once, with its arrival cycle (the credits guarantee
+ * the room): only a flit that arrives as the VC's front needs an event;
+ * one arriving behind others becomes the front when its predecessor
+ * leaves, at that cycle or its arrival, whichever is later.  Arrivals in
+ * input buffers commute (each changes its own VC and counters), so this
+ * changes no result; the PEs' arrivals, whose order the statistics see,
+ * stay events in their order.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -155,6 +162,33 @@ static inline void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m,
     f->x = x;
     f->m = m;
     f->seq = seq;
+}
+
+/* The front flit of input VC x (in its buffer) arrives in cycle t. */
+static inline void front_at(sim_pipe *p, int64_t t, int32_t x)
+{
+    int s, i = cal_add(&p->flits, t, &s);
+    ((sim_pflit *)p->flits.ev[s])[i].x = x;
+}
+
+/* A flit sent to input VC x, arriving in cycle t: it takes its place in
+ * x's buffer at once, behind the flits there or on their way (the credits
+ * guarantee the room), so that only a flit that will arrive as the front
+ * needs an event; the others become the front when the one before leaves
+ * (traverse). */
+static inline void flit_send(sim_pipe *p, int64_t t, int32_t x, int32_t m,
+                             int32_t seq)
+{
+    sim_pvc *v = &p->vc[x];
+    int32_t at = v->bh + v->bn;
+    if (at >= p->B)
+        at -= p->B;
+    sim_pbuf *b = &p->buf[(size_t)x * p->B + (size_t)at];
+    b->m = m;
+    b->seq = seq;
+    b->t = (uint32_t)t;
+    if (v->bn++ == 0)
+        front_at(p, t, x);
 }
 
 static inline void credit_at(sim_pipe *p, int64_t t, int32_t key)
@@ -840,8 +874,19 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
     int32_t m = p->buf[at].m, fs = p->buf[at].seq;
     int32_t seq = fs & ~PIPE_TAIL;
     int tail = (fs & PIPE_TAIL) != 0;
-    p->vc[x].bh = p->vc[x].bh + 1 < B ? p->vc[x].bh + 1 : 0;
-    if (--p->vc[x].bn == 0) {
+    int32_t bh = p->vc[x].bh + 1 < B ? p->vc[x].bh + 1 : 0;
+    p->vc[x].bh = bh;
+    /* the next flit is the front from now + 1 if it has arrived by then;
+     * if it is still on its way, its arrival is an event */
+    int next = 0;
+    if (--p->vc[x].bn > 0) {
+        uint32_t ta = p->buf[(size_t)x * B + (size_t)bh].t;
+        int32_t late = (int32_t)(ta - (uint32_t)(now + 1));
+        next = late <= 0;
+        if (!next)
+            front_at(p, now + 1 + late, x);
+    }
+    if (!next) {
         if (--p->rbusy[r] == 0)
             p->rb_m[r >> 6] &= ~(UINT64_C(1) << (r & 63));
         vc_bit_clear(p, p->occ_m, r, x);
@@ -873,7 +918,7 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
             net->msg[m].hops++;
         /* y, the output VC of a router, is a network VC */
         assert(y < p->nnet_vc);
-        flit_at(p, now + p->vc[y].cdel - p->cd + p->st, y, m, fs);
+        flit_send(p, now + p->vc[y].cdel - p->cd + p->st, y, m, fs);
         if (tail) {
             p->used[used_slot(net, y)] = -1;
             va_wake(p, r, now);
@@ -895,7 +940,7 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
         p->vc[x].state = PIPE_IDLE;
         vc_bit_clear(p, p->go_m, r, x);
     }
-    if (p->vc[x].bn > 0)
+    if (next)
         front_ready(p, r, x, now + 1, tail);
 }
 
@@ -1105,20 +1150,13 @@ static void arrive(sim_net *net, const sim_pflit *f)
             sim__deliver(net, f->m);      /* may grow the message pool */
         return;
     }
+    /* the front of x, in its buffer since it was sent (flit_send) */
     int32_t x = f->x;
-    int32_t tail_at = p->vc[x].bh + p->vc[x].bn;
-    if (tail_at >= p->B)
-        tail_at -= p->B;
-    size_t at = (size_t)x * p->B + (size_t)tail_at;
-    p->buf[at].m = f->m;
-    p->buf[at].seq = f->seq;
-    if (p->vc[x].bn++ == 0) {
-        int32_t r = vc_router(net, x);
-        if (p->rbusy[r]++ == 0)
-            p->rb_m[r >> 6] |= UINT64_C(1) << (r & 63);
-        vc_bit_set(p, p->occ_m, r, x);
-        front_ready(p, r, x, now, p->vc[x].state == PIPE_IDLE);
-    }
+    int32_t r = vc_router(net, x);
+    if (p->rbusy[r]++ == 0)
+        p->rb_m[r >> 6] |= UINT64_C(1) << (r & 63);
+    vc_bit_set(p, p->occ_m, r, x);
+    front_ready(p, r, x, now, p->vc[x].state == PIPE_IDLE);
 }
 
 static void arrivals(sim_net *net)
@@ -1214,8 +1252,8 @@ static void inject(sim_net *net)
             sim_msg *mm = &net->msg[m];
             p->vc[y].cred--;
             int tail = seq == mm->len - 1;
-            flit_at(p, net->now + 2, y, m,          /* 1-cycle channel */
-                    tail ? seq | PIPE_TAIL : seq);
+            flit_send(p, net->now + 2, y, m,        /* 1-cycle channel */
+                      tail ? seq | PIPE_TAIL : seq);
             net->flits_injected++;
             net->last_move = net->now;
             if (seq == 0)
@@ -1281,9 +1319,14 @@ long sim__pipe_flits_buffered(const sim_net *net)
 {
     const sim_pipe *p = net->pipe;
     long n = 0;
+    /* the flits in buffers or on their way to one (flit_send), and those
+     * on their way to a PE */
     for (int32_t x = 0; x < p->nvc; x++)
         n += p->vc[x].bn;
-    return n + p->flits.live;
+    for (int s = 0; s < p->flits.size; s++)
+        for (int i = 0; i < p->flits.n[s]; i++)
+            n += ((const sim_pflit *)p->flits.ev[s])[i].x <= -2;
+    return n;
 }
 
 /* ---- invariants ---------------------------------------------------------- */
@@ -1300,7 +1343,7 @@ int sim__pipe_check(const sim_net *net, err *e)
     const int V = p->V, B = p->B;
     int rc = 0;
     size_t nej = (size_t)net->nodes * (size_t)V;
-    int32_t *fl = xcalloc((size_t)p->nvc + 1, sizeof *fl);
+    int32_t *fe = xcalloc((size_t)p->nvc + 1, sizeof *fe);
     int32_t *crd = xcalloc((size_t)p->nvc + 1, sizeof *crd);
     int32_t *efl = xcalloc(nej + 1, sizeof *efl);
     int32_t *ecr = xcalloc(nej + 1, sizeof *ecr);
@@ -1308,11 +1351,12 @@ int sim__pipe_check(const sim_net *net, err *e)
     for (int s = 0; s < p->flits.size; s++)
         for (int i = 0; i < p->flits.n[s]; i++) {
             const sim_pflit *f = (const sim_pflit *)p->flits.ev[s] + i;
-            if (f->x >= 0)
-                fl[f->x]++;
-            else
+            if (f->x >= 0) {
+                fe[f->x]++;      /* a front's arrival: counted in bn */
+            } else {
                 efl[-2 - f->x]++;
-            inflight++;
+                inflight++;
+            }
         }
     for (int s = 0; s < p->credits.size; s++)
         for (int i = 0; i < p->credits.n[s]; i++) {
@@ -1326,11 +1370,19 @@ int sim__pipe_check(const sim_net *net, err *e)
     for (int32_t x = 0; x < p->nvc; x++) {
         if (p->vc[x].bn < 0 || p->vc[x].bn > B)
             FAIL("VC %d holds %d flits, depth %d", x, p->vc[x].bn, B);
-        /* credits + occupancy + flits and credits in flight = depth */
-        if (p->vc[x].cred + p->vc[x].bn + fl[x] + crd[x] != B)
-            FAIL("VC %d: credits %d + occupancy %d + %d flits and %d "
-                 "credits in flight != %d",
-                 x, p->vc[x].cred, p->vc[x].bn, fl[x], crd[x], B);
+        /* credits + flits buffered or on their way + credits in flight =
+         * depth */
+        if (p->vc[x].cred + p->vc[x].bn + crd[x] != B)
+            FAIL("VC %d: credits %d + occupancy %d + %d credits in flight "
+                 "!= %d",
+                 x, p->vc[x].cred, p->vc[x].bn, crd[x], B);
+        /* a front on its way has one arrival event; a front here, none */
+        int here = (p->occ_m[(size_t)p->vc[x].vrt * p->mw +
+                             (size_t)(p->rvi[x] >> 6)] >>
+                    (p->rvi[x] & 63)) & 1;
+        if (fe[x] != (p->vc[x].bn > 0 && !here))
+            FAIL("VC %d: %d front arrival events, %d flits, front here %d",
+                 x, fe[x], p->vc[x].bn, here);
         buffered += p->vc[x].bn;
         /* the flits of a VC are in order: each follows its predecessor;
          * the tail flag marks each message's last */
@@ -1387,7 +1439,7 @@ int sim__pipe_check(const sim_net *net, err *e)
         FAIL("%ld times two flits crossed one switch port in a cycle",
              p->port_conflicts);
 out:
-    free(fl);
+    free(fe);
     free(crd);
     free(efl);
     free(ecr);
@@ -1411,7 +1463,10 @@ long sim__pipe_deadlock_find(sim_net *net, long min_stuck)
         /* since is kept modulo 2^32 cycles: a wait of 2^32 cycles or
          * more (hours of simulation) would read short */
         int64_t wait = (uint32_t)((uint32_t)net->now - p->vc[x].since);
-        if (p->vc[x].bn && wait >= min_stuck) {
+        int here = (p->occ_m[(size_t)p->vc[x].vrt * p->mw +
+                             (size_t)(p->rvi[x] >> 6)] >>
+                    (p->rvi[x] & 63)) & 1;
+        if (here && wait >= min_stuck) {
             in[x] = 1;
             n++;
         }

@@ -14,16 +14,21 @@
 
 #include "sim_int.h"
 
-/* A flit event: arrival in an input VC buffer (x >= 0) or at the PE of an
- * ejection VC (x = -2 - (router * V + v)).  seq (here and in a buffered
- * flit, sim_pbuf) carries PIPE_TAIL on a message's last flit, so that a
- * switch traversal need not read the message. */
+/* A flit event: the flit at the front of input VC x arrives (x >= 0: the
+ * flit itself is already in x's buffer, m and seq unused), or a flit
+ * arrives at the PE of an ejection VC (x = -2 - (router * V + v)).  seq
+ * (here and in a buffered flit, sim_pbuf) carries PIPE_TAIL on a message's
+ * last flit, so that a switch traversal need not read the message. */
 typedef struct sim_pflit {
     int32_t x, m, seq;
 } sim_pflit;
 
+/* A flit in an input VC's buffer ring: the ring also holds the flits on
+ * their way to it (sent, not arrived), so that a flit arriving behind
+ * others needs no event. */
 typedef struct sim_pbuf {
     int32_t m, seq;              /* message, flit index (| PIPE_TAIL) */
+    uint32_t t;                  /* cycle it arrives, modulo 2^32 */
 } sim_pbuf;
 
 /* A ring of per-cycle event lists (calendar queue over a bounded
@@ -48,7 +53,9 @@ typedef struct sim_pvc {
                                     -2 - v (ejection VC v), -1 none */
     int32_t oport;               /* local output port of that output VC
                                     (valid while ACTIVE) */
-    int32_t bh, bn;              /* buffer ring head, flits buffered */
+    int32_t bh, bn;              /* buffer ring head, flits buffered or
+                                    on their way (the front is here iff
+                                    x's bit of occ_m is set) */
     int32_t cred;                /* credits in hand for x as the output
                                     VC of its upstream router (or PE) */
     int32_t vip;                 /* its local input port */
@@ -106,13 +113,15 @@ typedef struct sim_pipe {
                                     progress, -1 none */
     int32_t *va_y;               /* VC granted by that VA (-1: failed) */
     sim_pbuf *buf;               /* [x*B + i] buffer ring */
-    int32_t *rbusy;              /* [router] input VCs holding a flit */
+    int32_t *rbusy;              /* [router] input VCs holding a flit
+                                    (occ_m) */
     int32_t *nva;                /* [router] input VCs in VC allocation */
     /* the same sets as bits, so the stages visit only their members (in
      * the router's VC order, as a scan would): bit i of word w of router r
      * at [r * mw + w] stands for its input VC rvc[rvc_off[r] + 64 w + i] */
     int mw;                      /* words per router */
-    uint64_t *occ_m;             /* holds a flit */
+    uint64_t *occ_m;             /* holds a flit (its front has
+                                    arrived) */
     uint64_t *va_m;              /* in VC allocation */
     uint64_t *go_m;              /* ACTIVE, its output VC has a credit */
     uint64_t *pend_m;            /* a switch grant pending (sa_t >= 0) */
