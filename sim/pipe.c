@@ -87,15 +87,16 @@
  * iSLIP runs over bit sets of ports.  Every shortcut gives the same grants,
  * pointer moves and event order as the plain stages, so results are
  * bit-identical to them.  Events wait in two calendar rings (flits,
- * credits) whose size bounds the longest delay, so nothing is allocated
- * per flit once the rings have grown.  A flit sent to an input VC goes
- * into its buffer at once, with its arrival cycle (the credits guarantee
- * the room): only a flit that arrives as the VC's front needs an event;
- * one arriving behind others becomes the front when its predecessor
- * leaves, at that cycle or its arrival, whichever is later.  Arrivals in
- * input buffers commute (each changes its own VC and counters), so this
- * changes no result; the PEs' arrivals, whose order the statistics see,
- * stay events in their order.
+ * credits) whose size bounds the longest delay and whose slots have room
+ * for the most events a cycle can have, so adding an event allocates and
+ * checks nothing.  A flit sent to an input VC goes into its buffer at
+ * once, with its arrival cycle (the credits guarantee the room): only a
+ * flit that arrives as the VC's front needs an event; one arriving behind
+ * others becomes the front when its predecessor leaves, at that cycle or
+ * its arrival, whichever is later.  Arrivals in input buffers commute
+ * (each changes its own VC and counters), so this changes no result; the
+ * PEs' arrivals, whose order the statistics see, stay events in their
+ * order.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -111,7 +112,9 @@
 
 /* ---- calendars ---------------------------------------------------------- */
 
-static void cal_init(sim_pcal *c, int horizon, size_t esize)
+/* cap: a bound on the events of one cycle (sim__pipe_create derives it),
+ * so that adding an event needs no room check. */
+static void cal_init(sim_pcal *c, int horizon, size_t esize, int32_t cap)
 {
     /* a power of two >= the longest delay: a slot holds one cycle's events
      * and the slot of a cycle is a mask, not a division */
@@ -120,36 +123,39 @@ static void cal_init(sim_pcal *c, int horizon, size_t esize)
         size *= 2;
     c->size = size;
     c->esize = esize;
-    c->ev = xcalloc((size_t)size, sizeof *c->ev);
+    c->cap = cap;
+    /* untouched, the room beyond the events of the busiest cycle costs
+     * address space only */
+    c->ev = xmalloc(esize * (size_t)cap * (size_t)size);
     c->n = xcalloc((size_t)size, sizeof *c->n);
-    c->cap = xcalloc((size_t)size, sizeof *c->cap);
-    c->live = 0;
 }
 
 static void cal_free(sim_pcal *c)
 {
-    if (c->ev)
-        for (int i = 0; i < c->size; i++)
-            free(c->ev[i]);
     free(c->ev);
     free(c->n);
-    free(c->cap);
 }
 
-/* Double the room of slot s (rare: the slots keep their room). */
-static void cal_grow(sim_pcal *c, int s)
+/* Events queued in all slots. */
+static long cal_live(const sim_pcal *c)
 {
-    c->cap[s] = c->cap[s] ? 2 * c->cap[s] : 16;
-    c->ev[s] = xrealloc(c->ev[s], c->esize * (size_t)c->cap[s]);
+    long n = 0;
+    for (int s = 0; s < c->size; s++)
+        n += c->n[s];
+    return n;
+}
+
+/* The events of slot s. */
+static inline void *cal_slot(const sim_pcal *c, int s)
+{
+    return (char *)c->ev + c->esize * (size_t)c->cap * (size_t)s;
 }
 
 /* A new event in the slot of cycle t: its slot and index there. */
 static inline int cal_add(sim_pcal *c, int64_t t, int *slot)
 {
     int s = (int)(t & (c->size - 1));
-    if (c->n[s] == c->cap[s])
-        cal_grow(c, s);
-    c->live++;
+    assert(c->n[s] < c->cap);
     *slot = s;
     return c->n[s]++;
 }
@@ -158,7 +164,7 @@ static inline void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m,
                            int32_t seq)
 {
     int s, i = cal_add(&p->flits, t, &s);
-    sim_pflit *f = (sim_pflit *)p->flits.ev[s] + i;
+    sim_pflit *f = (sim_pflit *)cal_slot(&p->flits, s) + i;
     f->x = x;
     f->m = m;
     f->seq = seq;
@@ -168,7 +174,7 @@ static inline void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m,
 static inline void front_at(sim_pipe *p, int64_t t, int32_t x)
 {
     int s, i = cal_add(&p->flits, t, &s);
-    ((sim_pflit *)p->flits.ev[s])[i].x = x;
+    ((sim_pflit *)cal_slot(&p->flits, s))[i].x = x;
 }
 
 /* A flit sent to input VC x, arriving in cycle t: it takes its place in
@@ -194,7 +200,7 @@ static inline void flit_send(sim_pipe *p, int64_t t, int32_t x, int32_t m,
 static inline void credit_at(sim_pipe *p, int64_t t, int32_t key)
 {
     int s, i = cal_add(&p->credits, t, &s);
-    ((int32_t *)p->credits.ev[s])[i] = key;
+    ((int32_t *)cal_slot(&p->credits, s))[i] = key;
 }
 
 /* ---- set-up ------------------------------------------------------------- */
@@ -347,7 +353,6 @@ int sim__pipe_create(sim_net *net, err *e)
         p->used[x] = -1;
     }
     p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
-    p->nva = xcalloc((size_t)R, sizeof *p->nva);
     int32_t maxrv = 1;
     for (int r = 0; r < R; r++)
         if (p->rvc_off[r + 1] - p->rvc_off[r] > maxrv)
@@ -405,8 +410,14 @@ int sim__pipe_create(sim_net *net, err *e)
     /* the longest delay: a credit of an ejection VC, u + st + 2 + 1 +
      * credit_delay, or a flit on the slowest link */
     int horizon = p->dsa + p->st + 2 * maxlat + p->cd + 4;
-    cal_init(&p->flits, horizon, sizeof(sim_pflit));
-    cal_init(&p->credits, horizon, sizeof(int32_t));
+    /* events of one cycle: a flit arrives as the front of an input VC at
+     * most once per VC, and each input VC sends at most one flit per
+     * cycle, with a delay fixed per VC, hence at most one flit to an
+     * ejection VC's PE and one credit per VC; an ejection VC (nodes x V)
+     * takes one flit per cycle, hence one credit from its PE */
+    int32_t per_cycle = p->nvc + net->nodes * V;
+    cal_init(&p->flits, horizon, sizeof(sim_pflit), per_cycle);
+    cal_init(&p->credits, horizon, sizeof(int32_t), per_cycle);
 
     int32_t maxvc = 0;
     for (int r = 0; r < R; r++)
@@ -457,7 +468,7 @@ void sim__pipe_destroy(sim_pipe *p)
     void *arrays[] = {
         p->vc, p->slot, p->lat, p->in_loc, p->out_loc, p->nin, p->nout,
         p->in_off, p->out_off, p->rvc_off, p->rvc, p->nslot,
-        p->va_t, p->va_y, p->buf, p->rbusy, p->nva, p->occ_m, p->va_m,
+        p->va_t, p->va_y, p->buf, p->rbusy, p->occ_m, p->va_m,
         p->go_m, p->pend_m, p->sleep_m, p->vab_m, p->rb_m, p->iq_m,
         p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act,
         p->used, p->ej_cred, p->ej_used, p->va_g, p->va_a, p->sa_g, p->sa_a,
@@ -514,7 +525,6 @@ static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f,
     if (head) {
         p->vc[x].state = PIPE_VA;
         p->rc_n[x] = -1;         /* a new header: its route is not known */
-        p->nva[r]++;
         vc_bit_set(p, p->va_m, r, x);
         p->vc[x].rdy = f + p->rd;
     } else {
@@ -746,7 +756,6 @@ static void va_complete(sim_net *net, int r, int32_t x)
     p->vc[x].oport = op;
     p->vc[x].op_nx = (int16_t)(op + 1 < p->nout[r] ? op + 1 : 0);
     p->vc[x].state = PIPE_ACTIVE;
-    p->nva[r]--;
     vc_bit_clear(p, p->va_m, r, x);
     if (has_credit(net, r, x))
         vc_bit_set(p, p->go_m, r, x);
@@ -891,7 +900,6 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
             p->rb_m[r >> 6] &= ~(UINT64_C(1) << (r & 63));
         vc_bit_clear(p, p->occ_m, r, x);
     }
-    p->grants++;
     net->last_move = now;
 
 #ifndef NDEBUG
@@ -1163,7 +1171,7 @@ static void arrivals(sim_net *net)
 {
     sim_pipe *p = net->pipe;
     int s = (int)(net->now & (p->credits.size - 1));
-    int32_t *cr = p->credits.ev[s];
+    const int32_t *cr = cal_slot(&p->credits, s);
     for (int i = 0; i < p->credits.n[s]; i++) {
         int32_t key = cr[i], x;
         if (key >= p->nnet_vc) { /* to a PE: its queue may send again */
@@ -1184,13 +1192,11 @@ static void arrivals(sim_net *net)
         if (x >= 0)              /* its holder may request the switch */
             vc_bit_set(p, p->go_m, p->vc[x].vrt, x);
     }
-    p->credits.live -= p->credits.n[s];
     p->credits.n[s] = 0;
     s = (int)(net->now & (p->flits.size - 1));
     /* arrive() never adds to this cycle's slot (every delay is >= 1) */
     for (int i = 0; i < p->flits.n[s]; i++)
-        arrive(net, (const sim_pflit *)p->flits.ev[s] + i);
-    p->flits.live -= p->flits.n[s];
+        arrive(net, (const sim_pflit *)cal_slot(&p->flits, s) + i);
     p->flits.n[s] = 0;
 }
 
@@ -1298,10 +1304,10 @@ void sim__pipe_cycle(sim_net *net)
 {
     sim_pipe *p = net->pipe;
     /* an empty network with idle sources: jump to the next arrival */
-    if (!p->flits.live && !p->credits.live && !p->pe_busy &&
-        !net->queued && net->flits_injected == net->flits_consumed &&
-        net->sources_on && net->heap_n > 0 &&
-        net->heap_t[0] > net->now)
+    if (!p->pe_busy && !net->queued &&
+        net->flits_injected == net->flits_consumed && net->sources_on &&
+        net->heap_n > 0 && net->heap_t[0] > net->now &&
+        !cal_live(&p->flits) && !cal_live(&p->credits))
         net->now = net->heap_t[0];
     arrivals(net);
     sim__generate(net);
@@ -1325,7 +1331,7 @@ long sim__pipe_flits_buffered(const sim_net *net)
         n += p->vc[x].bn;
     for (int s = 0; s < p->flits.size; s++)
         for (int i = 0; i < p->flits.n[s]; i++)
-            n += ((const sim_pflit *)p->flits.ev[s])[i].x <= -2;
+            n += ((const sim_pflit *)cal_slot(&p->flits, s))[i].x <= -2;
     return n;
 }
 
@@ -1350,7 +1356,7 @@ int sim__pipe_check(const sim_net *net, err *e)
     long inflight = 0;
     for (int s = 0; s < p->flits.size; s++)
         for (int i = 0; i < p->flits.n[s]; i++) {
-            const sim_pflit *f = (const sim_pflit *)p->flits.ev[s] + i;
+            const sim_pflit *f = (const sim_pflit *)cal_slot(&p->flits, s) + i;
             if (f->x >= 0) {
                 fe[f->x]++;      /* a front's arrival: counted in bn */
             } else {
@@ -1360,7 +1366,7 @@ int sim__pipe_check(const sim_net *net, err *e)
         }
     for (int s = 0; s < p->credits.size; s++)
         for (int i = 0; i < p->credits.n[s]; i++) {
-            int32_t key = ((const int32_t *)p->credits.ev[s])[i];
+            int32_t key = ((const int32_t *)cal_slot(&p->credits, s))[i];
             if (key >= 0)
                 crd[key]++;
             else

@@ -35,10 +35,11 @@ typedef struct sim_pbuf {
  * horizon): slot t % size holds the events of cycle t. */
 typedef struct sim_pcal {
     int size;
-    void **ev;                   /* [slot] event array */
-    int *n, *cap;                /* [slot] used, allocated */
+    void *ev;                    /* [slot * cap + i] events */
+    int *n;                      /* [slot] used */
+    int32_t cap;                 /* room per slot: the most events one
+                                    cycle can have */
     size_t esize;                /* bytes per event */
-    long live;                   /* events queued in all slots */
 } sim_pcal;
 
 /* The fields of input VC x that the stages read for nearly every flit,
@@ -115,7 +116,6 @@ typedef struct sim_pipe {
     sim_pbuf *buf;               /* [x*B + i] buffer ring */
     int32_t *rbusy;              /* [router] input VCs holding a flit
                                     (occ_m) */
-    int32_t *nva;                /* [router] input VCs in VC allocation */
     /* the same sets as bits, so the stages visit only their members (in
      * the router's VC order, as a scan would): bit i of word w of router r
      * at [r * mw + w] stands for its input VC rvc[rvc_off[r] + 64 w + i] */
@@ -183,7 +183,6 @@ typedef struct sim_pipe {
                                       switch traversal */
     long port_conflicts;         /* two flits through one port in a
                                     cycle (must stay 0) */
-    long grants;                 /* switch grants so far */
 } sim_pipe;
 
 enum { PIPE_IDLE = 0, PIPE_VA = 1, PIPE_ACTIVE = 2 };
