@@ -83,8 +83,11 @@
  * va_wake() then resumes it at the cycle its next retry would have come.
  * When no two switch requests of a router share an input or an output
  * port (the usual case below saturation), iSLIP grants every one, so
- * sa_direct() grants them without building its request lists; otherwise
- * iSLIP runs over bit sets of ports.  Every shortcut gives the same grants,
+ * sa_direct() grants them without building its request lists (and with a
+ * single candidate, the most common case, without a conflict test);
+ * otherwise iSLIP runs over bit sets of ports.  Likewise a VC allocation
+ * with a single requesting input VC takes the output VC iSLIP would give
+ * it without running iSLIP.  Every shortcut gives the same grants,
  * pointer moves and event order as the plain stages, so results are
  * bit-identical to them.  Events wait in two calendar rings (flits,
  * credits) whose size bounds the longest delay and whose slots have room
@@ -532,14 +535,19 @@ static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f,
     }
 }
 
-static void rq_push(sim_pipe *p, int32_t in, int32_t out, int32_t y)
+/* Double the room of the request lists (rare: they keep their room). */
+static void rq_grow(sim_pipe *p)
 {
-    if (p->nrq == p->rq_cap) {
-        p->rq_cap = p->rq_cap ? 2 * p->rq_cap : 256;
-        p->rq_in = xrealloc(p->rq_in, sizeof *p->rq_in * (size_t)p->rq_cap);
-        p->rq_out = xrealloc(p->rq_out, sizeof *p->rq_out * (size_t)p->rq_cap);
-        p->rq_y = xrealloc(p->rq_y, sizeof *p->rq_y * (size_t)p->rq_cap);
-    }
+    p->rq_cap = p->rq_cap ? 2 * p->rq_cap : 256;
+    p->rq_in = xrealloc(p->rq_in, sizeof *p->rq_in * (size_t)p->rq_cap);
+    p->rq_out = xrealloc(p->rq_out, sizeof *p->rq_out * (size_t)p->rq_cap);
+    p->rq_y = xrealloc(p->rq_y, sizeof *p->rq_y * (size_t)p->rq_cap);
+}
+
+static inline void rq_push(sim_pipe *p, int32_t in, int32_t out, int32_t y)
+{
+    if (p->nrq == p->rq_cap)
+        rq_grow(p);
     p->rq_in[p->nrq] = in;
     p->rq_out[p->nrq] = out;
     p->rq_y[p->nrq] = y;
@@ -794,7 +802,29 @@ PIPE_HOT void va_stage(sim_net *net, int r, const int mw)
             p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
             bm[w] |= UINT64_C(1) << (i & 63);
         }
-    if (p->nrq) {
+    if (p->nrq && p->rq_in[0] == p->rq_in[p->nrq - 1]) {
+        /* one input VC requests (the usual case; they are listed in VC
+         * order): each output VC it requests grants it, and it accepts the
+         * one nearest at or after its pointer (for an output requested
+         * twice, a DCSH bus VC, the first request), as islip() does */
+        const int nout = p->nout[r] * p->V;
+        int32_t in = p->rq_in[0];
+        int32_t *g = p->va_g + (size_t)p->out_off[r] * p->V;
+        int32_t *a = p->va_a + off;
+        int best = 0, bd = nout;
+        for (int k = 0; k < p->nrq; k++) {
+            int d = p->rq_out[k] - a[in];
+            d += d < 0 ? nout : 0;
+            if (d < bd) {
+                bd = d;
+                best = k;
+            }
+        }
+        int32_t o = p->rq_out[best];
+        g[o] = in + 1 < nv ? in + 1 : 0;
+        a[in] = o + 1 < nout ? o + 1 : 0;
+        p->va_y[rv[in]] = p->rq_y[best];
+    } else if (p->nrq) {
         const int V = p->V;
         int ni;
         islip(p, nv, p->nout[r] * V, p->va_g + (size_t)p->out_off[r] * V,
@@ -971,6 +1001,28 @@ static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
  * pair has one VC and iSLIP grants and accepts every request, so the
  * grants are made here without the pair table; 0 (nothing done) when
  * two requests conflict. */
+PIPE_HOT void sa_direct_grant(sim_net *net, int r, int32_t x,
+                              const int dsa1)
+{
+    sim_pipe *p = net->pipe;
+    const int32_t ioff = p->in_off[r];
+    int32_t ip = p->vc[x].vip, op = p->vc[x].oport;
+    p->sa_g[p->out_off[r] + op] = p->vc[x].ip_nx;
+    p->sa_a[ioff + ip] = p->vc[x].op_nx;
+    p->sw_rr[ioff + ip] = p->vc[x].slot_nx;
+    if (!dsa1) {
+        p->vc[x].sa_t = net->now + p->dsa - 1;
+        vc_bit_set(p, p->pend_m, r, x);
+    } else {
+        /* a one-cycle allocation takes effect now: no grant was pending
+         * at r and sa_direct() grants in VC order, so the flits cross in
+         * the order of sa_stage's loop over the grants; each still has
+         * its credit (the others crossing use other output VCs) and
+         * crossing moves no allocator pointer */
+        traverse(net, r, x);
+    }
+}
+
 PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
 {
     sim_pipe *p = net->pipe;
@@ -979,10 +1031,22 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
     const size_t mo = (size_t)r * (size_t)mw;
     const uint64_t *om = p->occ_m + mo, *gm = p->go_m + mo,
                    *pm = p->pend_m + mo;
+    /* (dsa1: a one-cycle allocator, which leaves no grant pending) */
+    if (mw == 1) {
+        /* one candidate, the usual case: no conflict */
+        uint64_t bits = om[0] & gm[0] & (dsa1 ? ~UINT64_C(0) : ~pm[0]);
+        if (!(bits & (bits - 1))) {
+            if (bits) {
+                int32_t x = rv[__builtin_ctzll(bits)];
+                if (p->vc[x].rdy <= now)
+                    sa_direct_grant(net, r, x, dsa1);
+            }
+            return 1;
+        }
+    }
     int32_t *list = p->act;
     int n = 0;
     uint64_t ins = 0, outs = 0;
-    /* (dsa1: a one-cycle allocator, which leaves no grant pending) */
     for (int w = 0; w < mw; w++)
         for (uint64_t bits = om[w] & gm[w] & (dsa1 ? ~UINT64_C(0) : ~pm[w]);
              bits; bits &= bits - 1) {
@@ -997,25 +1061,8 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
             outs |= bo;
             list[n++] = x;
         }
-    const int32_t ioff = p->in_off[r];
-    int32_t *g = p->sa_g + p->out_off[r], *a = p->sa_a + ioff;
-    for (int k = 0; k < n; k++) {
-        int32_t x = list[k], ip = p->vc[x].vip, op = p->vc[x].oport;
-        g[op] = p->vc[x].ip_nx;
-        a[ip] = p->vc[x].op_nx;
-        p->sw_rr[ioff + ip] = p->vc[x].slot_nx;
-        if (!dsa1) {
-            p->vc[x].sa_t = now + p->dsa - 1;
-            vc_bit_set(p, p->pend_m, r, x);
-        } else {
-            /* a one-cycle allocation takes effect now: no grant was
-             * pending at r and the list is in VC order, so the flits
-             * cross in the order of sa_stage's loop over the grants;
-             * each still has its credit (the others crossing use other
-             * output VCs) and crossing moves no allocator pointer */
-            traverse(net, r, x);
-        }
-    }
+    for (int k = 0; k < n; k++)
+        sa_direct_grant(net, r, list[k], dsa1);
     return 1;
 }
 
