@@ -83,13 +83,25 @@
  * va_wake() then resumes it at the cycle its next retry would have come.
  * When no two switch requests of a router share an input or an output
  * port (the usual case below saturation), iSLIP grants every one, so
- * sa_direct() grants them without building its request lists; otherwise
- * iSLIP runs over bit sets of ports.  Every shortcut gives the same grants,
+ * sa_direct() grants them without building its request lists (and with a
+ * single candidate, the most common case, without a conflict test);
+ * otherwise iSLIP runs over bit sets of ports.  Likewise a VC allocation
+ * with a single requesting input VC takes the output VC iSLIP would give
+ * it without running iSLIP.  Every shortcut gives the same grants,
  * pointer moves and event order as the plain stages, so results are
  * bit-identical to them.  Events wait in two calendar rings (flits,
- * credits) whose size bounds the longest delay, so nothing is allocated
- * per flit once the rings have grown.
+ * credits) whose size bounds the longest delay and whose slots have room
+ * for the most events a cycle can have, so adding an event allocates and
+ * checks nothing.  A flit sent to an input VC goes into its buffer at
+ * once, with its arrival cycle (the credits guarantee the room): only a
+ * flit that arrives as the VC's front needs an event; one arriving behind
+ * others becomes the front when its predecessor leaves, at that cycle or
+ * its arrival, whichever is later.  Arrivals in input buffers commute
+ * (each changes its own VC and counters), so this changes no result; the
+ * PEs' arrivals, whose order the statistics see, stay events in their
+ * order.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +115,9 @@
 
 /* ---- calendars ---------------------------------------------------------- */
 
-static void cal_init(sim_pcal *c, int horizon, size_t esize)
+/* cap: a bound on the events of one cycle (sim__pipe_create derives it),
+ * so that adding an event needs no room check. */
+static void cal_init(sim_pcal *c, int horizon, size_t esize, int32_t cap)
 {
     /* a power of two >= the longest delay: a slot holds one cycle's events
      * and the slot of a cycle is a mask, not a division */
@@ -112,36 +126,39 @@ static void cal_init(sim_pcal *c, int horizon, size_t esize)
         size *= 2;
     c->size = size;
     c->esize = esize;
-    c->ev = xcalloc((size_t)size, sizeof *c->ev);
+    c->cap = cap;
+    /* untouched, the room beyond the events of the busiest cycle costs
+     * address space only */
+    c->ev = xmalloc(esize * (size_t)cap * (size_t)size);
     c->n = xcalloc((size_t)size, sizeof *c->n);
-    c->cap = xcalloc((size_t)size, sizeof *c->cap);
-    c->live = 0;
 }
 
 static void cal_free(sim_pcal *c)
 {
-    if (c->ev)
-        for (int i = 0; i < c->size; i++)
-            free(c->ev[i]);
     free(c->ev);
     free(c->n);
-    free(c->cap);
 }
 
-/* Double the room of slot s (rare: the slots keep their room). */
-static void cal_grow(sim_pcal *c, int s)
+/* Events queued in all slots. */
+static long cal_live(const sim_pcal *c)
 {
-    c->cap[s] = c->cap[s] ? 2 * c->cap[s] : 16;
-    c->ev[s] = xrealloc(c->ev[s], c->esize * (size_t)c->cap[s]);
+    long n = 0;
+    for (int s = 0; s < c->size; s++)
+        n += c->n[s];
+    return n;
+}
+
+/* The events of slot s. */
+static inline void *cal_slot(const sim_pcal *c, int s)
+{
+    return (char *)c->ev + c->esize * (size_t)c->cap * (size_t)s;
 }
 
 /* A new event in the slot of cycle t: its slot and index there. */
 static inline int cal_add(sim_pcal *c, int64_t t, int *slot)
 {
     int s = (int)(t & (c->size - 1));
-    if (c->n[s] == c->cap[s])
-        cal_grow(c, s);
-    c->live++;
+    assert(c->n[s] < c->cap);
     *slot = s;
     return c->n[s]++;
 }
@@ -150,16 +167,43 @@ static inline void flit_at(sim_pipe *p, int64_t t, int32_t x, int32_t m,
                            int32_t seq)
 {
     int s, i = cal_add(&p->flits, t, &s);
-    sim_pflit *f = (sim_pflit *)p->flits.ev[s] + i;
+    sim_pflit *f = (sim_pflit *)cal_slot(&p->flits, s) + i;
     f->x = x;
     f->m = m;
     f->seq = seq;
 }
 
+/* The front flit of input VC x (in its buffer) arrives in cycle t. */
+static inline void front_at(sim_pipe *p, int64_t t, int32_t x)
+{
+    int s, i = cal_add(&p->flits, t, &s);
+    ((sim_pflit *)cal_slot(&p->flits, s))[i].x = x;
+}
+
+/* A flit sent to input VC x, arriving in cycle t: it takes its place in
+ * x's buffer at once, behind the flits there or on their way (the credits
+ * guarantee the room), so that only a flit that will arrive as the front
+ * needs an event; the others become the front when the one before leaves
+ * (traverse). */
+static inline void flit_send(sim_pipe *p, int64_t t, int32_t x, int32_t m,
+                             int32_t seq)
+{
+    sim_pvc *v = &p->vc[x];
+    int32_t at = v->bh + v->bn;
+    if (at >= p->B)
+        at -= p->B;
+    sim_pbuf *b = &p->buf[(size_t)x * p->B + (size_t)at];
+    b->m = m;
+    b->seq = seq;
+    b->t = (uint32_t)t;
+    if (v->bn++ == 0)
+        front_at(p, t, x);
+}
+
 static inline void credit_at(sim_pipe *p, int64_t t, int32_t key)
 {
     int s, i = cal_add(&p->credits, t, &s);
-    ((int32_t *)p->credits.ev[s])[i] = key;
+    ((int32_t *)cal_slot(&p->credits, s))[i] = key;
 }
 
 /* ---- set-up ------------------------------------------------------------- */
@@ -269,7 +313,18 @@ int sim__pipe_create(sim_net *net, err *e)
     for (int r = 0; r < R; r++)
         p->rvc_off[r + 1] += p->rvc_off[r];
     p->rvc = xmalloc(sizeof *p->rvc * (size_t)p->nvc);
-    p->vc = xcalloc((size_t)p->nvc, sizeof *p->vc);
+    /* on cache-line boundaries, so that a VC's hot fields (sim_pvc, one
+     * line) take one miss, not two: malloc aligns to 16 bytes only */
+    {
+        size_t bytes = sizeof *p->vc * ((size_t)p->nvc + 1); /* not 0 */
+        p->vc = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+        if (!p->vc) {
+            fprintf(stderr, "dse: out of memory allocating %zu bytes\n",
+                    bytes);
+            abort();
+        }
+        memset(p->vc, 0, bytes);
+    }
     p->slot = xmalloc(sizeof *p->slot * (size_t)p->nvc);
     int32_t *fill = xmalloc(sizeof *fill * (size_t)R);
     memcpy(fill, p->rvc_off, sizeof *fill * (size_t)R);
@@ -285,13 +340,11 @@ int sim__pipe_create(sim_net *net, err *e)
             p->vc[x].vip = p->in_loc[c];
             p->vc[x].cdel =
                 1 + p->lat[c] + (c < t->nnet ? p->cd : 0);
-            p->vc[x].fdel = p->st + 1 + p->lat[c];
         }
     }
     free(fill);
 
     size_t nvc = (size_t)p->nvc;
-    p->since = xcalloc(nvc, sizeof *p->since);
     p->va_t = xmalloc(sizeof *p->va_t * nvc);
     p->va_y = xmalloc(sizeof *p->va_y * nvc);
     p->buf = xmalloc(sizeof *p->buf * nvc * (size_t)p->B);
@@ -303,7 +356,6 @@ int sim__pipe_create(sim_net *net, err *e)
         p->used[x] = -1;
     }
     p->rbusy = xcalloc((size_t)R, sizeof *p->rbusy);
-    p->nva = xcalloc((size_t)R, sizeof *p->nva);
     int32_t maxrv = 1;
     for (int r = 0; r < R; r++)
         if (p->rvc_off[r + 1] - p->rvc_off[r] > maxrv)
@@ -361,8 +413,14 @@ int sim__pipe_create(sim_net *net, err *e)
     /* the longest delay: a credit of an ejection VC, u + st + 2 + 1 +
      * credit_delay, or a flit on the slowest link */
     int horizon = p->dsa + p->st + 2 * maxlat + p->cd + 4;
-    cal_init(&p->flits, horizon, sizeof(sim_pflit));
-    cal_init(&p->credits, horizon, sizeof(int32_t));
+    /* events of one cycle: a flit arrives as the front of an input VC at
+     * most once per VC, and each input VC sends at most one flit per
+     * cycle, with a delay fixed per VC, hence at most one flit to an
+     * ejection VC's PE and one credit per VC; an ejection VC (nodes x V)
+     * takes one flit per cycle, hence one credit from its PE */
+    int32_t per_cycle = p->nvc + net->nodes * V;
+    cal_init(&p->flits, horizon, sizeof(sim_pflit), per_cycle);
+    cal_init(&p->credits, horizon, sizeof(int32_t), per_cycle);
 
     int32_t maxvc = 0;
     for (int r = 0; r < R; r++)
@@ -412,8 +470,8 @@ void sim__pipe_destroy(sim_pipe *p)
         return;
     void *arrays[] = {
         p->vc, p->slot, p->lat, p->in_loc, p->out_loc, p->nin, p->nout,
-        p->in_off, p->out_off, p->rvc_off, p->rvc, p->nslot, p->since,
-        p->va_t, p->va_y, p->buf, p->rbusy, p->nva, p->occ_m, p->va_m,
+        p->in_off, p->out_off, p->rvc_off, p->rvc, p->nslot,
+        p->va_t, p->va_y, p->buf, p->rbusy, p->occ_m, p->va_m,
         p->go_m, p->pend_m, p->sleep_m, p->vab_m, p->rb_m, p->iq_m,
         p->sa_oreq, p->sa_igr, p->rvi, p->rc_n, p->rc_y, p->rc_tier, p->act,
         p->used, p->ej_cred, p->ej_used, p->va_g, p->va_a, p->sa_g, p->sa_a,
@@ -466,11 +524,10 @@ static inline void vc_bit_clear(const sim_pipe *p, uint64_t *m, int r,
 static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f,
                                int head)
 {
-    p->since[x] = f;
+    p->vc[x].since = (uint32_t)f;
     if (head) {
         p->vc[x].state = PIPE_VA;
         p->rc_n[x] = -1;         /* a new header: its route is not known */
-        p->nva[r]++;
         vc_bit_set(p, p->va_m, r, x);
         p->vc[x].rdy = f + p->rd;
     } else {
@@ -478,14 +535,19 @@ static inline void front_ready(sim_pipe *p, int r, int32_t x, int64_t f,
     }
 }
 
-static void rq_push(sim_pipe *p, int32_t in, int32_t out, int32_t y)
+/* Double the room of the request lists (rare: they keep their room). */
+static void rq_grow(sim_pipe *p)
 {
-    if (p->nrq == p->rq_cap) {
-        p->rq_cap = p->rq_cap ? 2 * p->rq_cap : 256;
-        p->rq_in = xrealloc(p->rq_in, sizeof *p->rq_in * (size_t)p->rq_cap);
-        p->rq_out = xrealloc(p->rq_out, sizeof *p->rq_out * (size_t)p->rq_cap);
-        p->rq_y = xrealloc(p->rq_y, sizeof *p->rq_y * (size_t)p->rq_cap);
-    }
+    p->rq_cap = p->rq_cap ? 2 * p->rq_cap : 256;
+    p->rq_in = xrealloc(p->rq_in, sizeof *p->rq_in * (size_t)p->rq_cap);
+    p->rq_out = xrealloc(p->rq_out, sizeof *p->rq_out * (size_t)p->rq_cap);
+    p->rq_y = xrealloc(p->rq_y, sizeof *p->rq_y * (size_t)p->rq_cap);
+}
+
+static inline void rq_push(sim_pipe *p, int32_t in, int32_t out, int32_t y)
+{
+    if (p->nrq == p->rq_cap)
+        rq_grow(p);
     p->rq_in[p->nrq] = in;
     p->rq_out[p->nrq] = out;
     p->rq_y[p->nrq] = y;
@@ -702,7 +764,6 @@ static void va_complete(sim_net *net, int r, int32_t x)
     p->vc[x].oport = op;
     p->vc[x].op_nx = (int16_t)(op + 1 < p->nout[r] ? op + 1 : 0);
     p->vc[x].state = PIPE_ACTIVE;
-    p->nva[r]--;
     vc_bit_clear(p, p->va_m, r, x);
     if (has_credit(net, r, x))
         vc_bit_set(p, p->go_m, r, x);
@@ -741,7 +802,29 @@ PIPE_HOT void va_stage(sim_net *net, int r, const int mw)
             p->va_t[x] = now + p->dva - 1;   /* requested or not: retry */
             bm[w] |= UINT64_C(1) << (i & 63);
         }
-    if (p->nrq) {
+    if (p->nrq && p->rq_in[0] == p->rq_in[p->nrq - 1]) {
+        /* one input VC requests (the usual case; they are listed in VC
+         * order): each output VC it requests grants it, and it accepts the
+         * one nearest at or after its pointer (for an output requested
+         * twice, a DCSH bus VC, the first request), as islip() does */
+        const int nout = p->nout[r] * p->V;
+        int32_t in = p->rq_in[0];
+        int32_t *g = p->va_g + (size_t)p->out_off[r] * p->V;
+        int32_t *a = p->va_a + off;
+        int best = 0, bd = nout;
+        for (int k = 0; k < p->nrq; k++) {
+            int d = p->rq_out[k] - a[in];
+            d += d < 0 ? nout : 0;
+            if (d < bd) {
+                bd = d;
+                best = k;
+            }
+        }
+        int32_t o = p->rq_out[best];
+        g[o] = in + 1 < nv ? in + 1 : 0;
+        a[in] = o + 1 < nout ? o + 1 : 0;
+        p->va_y[rv[in]] = p->rq_y[best];
+    } else if (p->nrq) {
         const int V = p->V;
         int ni;
         islip(p, nv, p->nout[r] * V, p->va_g + (size_t)p->out_off[r] * V,
@@ -830,13 +913,23 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
     int32_t m = p->buf[at].m, fs = p->buf[at].seq;
     int32_t seq = fs & ~PIPE_TAIL;
     int tail = (fs & PIPE_TAIL) != 0;
-    p->vc[x].bh = p->vc[x].bh + 1 < B ? p->vc[x].bh + 1 : 0;
-    if (--p->vc[x].bn == 0) {
+    int32_t bh = p->vc[x].bh + 1 < B ? p->vc[x].bh + 1 : 0;
+    p->vc[x].bh = bh;
+    /* the next flit is the front from now + 1 if it has arrived by then;
+     * if it is still on its way, its arrival is an event */
+    int next = 0;
+    if (--p->vc[x].bn > 0) {
+        uint32_t ta = p->buf[(size_t)x * B + (size_t)bh].t;
+        int32_t late = (int32_t)(ta - (uint32_t)(now + 1));
+        next = late <= 0;
+        if (!next)
+            front_at(p, now + 1 + late, x);
+    }
+    if (!next) {
         if (--p->rbusy[r] == 0)
             p->rb_m[r >> 6] &= ~(UINT64_C(1) << (r & 63));
         vc_bit_clear(p, p->occ_m, r, x);
     }
-    p->grants++;
     net->last_move = now;
 
 #ifndef NDEBUG
@@ -861,7 +954,9 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
             vc_bit_clear(p, p->go_m, r, x);
         if (seq == 0)
             net->msg[m].hops++;
-        flit_at(p, now + p->vc[y].fdel, y, m, fs);
+        /* y, the output VC of a router, is a network VC */
+        assert(y < p->nnet_vc);
+        flit_send(p, now + p->vc[y].cdel - p->cd + p->st, y, m, fs);
         if (tail) {
             p->used[used_slot(net, y)] = -1;
             va_wake(p, r, now);
@@ -883,7 +978,7 @@ PIPE_HOT void traverse(sim_net *net, int r, int32_t x)
         p->vc[x].state = PIPE_IDLE;
         vc_bit_clear(p, p->go_m, r, x);
     }
-    if (p->vc[x].bn > 0)
+    if (next)
         front_ready(p, r, x, now + 1, tail);
 }
 
@@ -906,6 +1001,28 @@ static void sa_grant(sim_net *net, int r, int32_t ip, int32_t op);
  * pair has one VC and iSLIP grants and accepts every request, so the
  * grants are made here without the pair table; 0 (nothing done) when
  * two requests conflict. */
+PIPE_HOT void sa_direct_grant(sim_net *net, int r, int32_t x,
+                              const int dsa1)
+{
+    sim_pipe *p = net->pipe;
+    const int32_t ioff = p->in_off[r];
+    int32_t ip = p->vc[x].vip, op = p->vc[x].oport;
+    p->sa_g[p->out_off[r] + op] = p->vc[x].ip_nx;
+    p->sa_a[ioff + ip] = p->vc[x].op_nx;
+    p->sw_rr[ioff + ip] = p->vc[x].slot_nx;
+    if (!dsa1) {
+        p->vc[x].sa_t = net->now + p->dsa - 1;
+        vc_bit_set(p, p->pend_m, r, x);
+    } else {
+        /* a one-cycle allocation takes effect now: no grant was pending
+         * at r and sa_direct() grants in VC order, so the flits cross in
+         * the order of sa_stage's loop over the grants; each still has
+         * its credit (the others crossing use other output VCs) and
+         * crossing moves no allocator pointer */
+        traverse(net, r, x);
+    }
+}
+
 PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
 {
     sim_pipe *p = net->pipe;
@@ -914,10 +1031,22 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
     const size_t mo = (size_t)r * (size_t)mw;
     const uint64_t *om = p->occ_m + mo, *gm = p->go_m + mo,
                    *pm = p->pend_m + mo;
+    /* (dsa1: a one-cycle allocator, which leaves no grant pending) */
+    if (mw == 1) {
+        /* one candidate, the usual case: no conflict */
+        uint64_t bits = om[0] & gm[0] & (dsa1 ? ~UINT64_C(0) : ~pm[0]);
+        if (!(bits & (bits - 1))) {
+            if (bits) {
+                int32_t x = rv[__builtin_ctzll(bits)];
+                if (p->vc[x].rdy <= now)
+                    sa_direct_grant(net, r, x, dsa1);
+            }
+            return 1;
+        }
+    }
     int32_t *list = p->act;
     int n = 0;
     uint64_t ins = 0, outs = 0;
-    /* (dsa1: a one-cycle allocator, which leaves no grant pending) */
     for (int w = 0; w < mw; w++)
         for (uint64_t bits = om[w] & gm[w] & (dsa1 ? ~UINT64_C(0) : ~pm[w]);
              bits; bits &= bits - 1) {
@@ -932,25 +1061,8 @@ PIPE_HOT int sa_direct(sim_net *net, int r, const int mw, const int dsa1)
             outs |= bo;
             list[n++] = x;
         }
-    const int32_t ioff = p->in_off[r];
-    int32_t *g = p->sa_g + p->out_off[r], *a = p->sa_a + ioff;
-    for (int k = 0; k < n; k++) {
-        int32_t x = list[k], ip = p->vc[x].vip, op = p->vc[x].oport;
-        g[op] = p->vc[x].ip_nx;
-        a[ip] = p->vc[x].op_nx;
-        p->sw_rr[ioff + ip] = p->vc[x].slot_nx;
-        if (!dsa1) {
-            p->vc[x].sa_t = now + p->dsa - 1;
-            vc_bit_set(p, p->pend_m, r, x);
-        } else {
-            /* a one-cycle allocation takes effect now: no grant was
-             * pending at r and the list is in VC order, so the flits
-             * cross in the order of sa_stage's loop over the grants;
-             * each still has its credit (the others crossing use other
-             * output VCs) and crossing moves no allocator pointer */
-            traverse(net, r, x);
-        }
-    }
+    for (int k = 0; k < n; k++)
+        sa_direct_grant(net, r, list[k], dsa1);
     return 1;
 }
 
@@ -1093,27 +1205,20 @@ static void arrive(sim_net *net, const sim_pflit *f)
             sim__deliver(net, f->m);      /* may grow the message pool */
         return;
     }
+    /* the front of x, in its buffer since it was sent (flit_send) */
     int32_t x = f->x;
-    int32_t tail_at = p->vc[x].bh + p->vc[x].bn;
-    if (tail_at >= p->B)
-        tail_at -= p->B;
-    size_t at = (size_t)x * p->B + (size_t)tail_at;
-    p->buf[at].m = f->m;
-    p->buf[at].seq = f->seq;
-    if (p->vc[x].bn++ == 0) {
-        int32_t r = vc_router(net, x);
-        if (p->rbusy[r]++ == 0)
-            p->rb_m[r >> 6] |= UINT64_C(1) << (r & 63);
-        vc_bit_set(p, p->occ_m, r, x);
-        front_ready(p, r, x, now, p->vc[x].state == PIPE_IDLE);
-    }
+    int32_t r = vc_router(net, x);
+    if (p->rbusy[r]++ == 0)
+        p->rb_m[r >> 6] |= UINT64_C(1) << (r & 63);
+    vc_bit_set(p, p->occ_m, r, x);
+    front_ready(p, r, x, now, p->vc[x].state == PIPE_IDLE);
 }
 
 static void arrivals(sim_net *net)
 {
     sim_pipe *p = net->pipe;
     int s = (int)(net->now & (p->credits.size - 1));
-    int32_t *cr = p->credits.ev[s];
+    const int32_t *cr = cal_slot(&p->credits, s);
     for (int i = 0; i < p->credits.n[s]; i++) {
         int32_t key = cr[i], x;
         if (key >= p->nnet_vc) { /* to a PE: its queue may send again */
@@ -1134,13 +1239,11 @@ static void arrivals(sim_net *net)
         if (x >= 0)              /* its holder may request the switch */
             vc_bit_set(p, p->go_m, p->vc[x].vrt, x);
     }
-    p->credits.live -= p->credits.n[s];
     p->credits.n[s] = 0;
     s = (int)(net->now & (p->flits.size - 1));
     /* arrive() never adds to this cycle's slot (every delay is >= 1) */
     for (int i = 0; i < p->flits.n[s]; i++)
-        arrive(net, (const sim_pflit *)p->flits.ev[s] + i);
-    p->flits.live -= p->flits.n[s];
+        arrive(net, (const sim_pflit *)cal_slot(&p->flits, s) + i);
     p->flits.n[s] = 0;
 }
 
@@ -1202,8 +1305,8 @@ static void inject(sim_net *net)
             sim_msg *mm = &net->msg[m];
             p->vc[y].cred--;
             int tail = seq == mm->len - 1;
-            flit_at(p, net->now + 2, y, m,          /* 1-cycle channel */
-                    tail ? seq | PIPE_TAIL : seq);
+            flit_send(p, net->now + 2, y, m,        /* 1-cycle channel */
+                      tail ? seq | PIPE_TAIL : seq);
             net->flits_injected++;
             net->last_move = net->now;
             if (seq == 0)
@@ -1248,10 +1351,10 @@ void sim__pipe_cycle(sim_net *net)
 {
     sim_pipe *p = net->pipe;
     /* an empty network with idle sources: jump to the next arrival */
-    if (!p->flits.live && !p->credits.live && !p->pe_busy &&
-        !net->queued && net->flits_injected == net->flits_consumed &&
-        net->sources_on && net->heap_n > 0 &&
-        net->heap_t[0] > net->now)
+    if (!p->pe_busy && !net->queued &&
+        net->flits_injected == net->flits_consumed && net->sources_on &&
+        net->heap_n > 0 && net->heap_t[0] > net->now &&
+        !cal_live(&p->flits) && !cal_live(&p->credits))
         net->now = net->heap_t[0];
     arrivals(net);
     sim__generate(net);
@@ -1269,9 +1372,14 @@ long sim__pipe_flits_buffered(const sim_net *net)
 {
     const sim_pipe *p = net->pipe;
     long n = 0;
+    /* the flits in buffers or on their way to one (flit_send), and those
+     * on their way to a PE */
     for (int32_t x = 0; x < p->nvc; x++)
         n += p->vc[x].bn;
-    return n + p->flits.live;
+    for (int s = 0; s < p->flits.size; s++)
+        for (int i = 0; i < p->flits.n[s]; i++)
+            n += ((const sim_pflit *)cal_slot(&p->flits, s))[i].x <= -2;
+    return n;
 }
 
 /* ---- invariants ---------------------------------------------------------- */
@@ -1288,23 +1396,24 @@ int sim__pipe_check(const sim_net *net, err *e)
     const int V = p->V, B = p->B;
     int rc = 0;
     size_t nej = (size_t)net->nodes * (size_t)V;
-    int32_t *fl = xcalloc((size_t)p->nvc + 1, sizeof *fl);
+    int32_t *fe = xcalloc((size_t)p->nvc + 1, sizeof *fe);
     int32_t *crd = xcalloc((size_t)p->nvc + 1, sizeof *crd);
     int32_t *efl = xcalloc(nej + 1, sizeof *efl);
     int32_t *ecr = xcalloc(nej + 1, sizeof *ecr);
     long inflight = 0;
     for (int s = 0; s < p->flits.size; s++)
         for (int i = 0; i < p->flits.n[s]; i++) {
-            const sim_pflit *f = (const sim_pflit *)p->flits.ev[s] + i;
-            if (f->x >= 0)
-                fl[f->x]++;
-            else
+            const sim_pflit *f = (const sim_pflit *)cal_slot(&p->flits, s) + i;
+            if (f->x >= 0) {
+                fe[f->x]++;      /* a front's arrival: counted in bn */
+            } else {
                 efl[-2 - f->x]++;
-            inflight++;
+                inflight++;
+            }
         }
     for (int s = 0; s < p->credits.size; s++)
         for (int i = 0; i < p->credits.n[s]; i++) {
-            int32_t key = ((const int32_t *)p->credits.ev[s])[i];
+            int32_t key = ((const int32_t *)cal_slot(&p->credits, s))[i];
             if (key >= 0)
                 crd[key]++;
             else
@@ -1314,11 +1423,19 @@ int sim__pipe_check(const sim_net *net, err *e)
     for (int32_t x = 0; x < p->nvc; x++) {
         if (p->vc[x].bn < 0 || p->vc[x].bn > B)
             FAIL("VC %d holds %d flits, depth %d", x, p->vc[x].bn, B);
-        /* credits + occupancy + flits and credits in flight = depth */
-        if (p->vc[x].cred + p->vc[x].bn + fl[x] + crd[x] != B)
-            FAIL("VC %d: credits %d + occupancy %d + %d flits and %d "
-                 "credits in flight != %d",
-                 x, p->vc[x].cred, p->vc[x].bn, fl[x], crd[x], B);
+        /* credits + flits buffered or on their way + credits in flight =
+         * depth */
+        if (p->vc[x].cred + p->vc[x].bn + crd[x] != B)
+            FAIL("VC %d: credits %d + occupancy %d + %d credits in flight "
+                 "!= %d",
+                 x, p->vc[x].cred, p->vc[x].bn, crd[x], B);
+        /* a front on its way has one arrival event; a front here, none */
+        int here = (p->occ_m[(size_t)p->vc[x].vrt * p->mw +
+                             (size_t)(p->rvi[x] >> 6)] >>
+                    (p->rvi[x] & 63)) & 1;
+        if (fe[x] != (p->vc[x].bn > 0 && !here))
+            FAIL("VC %d: %d front arrival events, %d flits, front here %d",
+                 x, fe[x], p->vc[x].bn, here);
         buffered += p->vc[x].bn;
         /* the flits of a VC are in order: each follows its predecessor;
          * the tail flag marks each message's last */
@@ -1375,7 +1492,7 @@ int sim__pipe_check(const sim_net *net, err *e)
         FAIL("%ld times two flits crossed one switch port in a cycle",
              p->port_conflicts);
 out:
-    free(fl);
+    free(fe);
     free(crd);
     free(efl);
     free(ecr);
@@ -1395,11 +1512,18 @@ long sim__pipe_deadlock_find(sim_net *net, long min_stuck)
     const int V = p->V;
     uint8_t *in = xcalloc((size_t)p->nvc, 1);
     long n = 0;
-    for (int32_t x = 0; x < p->nvc; x++)
-        if (p->vc[x].bn && net->now - p->since[x] >= min_stuck) {
+    for (int32_t x = 0; x < p->nvc; x++) {
+        /* since is kept modulo 2^32 cycles: a wait of 2^32 cycles or
+         * more (hours of simulation) would read short */
+        int64_t wait = (uint32_t)((uint32_t)net->now - p->vc[x].since);
+        int here = (p->occ_m[(size_t)p->vc[x].vrt * p->mw +
+                             (size_t)(p->rvi[x] >> 6)] >>
+                    (p->rvi[x] & 63)) & 1;
+        if (here && wait >= min_stuck) {
             in[x] = 1;
             n++;
         }
+    }
     int changed = n > 0;
     while (changed) {
         changed = 0;

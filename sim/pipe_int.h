@@ -14,26 +14,32 @@
 
 #include "sim_int.h"
 
-/* A flit event: arrival in an input VC buffer (x >= 0) or at the PE of an
- * ejection VC (x = -2 - (router * V + v)).  seq (here and in a buffered
- * flit, sim_pbuf) carries PIPE_TAIL on a message's last flit, so that a
- * switch traversal need not read the message. */
+/* A flit event: the flit at the front of input VC x arrives (x >= 0: the
+ * flit itself is already in x's buffer, m and seq unused), or a flit
+ * arrives at the PE of an ejection VC (x = -2 - (router * V + v)).  seq
+ * (here and in a buffered flit, sim_pbuf) carries PIPE_TAIL on a message's
+ * last flit, so that a switch traversal need not read the message. */
 typedef struct sim_pflit {
     int32_t x, m, seq;
 } sim_pflit;
 
+/* A flit in an input VC's buffer ring: the ring also holds the flits on
+ * their way to it (sent, not arrived), so that a flit arriving behind
+ * others needs no event. */
 typedef struct sim_pbuf {
     int32_t m, seq;              /* message, flit index (| PIPE_TAIL) */
+    uint32_t t;                  /* cycle it arrives, modulo 2^32 */
 } sim_pbuf;
 
 /* A ring of per-cycle event lists (calendar queue over a bounded
  * horizon): slot t % size holds the events of cycle t. */
 typedef struct sim_pcal {
     int size;
-    void **ev;                   /* [slot] event array */
-    int *n, *cap;                /* [slot] used, allocated */
+    void *ev;                    /* [slot * cap + i] events */
+    int *n;                      /* [slot] used */
+    int32_t cap;                 /* room per slot: the most events one
+                                    cycle can have */
     size_t esize;                /* bytes per event */
-    long live;                   /* events queued in all slots */
 } sim_pcal;
 
 /* The fields of input VC x that the stages read for nearly every flit,
@@ -48,7 +54,9 @@ typedef struct sim_pvc {
                                     -2 - v (ejection VC v), -1 none */
     int32_t oport;               /* local output port of that output VC
                                     (valid while ACTIVE) */
-    int32_t bh, bn;              /* buffer ring head, flits buffered */
+    int32_t bh, bn;              /* buffer ring head, flits buffered or
+                                    on their way (the front is here iff
+                                    x's bit of occ_m is set) */
     int32_t cred;                /* credits in hand for x as the output
                                     VC of its upstream router (or PE) */
     int32_t vip;                 /* its local input port */
@@ -57,15 +65,22 @@ typedef struct sim_pvc {
                                     vpos >> 6, bit vpos & 63 */
     int32_t cdel;                /* cycles from a flit leaving x to its
                                     credit reaching the upstream router
-                                    (or PE) */
-    int32_t fdel;                /* cycles from a switch grant upstream
-                                    to the flit's arrival in x */
+                                    (or PE); for a network VC, those
+                                    from a switch grant upstream to the
+                                    flit's arrival in x are cdel -
+                                    credit_delay + st_final_delay */
+    uint32_t since;              /* cycle its front flit got to the front
+                                    (deadlock detection), modulo 2^32:
+                                    here, not in an array of its own,
+                                    because front_ready() writes it for
+                                    nearly every flit */
     /* the round-robin pointers a switch grant to x sets (sa_direct):
      * the port's VC after x, the input port after vip, the output port
      * after oport (set with oport) */
     int16_t slot_nx, ip_nx, op_nx;
     uint8_t state;               /* PIPE_IDLE, PIPE_VA, PIPE_ACTIVE */
 } sim_pvc;
+_Static_assert(sizeof(sim_pvc) == 64, "sim_pvc is one cache line");
 
 typedef struct sim_pipe {
     /* design */
@@ -98,16 +113,15 @@ typedef struct sim_pipe {
     int64_t *va_t;               /* completion cycle of a VC allocation in
                                     progress, -1 none */
     int32_t *va_y;               /* VC granted by that VA (-1: failed) */
-    int64_t *since;              /* cycle its front flit got to the front
-                                    (deadlock detection) */
     sim_pbuf *buf;               /* [x*B + i] buffer ring */
-    int32_t *rbusy;              /* [router] input VCs holding a flit */
-    int32_t *nva;                /* [router] input VCs in VC allocation */
+    int32_t *rbusy;              /* [router] input VCs holding a flit
+                                    (occ_m) */
     /* the same sets as bits, so the stages visit only their members (in
      * the router's VC order, as a scan would): bit i of word w of router r
      * at [r * mw + w] stands for its input VC rvc[rvc_off[r] + 64 w + i] */
     int mw;                      /* words per router */
-    uint64_t *occ_m;             /* holds a flit */
+    uint64_t *occ_m;             /* holds a flit (its front has
+                                    arrived) */
     uint64_t *va_m;              /* in VC allocation */
     uint64_t *go_m;              /* ACTIVE, its output VC has a credit */
     uint64_t *pend_m;            /* a switch grant pending (sa_t >= 0) */
@@ -169,7 +183,6 @@ typedef struct sim_pipe {
                                       switch traversal */
     long port_conflicts;         /* two flits through one port in a
                                     cycle (must stay 0) */
-    long grants;                 /* switch grants so far */
 } sim_pipe;
 
 enum { PIPE_IDLE = 0, PIPE_VA = 1, PIPE_ACTIVE = 2 };
