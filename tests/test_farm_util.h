@@ -335,7 +335,7 @@ static inline int test_wait_exit(pid_t pid, double seconds)
 static inline void test_study_field(dse_store *st, const char *id,
                                     const char *field, char *buf, size_t size)
 {
-    char key[64];
+    char key[160];
     snprintf(key, sizeof key, "dse:study:%s", id);
     size_t n;
     char **f, **v;
