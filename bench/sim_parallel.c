@@ -2,7 +2,7 @@
  * bench/sim_parallel.c — one run on several threads (the partitioned
  * engine, sim/engine_par.c): where it pays.
  *
- *   bench_sim_parallel [--quick] [--repeat N] [--threads T] [K ...]
+ *   bench_sim_parallel [--quick] [--repeat N] [--threads T] [K[=RATE] ...]
  *
  * For each k-ary 2-cube torus (default k = 16, 32, 64; dimension order,
  * V = 2, B = 4, 16-flit messages, credit delay 1): the saturation rate of
@@ -17,7 +17,10 @@
  * average is printed first: on a shared machine the speed-up means
  * something only when it is below the core count.
  *
- * --repeat N: each timing N times, the least wall time kept.  --quick:
+ * K=RATE: that torus at RATE (messages/node/cycle) instead of half of the
+ * saturation rate (skips the search, which on a 64x64 torus takes longer
+ * than the timings).  --repeat N: each timing N times, the least wall
+ * time kept.  --quick:
  * fewer cycles (smoke test).  Nothing is asserted: a bench prints figures.
  */
 #include <stdio.h>
@@ -107,6 +110,7 @@ int main(int argc, char **argv)
 {
     int quick = 0, repeat = 1, threads = 2;
     int ks[16], nk = 0;
+    double given[16] = {0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             quick = 1;
@@ -118,8 +122,11 @@ int main(int argc, char **argv)
             printf("usage: bench_sim_parallel [--quick] [--repeat N] "
                    "[--threads T] [K ...]\n");
             return 0;
-        } else if (nk < 16 && atoi(argv[i]) >= 2)
+        } else if (nk < 16 && atoi(argv[i]) >= 2) {
+            const char *eq = strchr(argv[i], '=');
+            given[nk] = eq ? atof(eq + 1) : 0;
             ks[nk++] = atoi(argv[i]);
+        }
     }
     if (nk == 0) {
         ks[0] = 16;
@@ -131,16 +138,18 @@ int main(int argc, char **argv)
     printf("torus n=2, dimension order, V=2, B=4, 16-flit messages; "
            "threads 1 vs %d; times of the timed cycles only\n",
            threads);
-    printf("%5s %9s %8s %8s | %9s %9s | %9s %9s | %7s %9s | %9s %9s\n",
+    printf("%5s %9s %6s %6s | %7s %7s | %7s %7s | %7s %9s | %15s %15s\n",
            "k", "rate", "warm", "cycles", "1T wall", "1T cpu", "T wall",
-           "T cpu", "speedup", "same", "fast cd0", "active1");
+           "T cpu", "speedup", "same", "fast cd0 w/cpu", "active1 w/cpu");
     for (int i = 0; i < nk; i++) {
         int k = ks[i];
         sim_params p = params(k, 0.001, 1, threads, 1);
         sim_saturation_result s;
+        memset(&s, 0, sizeof s);
+        s.rate = 2 * given[i];
         err e;
         err_clear(&e);
-        if (sim_saturation(&p, &s, &e)) {
+        if (given[i] <= 0 && sim_saturation(&p, &s, &e)) {
             fprintf(stderr, "%s\n", e.msg);
             return 1;
         }
@@ -158,15 +167,15 @@ int main(int argc, char **argv)
         timing tf = time_run(&p, warm, cycles, repeat);
         p = params(k, rate, 0, 1, 1);
         timing ta = time_run(&p, warm, cycles, repeat);
-        printf("%5d %9.6f %8ld %8ld | %9.3f %9.3f | %9.3f %9.3f | %6.2fx "
-               "%9s | %9.3f %9.3f\n",
+        printf("%5d %9.6f %6ld %6ld | %7.3f %7.3f | %7.3f %7.3f | %6.2fx "
+               "%9s | %7.3f %7.3f %7.3f %7.3f\n",
                k, rate, warm, cycles, t1.wall, t1.cpu, tn.wall, tn.cpu,
                t1.wall / tn.wall, same ? "identical" : "DIFFER", tf.wall,
-               ta.wall);
+               tf.cpu, ta.wall, ta.cpu);
         printf("      saturation %.6f msgs/node/cycle (%s); delivered %ld, "
                "flits consumed %ld\n",
-               s.rate, sim_status_name(s.status), t1.c.delivered,
-               t1.c.flits_consumed);
+               s.rate, given[i] > 0 ? "given" : sim_status_name(s.status),
+               t1.c.delivered, t1.c.flits_consumed);
         fflush(stdout);
     }
     load_average();

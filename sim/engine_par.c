@@ -68,7 +68,7 @@
  * for bit, on 1, 2, 3, ... threads (tests/test_sim_par.c).
  *
  * BARRIER.  A counting barrier on C11 atomics: spin a few microseconds,
- * then sleep on the phase word (futex on Linux, short sleeps elsewhere),
+ * yield, then sleep on the phase word (futex on Linux, short sleeps elsewhere),
  * so that idle workers cost nothing when the machine is shared or the
  * caller is between cycles.  Phases are short (tens of microseconds per
  * thousand routers), so a barrier that always sleeps (a condition
@@ -82,6 +82,7 @@
 #ifdef __linux__
 #define _DEFAULT_SOURCE          /* syscall(SYS_futex) */
 #endif
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,8 +173,9 @@ static void futex_wake_all(atomic_int *a)
 
 /* The last thread to arrive opens the next phase and wakes the sleepers;
  * the others spin briefly (both threads on a core: a phase is tens of
- * microseconds, a wake-up costs as much), then sleep on the phase word
- * (a descheduled partner, a shared machine, a caller between cycles). */
+ * microseconds, a wake-up costs as much), then yield a few times (on a
+ * shared machine the partner may be waiting for this core), then sleep
+ * on the phase word (a descheduled partner, a caller between cycles). */
 static void bar_wait(par_barrier *b)
 {
     int ph = atomic_load_explicit(&b->phase, memory_order_relaxed);
@@ -187,11 +189,14 @@ static void bar_wait(par_barrier *b)
 #endif
         return;
     }
-    for (int i = 0; i < 500; i++) {
+    for (int i = 0; i < 300; i++) {
         if (atomic_load_explicit(&b->phase, memory_order_acquire) != ph)
             return;
+        if (i >= 200)            /* the partner may be queued on this core */
+            sched_yield();
 #if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
+        else
+            __builtin_ia32_pause();
 #endif
     }
     atomic_fetch_add(&b->sleepers, 1);
