@@ -4,8 +4,9 @@
  *
  *   - Thread-count independence: the same (params, seed) on 1, 2 and 3
  *     threads gives the same sim_result bit for bit (torus and mesh,
- *     uniform and hot-spot traffic, dimension order and duato, below and
- *     past saturation, a deadlock-prone network that deadlocks), and the
+ *     express cube and hypercube, uniform and hot-spot traffic, dimension
+ *     order and duato, below and past saturation, a deadlock-prone
+ *     network that deadlocks), and the
  *     same counters after every stretch of a stepped run.
  *   - Conservation and the engine's own lists (sim_check_invariants)
  *     after every stretch, and at the end of every run.
@@ -91,6 +92,10 @@ static const struct {
     {"topology=torus k=8 n=2 vcs=3 buffer=2 routing=duato router_delay=1",
      "message_bits=16 length=exponential", 0.015},
     {"topology=torus k=6 n=3 vcs=2 buffer=1", "message_bits=8", 0.01},
+    /* routers without a PE (express interchanges), and the hypercube */
+    {"topology=express n=2 k=16 kn=4 m=1 vcs=2 buffer=2", "message_bits=16",
+     0.002},
+    {"topology=hypercube n=6 vcs=2 buffer=2", "message_bits=16", 0.01},
 };
 
 static void test_thread_count_independent(void **state)
