@@ -82,7 +82,9 @@ static const struct {
     const char *design, *workload;
     double rate;
 } cases[] = {
-    /* below saturation, then past it */
+    /* light (the empty network jumps to the next arrival), below
+     * saturation, then past it */
+    {"topology=torus k=8 n=2 vcs=2 buffer=4", "message_bits=16", 0.0005},
     {"topology=torus k=8 n=2 vcs=2 buffer=4", "message_bits=16", 0.008},
     {"topology=torus k=8 n=2 vcs=2 buffer=4", "message_bits=16", 0.03},
     {"topology=mesh k=8 n=2 vcs=2 buffer=2",
