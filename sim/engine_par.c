@@ -571,10 +571,7 @@ void sim__par_cycle(sim_net *net)
 
 int sim__par_supports(const sim_params *p, err *e)
 {
-    if (p->threads < 1 || p->threads > 256)
-        return err_set(e, ERR_INVALID, "threads %d: need 1..256",
-                       p->threads);
-    if (!p->partitioned) {
+    if (!p->partitioned) {       /* threads <= 0 (zeroed params): 1 */
         if (p->threads > 1)
             return err_set(e, ERR_INVALID,
                            "threads %d: several threads run the partitioned "
@@ -582,6 +579,9 @@ int sim__par_supports(const sim_params *p, err *e)
                            p->threads);
         return 0;
     }
+    if (p->threads < 1 || p->threads > 256)
+        return err_set(e, ERR_INVALID, "threads %d: need 1..256",
+                       p->threads);
     const net_design *d = &p->design;
     if (d->topology == NET_DCSH)
         return err_set(e, ERR_UNSUPPORTED,

@@ -262,6 +262,14 @@ static void test_gating(void **state)
              0.01, 0);
     err_clear(&e);
     assert_int_equal(sim_run(&p, &r, &e), ERR_INVALID);
+    /* zeroed fields (callers that fill sim_params by hand) stay serial */
+    p.partitioned = 0;
+    p.credit_delay = 0;
+    p.messages = 500;
+    p.warmup_messages = 100;
+    err_clear(&e);
+    assert_int_equal(sim_run(&p, &r, &e), 0);
+    assert_int_equal(r.status, SIM_OK);
 }
 
 int main(void)
