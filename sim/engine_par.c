@@ -68,16 +68,17 @@
  * for bit, on 1, 2, 3, ... threads (tests/test_sim_par.c).
  *
  * BARRIER.  A counting barrier on C11 atomics: spin a few microseconds,
- * yield, then sleep on the phase word (futex on Linux, short sleeps elsewhere),
- * so that idle workers cost nothing when the machine is shared or the
- * caller is between cycles.  Phases are short (tens of microseconds per
+ * yield, then sleep on the phase word (futex on Linux, short sleeps
+ * elsewhere), so that idle workers cost nothing when the machine is shared
+ * or the caller is between cycles.  Phases are short (tens of microseconds per
  * thousand routers), so a barrier that always sleeps (a condition
  * variable: 5-6 us) would eat the gain.
  *
  * COST.  Unlike the work-set engine this one visits every router in every
  * cycle (an empty router costs a few loads; an empty network jumps to the
  * next arrival), so it pays only on large networks at moderate load:
- * docs/architecture.md, "Parallel runs", gives the measured break-even.
+ * docs/architecture.md, "Parallel runs", gives the figures measured and
+ * the break-even they point to.
  */
 #ifdef __linux__
 #define _DEFAULT_SOURCE          /* syscall(SYS_futex) */
