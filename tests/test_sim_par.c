@@ -15,6 +15,7 @@
  *   - It simulates what the serial engines simulate with credit delay 1:
  *     latency within the combined 95% half-widths, accepted throughput
  *     within 2%.
+ *   - The stop flag stops a run on several threads.
  *   - Gating: several threads without the partitioned mode, a credit
  *     delay other than 1 and DCSH buses are refused.
  */
@@ -239,6 +240,21 @@ static void test_matches_serial_cd1(void **state)
     }
 }
 
+/* The stop flag ends a partitioned run as it ends a serial one (run.c
+ * polls it between cycles, with the workers at their barrier). */
+static void test_stop_flag(void **state)
+{
+    (void)state;
+    static volatile sig_atomic_t stop = 1;
+    sim_params p = make("topology=torus k=16 n=2 vcs=2 buffer=4",
+                        "message_bits=16", 0.002, 2);
+    p.stop_flag = &stop;
+    sim_result r;
+    run(&p, &r);
+    assert_int_equal(r.status, SIM_STOPPED);
+    assert_true(r.cycles > 0 && r.cycles <= 512);
+}
+
 static void test_gating(void **state)
 {
     (void)state;
@@ -280,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_stepped_invariants),
         cmocka_unit_test(test_zero_load),
         cmocka_unit_test(test_matches_serial_cd1),
+        cmocka_unit_test(test_stop_flag),
         cmocka_unit_test(test_gating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
