@@ -68,6 +68,7 @@ tests/test_sim_par.c sim/sim_int.h
 tests/test_topology.c sim/sim_int.h
 tests/test_traffic.c sim/sim_int.h
 bench/probe_det.c sim/sim_int.h
+bench/sim_parallel.c sim/sim_int.h
 bench/probe_duato.c sim/sim_int.h
 bench/sim_saturated.c sim/sim_int.h
 "

@@ -727,6 +727,25 @@ void sim__par_destroy(sim_par *P)
     free(P);
 }
 
+int sim__par_threads(const sim_net *net)
+{
+    return net->par ? net->par->threads : 1;
+}
+
+double sim__par_thread_cpu(const sim_net *net, int t)
+{
+    clockid_t id;
+    struct timespec ts;
+    if (!net->par || t < 0 || t >= net->par->threads)
+        return 0;
+    if (t == 0)                  /* the caller's thread runs block 0 */
+        id = CLOCK_THREAD_CPUTIME_ID;
+    else if (pthread_getcpuclockid(net->par->th[t].tid, &id) != 0)
+        return 0;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* ---- the engine hooks and invariants ------------------------------------- */
 
 /* Every unrouted header is on its router's waiting list exactly once, and

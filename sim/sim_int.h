@@ -776,6 +776,11 @@ int sim__par_supports(const sim_params *p, err *e);
 int sim__par_create(sim_net *net, err *e);
 void sim__par_destroy(sim_par *par);
 void sim__par_cycle(sim_net *net);
+/* Benches: the threads of a partitioned run (1 otherwise), and the CPU
+ * seconds thread t has used (t = 0: the calling thread, which runs the
+ * first block), to see how the work splits. */
+int sim__par_threads(const sim_net *net);
+double sim__par_thread_cpu(const sim_net *net, int t);
 
 /* pcs.c */
 void sim__pcs_start(sim_net *net, int32_t m, int32_t inj_vc);
