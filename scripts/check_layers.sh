@@ -64,9 +64,11 @@ tests/test_sim2.c sim/sim_int.h
 tests/test_sim2_flow.c sim/sim_int.h
 tests/test_sim_pipe.c sim/sim_int.h
 tests/test_sim_fast.c sim/sim_int.h
+tests/test_sim_par.c sim/sim_int.h
 tests/test_topology.c sim/sim_int.h
 tests/test_traffic.c sim/sim_int.h
 bench/probe_det.c sim/sim_int.h
+bench/sim_parallel.c sim/sim_int.h
 bench/probe_duato.c sim/sim_int.h
 bench/sim_saturated.c sim/sim_int.h
 "

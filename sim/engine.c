@@ -121,7 +121,10 @@
  * (generation and injection) is too small a share of a cycle to pay for
  * the barriers (docs/history/simulator-performance.md).  Callers with
  * several runs (sim_run_many, the optimizer's pool, the farm) spread
- * independent runs over the cores instead.
+ * independent runs over the cores instead.  A single large run can use
+ * the partitioned engine (engine_par.c, sim_params.partitioned): another
+ * mode, with credit delay 1, whose decisions are per router, so its
+ * result is the same on any number of threads, but not this engine's.
  */
 #include <stdlib.h>
 

@@ -76,6 +76,8 @@ void sim_params_init(sim_params *p)
     p->saturation_queue = 50;
     p->saturation_ratio = 0.95;
     p->progress_cycles = 1L << 16;
+    p->partitioned = 0;
+    p->threads = 1;
 }
 
 /* ---- what the simulator supports --------------------------------------- */
@@ -189,6 +191,9 @@ static int check_params(const sim_params *p, err *e)
                        "deadlock_cycles must be >= 1, max_cycles >= 0");
     if (!(p->saturation_ceiling >= 0) || !(p->saturation_ceiling <= 1))
         return err_set(e, ERR_INVALID, "saturation_ceiling must be in [0, 1]");
+    int rc = sim__par_supports(p, e);
+    if (rc)
+        return rc;
     if (!(p->saturation_queue > 0) || !(p->saturation_ratio > 0) ||
         p->saturation_ratio > 1)
         return err_set(e, ERR_INVALID,
@@ -272,7 +277,9 @@ static int create_topology(sim_net *net, err *e)
     net->B = d->buffer_flits;
     net->Dr = d->router_delay;
     net->E = d->ejection_channels;
-    net->cd = p->credit_delay;
+    /* the partitioned engine's start-of-cycle room rule is the credit
+     * loop (credit delay 1): it keeps no credits */
+    net->cd = p->partitioned ? 0 : p->credit_delay;
     net->nodes = net->topo.nodes;
     int lm = net_message_flits(d, &p->workload);
     net->mean_len = lm;
@@ -406,6 +413,10 @@ static void select_engine(sim_net *net)
     net->engine = net->sleepy && !net->cd && !net->topo.grp
                       ? &sim__engine_fast
                       : &sim__engine_active;
+    if (net->p.partitioned) {    /* headers retry, per router */
+        net->sleepy = 0;
+        net->engine = &sim__engine_par;
+    }
     net->dor_fast = net->routing == &sim__route_dor && !net->bus_vc &&
                     !net->topo.wrap_classes &&
                     net->topo.ops->dor_hop && net->topo.mc_base < 0;
@@ -480,6 +491,10 @@ int sim_net_create(const sim_params *p, sim_net **out, err *e)
         sim_net_destroy(net);
         return rc;
     }
+    if (p->partitioned && (rc = sim__par_create(net, e))) {
+        sim_net_destroy(net);
+        return rc;
+    }
     net->sources_on = 1;
     sim__sources_start(net);
     net->next_deadlock_check = p->deadlock_cycles;
@@ -549,6 +564,7 @@ void sim_net_destroy(sim_net *net)
     free(net->cw_cap);
     free(net->deliv);
     sim__pipe_destroy(net->pipe);
+    sim__par_destroy(net->par);
     free(net);
 }
 
@@ -599,6 +615,8 @@ static void step(sim_net *net)
 {
     if (net->pipe)
         sim__pipe_cycle(net);
+    else if (net->par)
+        sim__par_cycle(net);
     else
         sim__cycle(net);
 }

@@ -121,6 +121,16 @@ typedef struct sim_params {
     void *progress_ctx;
     long progress_cycles;    /* call progress every this many cycles (1<<16) */
     const volatile sig_atomic_t *stop_flag; /* non-zero: stop (may be NULL) */
+    /* 1: the partitioned engine (sim/engine_par.c): one run on `threads`
+     * threads, routers split into contiguous blocks; the result is the
+     * same bit for bit for every thread count (one included) but not the
+     * serial engines' (another allocation order and other random
+     * streams, statistically equivalent).  Point-to-point wormhole
+     * networks, router=unit, unicast traffic, credit_delay 1 only
+     * (ERR_UNSUPPORTED otherwise).  0 (default): the serial engines. */
+    int partitioned;
+    int threads;             /* threads of a partitioned run (1); more than
+                                1 needs partitioned = 1 */
 } sim_params;
 
 typedef struct sim_result {

@@ -89,6 +89,7 @@
 typedef struct sim_net sim_net;
 typedef struct sim_topo sim_topo;
 typedef struct sim_pipe sim_pipe;
+typedef struct sim_par sim_par;
 
 /* ---- channel graph ------------------------------------------------------ */
 
@@ -481,7 +482,8 @@ typedef struct sim_engine {
     int (*check)(const sim_net *net, err *e);
 } sim_engine;
 
-extern const sim_engine sim__engine_active, sim__engine_fast;
+extern const sim_engine sim__engine_active, sim__engine_fast,
+    sim__engine_par;
 
 struct sim_net {
     sim_params p;
@@ -663,6 +665,10 @@ struct sim_net {
     /* router=pipelined: the pipelined router's state (pipe.c); NULL for
      * the unit-latency router */
     sim_pipe *pipe;
+
+    /* sim_params.partitioned: the partitioned engine's state
+     * (engine_par.c), which runs its own cycle; NULL otherwise */
+    sim_par *par;
 };
 
 /* ---- VC allocation state (shared by engine.c, pcs.c, deadlock.c) ------ */
@@ -767,6 +773,21 @@ void sim__route_of(const sim_net *net, int r, const sim_msg *m, int32_t x,
  * (allocator stream), ignoring channel skip_ch (-1: none); SIM_NONE if
  * every permitted VC is held. */
 int32_t sim__route_pick(sim_net *net, const sim_route *rt, int32_t skip_ch);
+
+/* engine_par.c: the partitioned engine.  sim__par_supports: 0 if p's
+ * threads and partitioned fields are consistent and the engine simulates
+ * p's network (else ERR_INVALID / ERR_UNSUPPORTED with the reason);
+ * sim__par_create starts its threads (net->par); sim__par_cycle is one
+ * cycle (engine.c's phases, partitioned by router). */
+int sim__par_supports(const sim_params *p, err *e);
+int sim__par_create(sim_net *net, err *e);
+void sim__par_destroy(sim_par *par);
+void sim__par_cycle(sim_net *net);
+/* Benches: the threads of a partitioned run (1 otherwise), and the CPU
+ * seconds thread t has used (t = 0: the calling thread, which runs the
+ * first block), to see how the work splits. */
+int sim__par_threads(const sim_net *net);
+double sim__par_thread_cpu(const sim_net *net, int t);
 
 /* pcs.c */
 void sim__pcs_start(sim_net *net, int32_t m, int32_t inj_vc);

@@ -127,7 +127,17 @@ static void usage(FILE *out)
         "                        --credit-delay apply\n"
         "  --seed S              first seed (1)\n"
         "  --seeds N             replications per rate, seeds S..S+N-1 (1)\n"
-        "  --threads N           worker threads (1)\n"
+        "  --threads N           worker threads (1): runs (rates, seeds) in\n"
+        "                        parallel\n"
+        "  --run-threads N       one run on N threads: the partitioned\n"
+        "                        engine (sim/engine_par.c), whose result is\n"
+        "                        the same for every N (1 included) but not\n"
+        "                        the serial engine's (other allocation\n"
+        "                        order and streams); point-to-point\n"
+        "                        wormhole networks, router=unit, unicast\n"
+        "                        traffic, --credit-delay 1 only; pays on\n"
+        "                        large networks only (docs/architecture.md,\n"
+        "                        \"Parallel runs\")\n"
         "  --warmup N            warm-up messages, not measured (20000)\n"
         "  --messages N          messages to measure (200000)\n"
         "  --ci FRAC             instead: measure until the 95%% half-width of\n"
@@ -189,7 +199,8 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
 {
     enum { OPT_DESIGN = 256, OPT_WORKLOAD, OPT_RATES, OPT_SEED, OPT_SEEDS,
            OPT_THREADS, OPT_WARMUP, OPT_MESSAGES, OPT_CI, OPT_MAXCYC,
-           OPT_CREDIT, OPT_JSON, OPT_SATURATION, OPT_KEY = 512 };
+           OPT_CREDIT, OPT_JSON, OPT_SATURATION, OPT_RUNTHREADS,
+           OPT_KEY = 512 };
     static const struct option fixed[] = {
         {"design", required_argument, NULL, OPT_DESIGN},
         {"workload", required_argument, NULL, OPT_WORKLOAD},
@@ -197,6 +208,7 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
         {"seed", required_argument, NULL, OPT_SEED},
         {"seeds", required_argument, NULL, OPT_SEEDS},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"run-threads", required_argument, NULL, OPT_RUNTHREADS},
         {"warmup", required_argument, NULL, OPT_WARMUP},
         {"messages", required_argument, NULL, OPT_MESSAGES},
         {"ci", required_argument, NULL, OPT_CI},
@@ -252,6 +264,12 @@ static int parse_options(int argc, char **argv, sim_cli *cli, int *done)
         case OPT_THREADS:
             if (parse_long("--threads", optarg, 1, 1024, &cli->threads))
                 return 2;
+            break;
+        case OPT_RUNTHREADS:
+            if (parse_long("--run-threads", optarg, 1, 256, &l))
+                return 2;
+            p->partitioned = 1;
+            p->threads = (int)l;
             break;
         case OPT_WARMUP:
             if (parse_long("--warmup", optarg, 0, 1000000000L, &l))
@@ -424,6 +442,10 @@ static void print_table_header(const sim_cli *cli, const char *dtext,
                (unsigned long long)p->seed,
                (unsigned long long)(p->seed + (uint64_t)cli->seeds - 1),
                p->warmup_messages, p->messages);
+    if (p->partitioned)
+        printf("# partitioned engine on %d threads (its results do not "
+               "depend on the thread count)\n",
+               p->threads);
     printf("# p50 p95 p99: latency percentiles (within 1/128, relative); "
            "max: the largest latency\n");
     printf("%-10s %10s %8s %10s %9s %9s %9s %9s %9s %9s %9s %9s %9s %6s "
@@ -603,6 +625,8 @@ int dse_cmd_sim(int argc, char **argv)
                                     json_integer(base->messages));
             json_object_set_new(root, "credit_delay",
                                 json_integer(base->credit_delay));
+            if (base->partitioned)
+                json_object_set_new(root, "partitioned", json_true());
             points = json_array();
         } else {
             print_table_header(&cli, dtext, wtext);
