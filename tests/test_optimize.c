@@ -699,7 +699,7 @@ static const key_spec curve_point_spec[] = {
     {NULL, 0, 0}};
 static const key_spec timings_spec[] = {
     {"space", T_NUM, 0}, {"score", T_NUM, 0}, {"simulate", T_NUM, 0},
-    {"total", T_NUM, 0}, {NULL, 0, 0}};
+    {"total", T_NUM, 0}, {"phases", T_ARR, 0}, {NULL, 0, 0}};
 
 /* A number or null read back equals v to the 10 digits written. */
 static void check_num(const json_t *j, double v)
@@ -751,7 +751,18 @@ static void check_results_json(const json_t *root, const dse_run *r,
         const char *key;
         json_t *v;
         json_object_foreach((json_t *)t, key, v)
-            assert_true(json_number_value(v) >= 0);
+            assert_true(json_is_array(v) || json_number_value(v) >= 0);
+        /* every phase's figures, in order, none negative */
+        const json_t *phases = json_object_get(t, "phases");
+        for (size_t q = 0; q < json_array_size(phases); q++) {
+            const json_t *ph = json_array_get(phases, q);
+            assert_true(json_is_string(json_object_get(ph, "phase")));
+            assert_true(json_integer_value(json_object_get(ph, "steps")) >= 0);
+            assert_true(json_number_value(json_object_get(ph, "wall")) >= 0);
+            assert_true(json_number_value(json_object_get(ph, "cpu")) >= 0);
+            assert_true(
+                json_number_value(json_object_get(ph, "peak_rss_mb")) > 0);
+        }
     }
     const char *strategy = json_string_value(json_object_get(root, "strategy"));
     assert_string_equal(strategy, r->strategy);
