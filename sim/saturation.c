@@ -204,8 +204,8 @@
  *      test_models_bound): 0.01105 [0.0107, 0.0114] before, 0.008031
  *      [0.007549, 0.008334] after (dse sim: ok at 0.0080, saturated at
  *      0.0088).  No answer of the uniform studies comes near its bound:
- *      opt_small's 24 searches end at 0.43-0.73 of it, the main job's
- *      (configs/vlsi_1024.yaml) at 0.29-0.39; none is confirmed, and
+ *      opt_small's 24 searches end at 0.43-0.73 of it, the main job's 14
+ *      (configs/vlsi_1024.yaml) at 0.16-0.52; none is confirmed, and
  *      both give the same answers in the same probes as without the
  *      confirmation (test_optimize, Release: 11.0 s CPU against 11.4 s).
  *      test_heldout's 29 hot-spot searches (lower ends at 0.61-0.88 of
