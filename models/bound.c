@@ -78,8 +78,9 @@
  *     adaptive routings on an even ring the unicast ties are counted the
  *     way that best evens the two directions, not half and half
  *     (broadcast_tie: 4-ary 4-cube, beta = 0.04, 0.001457 where the split
- *     gave 0.001395).  Torus copies are consumed through the ejection channels ((1 - beta)
- *     + beta (N - 1) messages per node); DCSH copies are not (topo_dcsh.c).
+ *     gave 0.001395).  Torus copies are consumed through the ejection
+ *     channels ((1 - beta) + beta (N - 1) messages per node); DCSH copies
+ *     are not (topo_dcsh.c).
  * A bound, not a prediction: wormhole blocking, one-flit buffers, VC
  * classes and the ejection channel's drain make every real network
  * saturate below it.  It is what no model may exceed.

@@ -65,6 +65,7 @@ tests/test_sim2_flow.c sim/sim_int.h
 tests/test_sim_pipe.c sim/sim_int.h
 tests/test_sim_fast.c sim/sim_int.h
 tests/test_sim_par.c sim/sim_int.h
+tests/test_sim_saturation.c sim/sim_int.h
 tests/test_topology.c sim/sim_int.h
 tests/test_traffic.c sim/sim_int.h
 bench/probe_det.c sim/sim_int.h

@@ -201,6 +201,18 @@ long sim__bcast_copies(const net_design *d)
     return legs;
 }
 
+int sim__bcast_depth(const net_design *d)
+{
+    if (d->topology == NET_DCSH)
+        return d->n;
+    if (d->topology != NET_TORUS)
+        return 0;
+    int depth = 0;
+    for (int i = 0; i < d->n; i++)
+        depth += d->k[i] / 2;
+    return depth;
+}
+
 void sim__bcast_generate(sim_net *net, int32_t u, int32_t len,
                          int64_t serial)
 {

@@ -191,6 +191,9 @@ static int check_params(const sim_params *p, err *e)
                        "deadlock_cycles must be >= 1, max_cycles >= 0");
     if (!(p->saturation_ceiling >= 0) || !(p->saturation_ceiling <= 1))
         return err_set(e, ERR_INVALID, "saturation_ceiling must be in [0, 1]");
+    if (!(p->saturation_bound >= 0) || !isfinite(p->saturation_bound))
+        return err_set(e, ERR_INVALID,
+                       "saturation_bound must be finite and >= 0");
     int rc = sim__par_supports(p, e);
     if (rc)
         return rc;

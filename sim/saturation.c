@@ -17,14 +17,18 @@
  * 16x16 Duato torus (V = 3, B = 1, 4-wire channels, 128-bit messages,
  * beta = 0.04) at 0.0555, 12.6 times its channel-load bound 0.0044
  * (models/bound.c), where dse sim finds it ok at 0.003, saturated at
- * 0.004.  The overload probe
- * stays at 1/L messages/node/cycle (one flit of unicast traffic per node
- * and cycle; past any broadcast design's saturation).  The backlog counts
- * the copies a broadcast has still to make (net->bcast_flits_owed): a copy
- * stuck behind a congested channel holds back its subtree, which flits
- * generated alone would not show.  The bound's figure 0.0044 was itself
- * a little low: 0.00459 since its adaptive ties are counted the way that
- * best evens the two directions (models/bound.c).
+ * 0.004.  The overload probe stays at 1/L messages/node/cycle (one flit of
+ * unicast traffic per node and cycle; past any broadcast design's
+ * saturation).  The backlog counts the copies a broadcast has still to
+ * make (net->bcast_flits_owed): a copy stuck behind a congested channel
+ * holds back its subtree, which flits generated alone would not show.  It
+ * fills for as long as a broadcast lives, so the warm-up is at least
+ * SAT_WARM_BCAST broadcast zero-load latencies (4-ary 4-cube, 128-flit
+ * copies: 3 x 1032 cycles; after the 2,000 of unicast traffic the backlog
+ * was still filling at 75% of the bound, and the search answered
+ * 0.000886).  The bound's figure 0.0044 was itself a little low: 0.00459
+ * since its adaptive ties are counted the way that best evens the two
+ * directions (models/bound.c).
  *
  * WHY NOT THE OVERLOAD THROUGHPUT ALONE.  The accepted throughput when
  * every node is offered one flit per cycle (the classic "throughput"
@@ -133,12 +137,10 @@
  *      messages to it), a 12,000-cycle probe sustained 0.01577 (5% over)
  *      and 200,000-message runs saturate at 0.015.  So under hot-spot
  *      traffic the probes that narrow a bracket span SAT_HOT_FINE times
- *      longer, and a lo sustained only by a shorter probe is probed again
- *      over the long span before it is the answer (an unstable result
- *      drops it, and the next probe is one bracket width below; such
- *      searches may run SAT_HOT_CONFIRM probes more).  A probe is also
+ *      longer (and a bracketed lo is always confirmed as in 7.).  A probe is also
  *      unstable when one network channel carried a flit in SAT_CHANNEL_FULL
- *      of the span's cycles: no channel carries more than one, so it is at
+ *      of the span's cycles (under broadcast traffic, only a confirming
+ *      probe's, 7.): no channel carries more than one, so it is at
  *      its capacity whatever the backlog shows (the same 6-cube with
  *      V = 6: 0.9902 flits per cycle at 0.01561, 4% over, where the
  *      backlog tests saw nothing).  That 6-cube: V = 3 0.01492 in 7
@@ -153,11 +155,73 @@
  *      than hidden (decide.c flags a rate only when its whole interval
  *      lies above the channel-load bound).
  *
+ *   7. CONFIRMATION, where the answer is in doubt.  Steps 2-3 assume the
+ *      accepted rate just past saturation is the saturation rate, and a
+ *      short probe can call stable a congestion that builds more slowly
+ *      than it lasts.  P-cube routing on the 10-cube (3-wire channels,
+ *      V = 3..6, B = 1, exponential 128-bit messages, one ejection
+ *      channel) showed both: every P-cube path passes node s & d, so node
+ *      0's channels carry 5.67 times the mean load and bound the rate at
+ *      0.00410 (dse sim, 100000 messages: ok at 0.0041, saturated at
+ *      0.0045); the overload probe accepts 0.368 flits/node/cycle while
+ *      node 0 fills, two such estimates agreed at 0.00586 without any
+ *      probe sustaining it, and 4,000-cycle probes sustained 0.00482.  So
+ *      before the search stops, an answer in doubt has its lower end (lo,
+ *      or the converged interval's) probed over SAT_CONFIRM_SPAN spans
+ *      unless such a probe sustained it already (under a hot spot
+ *      SAT_CONFIRM_SPAN = SAT_HOT_FINE: the same span as its narrowing
+ *      probes).  In doubt: a lower end within SAT_NEAR_BOUND of the
+ *      design's channel-load bound (p->saturation_bound, which dse
+ *      optimize and dse sim pass; models/bound.c), which no network
+ *      sustains and wormhole networks stay well below; under a hot spot
+ *      every bracketed lo (6.); and everything after an overturn.  Not a
+ *      converged answer that no probe sustained: nearly every search
+ *      converges that way (tests/data/opt_small.yaml: 18 of its 26
+ *      searches, all on two unstable probes), so confirming them all cost what
+ *      confirming every answer did (the searches of that study 2.2 times
+ *      the CPU, the main job 550 s CPU against 478 s).  A confirming probe
+ *      that is unstable overturns the rate: the bracket is rebuilt below,
+ *      from the highest rate a confirming probe sustained, or, where none
+ *      did, by a confirming probe one bracket width below the overturned
+ *      rate and below what that probe accepted; from then on every probe
+ *      of the search spans the confirming length (short probes that lied
+ *      once are no guide: fooled 25% over, they had led to one overturn
+ *      per rate they sustained).  A confirming probe may run SAT_CONFIRM
+ *      probes beyond the budget, a search with an overturn SAT_CONFIRM
+ *      more, and where the budget ends before lo is confirmed, a lower
+ *      rate a confirming probe sustained is the answer.  Under broadcast
+ *      traffic a short probe's busy channel is not judged (6.): at 84% of
+ *      its bound a broadcast 4x4x4 torus's busiest channel of 192 is busy
+ *      in every cycle of some 4,000-cycle spans.  Measured (Release, seed
+ *      1, dse sim --saturation): that P-cube 10-cube, V = 6: 0.005857
+ *      [0.00539, 0.00633] in 3 probes before, 0.004017 [0.004017,
+ *      0.004223] in 8 after (3.1 against 23 s CPU on a loaded machine);
+ *      V = 3: 0.003476; broadcast_256's 4-ary 4-cube (Duato, V = 3, B = 1,
+ *      1-wire channels, 128-bit messages, beta = 0.04): 0.001856
+ *      [0.00173, 0.00198] before, 0.001333 [0.001253, 0.001451] after,
+ *      against its bound 0.001457; the test 4x4x4 Duato torus under
+ *      broadcast (beta = 0.1, 32-flit messages, bound 0.00911;
+ *      test_models_bound): 0.01105 [0.0107, 0.0114] before, 0.008031
+ *      [0.007549, 0.008334] after (dse sim: ok at 0.0080, saturated at
+ *      0.0088).  No answer of the uniform studies comes near its bound:
+ *      opt_small's 24 searches end at 0.43-0.73 of it, the main job's 14
+ *      (configs/vlsi_1024.yaml) at 0.16-0.52; none is confirmed, and
+ *      both give the same answers in the same probes as without the
+ *      confirmation (test_optimize, Release: 11.0 s CPU against 11.4 s).
+ *      test_heldout's 29 hot-spot searches (lower ends at 0.61-0.88 of
+ *      their bounds) confirm their brackets as before: the same 172
+ *      probes and 9.24 M cycles, 45.0 s CPU against 45.6 s (probe counts
+ *      from a temporary trace of every search; CPU from /usr/bin/time -v
+ *      on the Release test binaries, load average 13-20).
+ *
  * COST.  Probes run on fresh networks (seed p->seed) for warm + span
  * cycles, warm = max(SAT_MIN_WARM, 15 T0), span = max(2 warm, SAT_MIN_SPAN),
- * T0 the zero-load latency (mean hops x (1 + D_r) + L); the overload probe
- * runs a quarter of each.  At most SAT_MAX_PROBES probes (the overload one
- * included), and never more than
+ * T0 the zero-load latency (mean hops x (1 + D_r) + L; broadcast: see
+ * UNITS); the overload probe
+ * runs a quarter of each; a confirming probe SAT_CONFIRM_SPAN spans (7.).
+ * At most SAT_MAX_PROBES probes (the overload one included; under a hot
+ * spot SAT_CONFIRM more), SAT_CONFIRM more to confirm an answer in doubt
+ * and SAT_CONFIRM more after an overturn (7.), and never more than
  * p->max_cycles simulated cycles in total when that is set (status
  * SIM_CYCLE_LIMIT with the estimate so far).  p->stop_flag is polled every
  * SAT_SAMPLE cycles (SIM_STOPPED).  The answer is a pure function of
@@ -202,9 +266,17 @@
 #define SAT_CLIMB 1.5             /* up from a stable probe, falling */
 #define SAT_BRACKET 0.06         /* falling: hi / lo narrowed to this */
 #define SAT_MAX_PROBES 8
-#define SAT_HOT_CONFIRM 2        /* hot-spot traffic: probes allowed beyond
-                                    SAT_MAX_PROBES to confirm lo (6.) */
+#define SAT_CONFIRM 2            /* probes allowed beyond SAT_MAX_PROBES
+                                    to confirm the answer's lower end (7.) */
+#define SAT_CONFIRM_SPAN 8       /* a confirming probe spans this many
+                                    times a probe's span (7.): 4 let the
+                                    P-cube 10-cube sustain 0.00438 */
+#define SAT_NEAR_BOUND 0.9       /* an answer this close to the design's
+                                    channel-load bound is confirmed (7.) */
+#define SAT_LOG 32               /* rates sustained, kept for a re-bracket */
 #define SAT_MIN_WARM 2000        /* cycles of warm-up, at least */
+#define SAT_WARM_T0 15           /* warm-up / a message's zero-load latency */
+#define SAT_WARM_BCAST 3         /* warm-up / a broadcast's zero-load latency */
 #define SAT_MIN_SPAN 4000        /* measured cycles, at least */
 #define SAT_SAMPLE 64            /* cycles between backlog samples */
 #define SAT_HOT_SHORT 0.02       /* the hot node delivered this much less
@@ -251,9 +323,13 @@ typedef struct search {
                                     message: len, and a broadcast's copies
                                     (UNITS above) */
     long warm, span;
+    long confirm_span;           /* span of the probes that confirm the
+                                    answer's lower end (7.) */
     long fine_span;              /* span of the probes that narrow a
                                     bracket (longer under a hot spot) */
     int max_probes;
+    sim__probe_script script;    /* tests: the verdicts instead of runs */
+    void *script_ctx;
     long budget;                 /* cycles left (LONG_MAX-like if none) */
     sim_saturation_result *r;
 } search;
@@ -400,7 +476,13 @@ static void probe_figures(const search *s, const sim_net *net, double rate,
             fmax(o->channel_busy,
                  (double)(sim_net_channel_flits(net, c) - acc->ch0[c]) /
                      (double)(b.cycle - a->cycle));
-    int channel_full = o->channel_busy >= SAT_CHANNEL_FULL;
+    /* Under broadcast traffic a busy channel over a short span is no sign
+     * of overload: at 84% of its bound a broadcast torus's busiest channel
+     * (of 192) is busy in every cycle of some 4000-cycle spans (its copies
+     * come in bursts of a tree).  There only a confirming probe judges it. */
+    int channel_full = o->channel_busy >= SAT_CHANNEL_FULL &&
+                       (s->p->workload.traffic != NET_TRAFFIC_BROADCAST ||
+                        span >= s->confirm_span);
     o->stable = o->growth <= SAT_GROWTH && !hot_bad && !queue_bad &&
                 !channel_full;
     o->local = hot_bad || (!o->stable && o->growth <= SAT_GROWTH);
@@ -523,6 +605,23 @@ static int probe(search *s, double rate, long warm, long span, probe_out *o,
     return probe_with(s, rate, warm, span, o, NULL, NULL, e);
 }
 
+/* A probe of the search: probe(), or in tests the script's verdict. */
+static int search_probe(search *s, double rate, long warm, long span,
+                        probe_out *o, err *e)
+{
+    if (!s->script)
+        return probe(s, rate, warm, span, o, e);
+    if (warm + span > s->budget)
+        return SIM_CYCLE_LIMIT;
+    s->budget -= warm + span;
+    s->r->cycles += warm + span;
+    memset(o, 0, sizeof *o);
+    o->hot_share = 1;
+    o->stable = s->script(s->script_ctx, rate, span, &o->accepted);
+    s->r->probes++;
+    return 0;
+}
+
 /* Zero-load latency of the design, cycles (for the probe lengths). */
 static double zero_load_cycles(const sim_params *p)
 {
@@ -531,6 +630,22 @@ static double zero_load_cycles(const sim_params *p)
         hops = 1;
     return hops * (1 + p->design.router_delay) +
            net_message_flits(&p->design, &p->workload);
+}
+
+/* The warm-up of every probe, cycles: SAT_WARM_T0 zero-load latencies of a
+ * message, and under broadcast traffic SAT_WARM_BCAST of a broadcast's (its
+ * tree's depth of one-hop copies, bcast.c), whose copies are most of the
+ * backlog and which lives longest. */
+static double warm_cycles(const sim_params *p)
+{
+    double warm = fmax(SAT_MIN_WARM, SAT_WARM_T0 * zero_load_cycles(p));
+    if (p->workload.traffic == NET_TRAFFIC_BROADCAST) {
+        double len = net_message_flits(&p->design, &p->workload);
+        double bcast = sim__bcast_depth(&p->design) *
+                       (1 + p->design.router_delay + len);
+        warm = fmax(warm, SAT_WARM_BCAST * bcast);
+    }
+    return warm;
 }
 
 /* Where the search stands, messages/node/cycle: the highest rate a probe
@@ -542,6 +657,10 @@ typedef struct bracket {
     int converged, falling;
     int local;                   /* an unstable probe's overload was local */
     long lo_span;                /* span of the probe that sustained lo */
+    int overturned;              /* a confirming probe overturned a rate */
+    int nsus;                    /* the rates probes sustained, and the */
+    double sus[SAT_LOG];         /* spans that did */
+    long sus_span[SAT_LOG];
 } bracket;
 
 /* 1. The overload probe (one flit per node per cycle offered, a quarter
@@ -552,7 +671,7 @@ static int overload_probe(search *s, probe_out *o, err *e)
 {
     sim_saturation_result *r = s->r;
     double len = s->len;
-    int rc = probe(s, 1.0 / len, s->warm / 4, s->span / 4, o, e);
+    int rc = search_probe(s, 1.0 / len, s->warm / 4, s->span / 4, o, e);
     if (rc < 0)
         return rc;
     if (rc > 0) {
@@ -637,41 +756,172 @@ static int after_unstable(bracket *b, const probe_out *o, double msg_flits,
     return 0;
 }
 
+/* A stable probe at x over span: kept, so that a re-bracket after an
+ * overturn can fall back on the highest rate still sustained. */
+static void note_sustained(bracket *b, double x, long span)
+{
+    for (int i = 0; i < b->nsus; i++)
+        if (b->sus[i] == x) {
+            b->sus_span[i] = b->sus_span[i] > span ? b->sus_span[i] : span;
+            return;
+        }
+    if (b->nsus < SAT_LOG) {
+        b->sus[b->nsus] = x;
+        b->sus_span[b->nsus++] = span;
+    }
+}
+
+/* The lower end of a converged estimate's interval (search_answer). */
+static double converged_lower(const bracket *b)
+{
+    double rate = 0.5 * (b->est + b->prev);
+    return rate - fmax(b->ci, 0.5 * fabs(b->est - b->prev));
+}
+
+/* Is an answer whose lower end is x, not yet sustained by a confirming
+ * probe, in doubt (7.)?  When a confirming probe overturned a rate in this
+ * search, or when x lies within SAT_NEAR_BOUND of the design's
+ * channel-load bound (p->saturation_bound, when known), which no network
+ * sustains and real ones stay well under. */
+static int in_doubt(const search *s, const bracket *b, double x)
+{
+    if (b->overturned)
+        return 1;
+    double bound = s->p->saturation_bound;
+    return bound > 0 && x >= SAT_NEAR_BOUND * bound;
+}
+
+/* What the search does once after_stable or after_unstable would stop. */
+enum { SEARCH_STOP, SEARCH_CONFIRM, SEARCH_PROBE };
+
+/* The search would stop here: is the answer's lower end sustained by a
+ * confirming probe (7.)?  SEARCH_STOP if it is; SEARCH_CONFIRM with the
+ * rate to confirm in *x if not (two agreeing estimates taken past
+ * saturation say nothing about where it starts: if the confirming probe
+ * does not sustain their lower end, the search brackets from below). */
+static int before_stop(const search *s, bracket *b, double *x)
+{
+    if (b->converged) {
+        double lower = converged_lower(b);
+        for (int i = 0; i < b->nsus; i++)
+            if (b->sus[i] >= lower && b->sus_span[i] >= s->confirm_span)
+                return SEARCH_STOP;
+        if (!in_doubt(s, b, lower))
+            return SEARCH_STOP;
+        *x = lower;
+        return SEARCH_CONFIRM;
+    }
+    if (b->falling && b->lo > 0 && b->lo_span < s->confirm_span &&
+        (s->p->workload.traffic == NET_TRAFFIC_HOTSPOT ||
+         in_doubt(s, b, b->lo))) {
+        *x = b->lo;
+        return SEARCH_CONFIRM;
+    }
+    return SEARCH_STOP;
+}
+
+/* A confirming probe at *x was unstable: saturation lies below *x whatever
+ * shorter probes sustained there, and what they sustained anywhere is no
+ * guide (fooled 25% over, they led to one overturn per rate they had
+ * sustained).  Bracket again from the highest rate a confirming probe
+ * sustained below it; where there is none, confirm one bracket width
+ * below *x and below what the probe accepted.  The next rate into *x; a
+ * SEARCH_ code. */
+static int overturn(const search *s, bracket *b, const probe_out *o,
+                    double *x)
+{
+    b->converged = 0;
+    b->falling = 1;
+    b->overturned = 1;
+    b->hi = b->hi > 0 && b->hi < *x ? b->hi : *x;
+    b->prev = b->est;
+    b->est = o->accepted / s->msg_flits;
+    b->ci = o->ci / s->msg_flits;
+    if (o->local) {
+        b->local = 1;
+        b->est = fmin(b->est, *x * o->hot_share);
+    }
+    b->lo = 0;
+    b->lo_span = 0;
+    for (int i = 0; i < b->nsus; i++)
+        if (b->sus[i] < b->hi && b->sus[i] > b->lo &&
+            b->sus_span[i] >= s->confirm_span) {
+            b->lo = b->sus[i];
+            b->lo_span = b->sus_span[i];
+        }
+    if (!(b->lo > 0)) {          /* below, and below what it accepted */
+        *x = fmin(b->hi / (1 + SAT_BRACKET), b->est * (1 - SAT_BRACKET));
+        return SEARCH_CONFIRM;
+    }
+    if (b->hi / b->lo <= 1 + SAT_BRACKET)
+        return before_stop(s, b, x);
+    *x = sqrt(b->lo * b->hi);
+    return SEARCH_PROBE;
+}
+
 /* 2.-3. the self-consistent point: probe SAT_OVER above the last
  * estimate; an unstable probe's accepted rate is the new estimate.
  * 4. where the accepted rate falls past saturation (the estimate drops
  * below a rate a probe sustained: FALLING THROUGHPUT above), the
  * estimates are no guide: climb by SAT_CLIMB from the stable probes
- * and bisect [lo, hi] to SAT_BRACKET; the answer is lo. */
+ * and bisect [lo, hi] to SAT_BRACKET; the answer is lo.
+ * 7. the answer's lower end is confirmed by a long probe; one that
+ * overturns it re-brackets below. */
 static int search_probes(search *s, probe_out *o, bracket *b, err *e)
 {
     sim_saturation_result *r = s->r;
     double len = s->len;
     double x = b->est * SAT_OVER;
-    while (r->probes < s->max_probes) {
+    int confirm = 0;
+    /* a confirming probe may run SAT_CONFIRM beyond the budget (an answer
+     * nothing sustained is no answer), and a search whose answer a
+     * confirming probe overturned has SAT_CONFIRM probes more to bracket
+     * it again */
+    while (r->probes < s->max_probes + (b->overturned ? SAT_CONFIRM : 0) ||
+           (confirm && r->probes < s->max_probes + SAT_CONFIRM +
+                                       (b->overturned ? SAT_CONFIRM : 0))) {
         if (x > 1.0 / len)
             x = 1.0 / len;
-        long span = b->falling && b->lo > 0 && b->hi > 0 ? s->fine_span
-                                                          : s->span;
-        int rc = probe(s, x, s->warm, span, o, e);
+        /* once a confirming probe overturned a rate the short probes
+         * sustained, they are no guide for this design: all probes span
+         * the confirming length */
+        long span = confirm || b->overturned ? s->confirm_span
+                    : b->falling && b->lo > 0 && b->hi > 0 ? s->fine_span
+                                                           : s->span;
+        int rc = search_probe(s, x, s->warm, span, o, e);
         if (rc < 0)
             return rc;
         if (rc > 0) {
             r->status = (sim_status)rc;
             break;
         }
-        if (o->stable && x >= b->lo)
-            b->lo_span = span;
-        if (!(o->stable ? after_stable(b, &x)
-                        : after_unstable(b, o, s->msg_flits, &x)))
-            continue;
-        /* The answer lo rests on a short probe: confirm it with a long
-         * one (a small local overload shows only over the long span). */
-        if (b->falling && b->lo > 0 && b->lo_span < s->fine_span) {
-            x = b->lo;
-            continue;
+        if (o->stable) {
+            note_sustained(b, x, span);
+            if (x >= b->lo) {
+                b->lo_span = x > b->lo || span > b->lo_span ? span
+                                                            : b->lo_span;
+                b->lo = x;
+            }
         }
-        break;
+        int next;
+        if (confirm) {
+            if (o->stable && !(b->falling && b->hi / b->lo > 1 + SAT_BRACKET))
+                break;           /* the answer's lower end is sustained */
+            if (o->stable) {     /* sustained below a wide bracket */
+                x = sqrt(b->lo * b->hi);
+                next = SEARCH_PROBE;
+            } else {
+                next = overturn(s, b, o, &x);
+            }
+        } else if (o->stable ? after_stable(b, &x)
+                             : after_unstable(b, o, s->msg_flits, &x)) {
+            next = before_stop(s, b, &x);
+        } else {
+            next = SEARCH_PROBE;
+        }
+        if (next == SEARCH_STOP)
+            break;
+        confirm = next == SEARCH_CONFIRM;
     }
     return 0;
 }
@@ -683,6 +933,16 @@ static void search_answer(search *s, const bracket *b)
 {
     sim_saturation_result *r = s->r;
     double len = s->len, lo = b->lo, hi = b->hi;
+    /* the budget ran out before lo was confirmed: a lower rate a
+     * confirming probe sustained is the surer answer */
+    if (b->falling && b->lo_span < s->confirm_span) {
+        double best = 0;
+        for (int i = 0; i < b->nsus; i++)
+            if (b->sus_span[i] >= s->confirm_span && b->sus[i] < lo)
+                best = fmax(best, b->sus[i]);
+        if (best > 0)
+            lo = best;
+    }
     r->lo = lo;
     r->hi = hi;
     if (b->falling) {
@@ -762,27 +1022,29 @@ static int below_ceiling(search *s, double ceiling, err *e)
     return 0;
 }
 
-int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
+static int saturation_search(const sim_params *p, sim__probe_script script,
+                             void *ctx, sim_saturation_result *r, err *e)
 {
     memset(r, 0, sizeof *r);
     r->status = SIM_OK;
     double len = net_message_flits(&p->design, &p->workload);
-    double t0 = zero_load_cycles(p);
-    search s = {.p = p, .len = len, .msg_flits = len, .r = r};
+    search s = {.p = p, .len = len, .msg_flits = len, .r = r,
+                .script = script, .script_ctx = ctx};
     if (p->workload.traffic == NET_TRAFFIC_BROADCAST) {
         double beta = p->workload.broadcast_fraction;
         s.msg_flits = len * ((1 - beta) +
                              beta * (double)sim__bcast_copies(&p->design));
     }
-    s.warm = (long)fmax(SAT_MIN_WARM, 15 * t0);
+    s.warm = (long)warm_cycles(p);
     s.span = (long)fmax(2 * s.warm, SAT_MIN_SPAN);
     s.fine_span = s.span;
     s.max_probes = SAT_MAX_PROBES;
     if (p->workload.traffic == NET_TRAFFIC_HOTSPOT) {
         s.span *= SAT_HOT_SPAN;
         s.fine_span = s.span * SAT_HOT_FINE;
-        s.max_probes += SAT_HOT_CONFIRM;
+        s.max_probes += SAT_CONFIRM;
     }
+    s.confirm_span = s.span * SAT_CONFIRM_SPAN;
     s.budget = p->max_cycles > 0 ? p->max_cycles : (long)1 << 62;
     r->warm_cycles = s.warm;
     r->span_cycles = s.span;
@@ -802,21 +1064,34 @@ int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
     return 0;
 }
 
+int sim_saturation(const sim_params *p, sim_saturation_result *r, err *e)
+{
+    return saturation_search(p, NULL, NULL, r, e);
+}
+
+int sim__saturation_scripted(const sim_params *p, sim__probe_script script,
+                             void *ctx, sim_saturation_result *r, err *e)
+{
+    return saturation_search(p, script, ctx, r, e);
+}
+
 double sim_saturation_work_estimate(const sim_params *p)
 {
-    double t0 = zero_load_cycles(p);
-    double warm = fmax(SAT_MIN_WARM, 15 * t0);
+    double warm = warm_cycles(p);
     double span = fmax(2 * warm, SAT_MIN_SPAN);
     /* the overload probe runs a quarter of each, the others all of it */
-    double fine = span, probes = SAT_MAX_PROBES;
+    double fine = span, probes = SAT_MAX_PROBES + 2 * SAT_CONFIRM;
     if (p->workload.traffic == NET_TRAFFIC_HOTSPOT) {
         span *= SAT_HOT_SPAN;
         fine = span * SAT_HOT_FINE;
-        probes += SAT_HOT_CONFIRM;
+        probes += SAT_CONFIRM;
     }
-    /* at most half the probes after the overload one narrow a bracket */
+    /* at most half the probes after the overload one narrow a bracket;
+     * an answer in doubt may take 3 SAT_CONFIRM long ones (to confirm, to
+     * re-bracket after an overturn, and those the budget allows) */
     double cycles = (warm + span) / 4 + (probes - 1) * warm +
-                    (probes - 1) * 0.5 * (span + fine);
+                    (SAT_MAX_PROBES - 1) * 0.5 * (span + fine) +
+                    3 * SAT_CONFIRM * span * SAT_CONFIRM_SPAN;
     if (p->max_cycles > 0 && (double)p->max_cycles < cycles)
         cycles = (double)p->max_cycles;
     return (double)net_nodes(&p->design) * cycles;

@@ -110,6 +110,11 @@ typedef struct sim_params {
                                 instead of the search, "is this rate
                                 above the saturation rate?", answered by
                                 one probe at it (0: the whole search) */
+    double saturation_bound; /* sim_saturation only: the design's
+                                channel-load bound, messages/node/cycle
+                                (models/bound.c; 0: unknown); the search
+                                confirms an answer near it with a long
+                                probe (sim/saturation.c, 7.) */
     int allow_deadlock_prone;/* 1: skip net_check's minimum-VC rule (to test
                                 the watchdog); never for real results */
     int track_delivery;      /* 1: count deliveries per message (tests) */
@@ -264,9 +269,15 @@ typedef struct sim_saturation_result {
  * step up when a probe turns out stable), until two estimates agree within
  * 2%; where the accepted rate collapses past saturation (an estimate below
  * a rate a probe sustained), it brackets instead: the answer is the
- * highest rate sustained, the interval [lo, hi] narrowed to 6%; at most 8
- * probes of a few thousand cycles (lengths scale with the
- * zero-load latency; sim/saturation.c).  Uses p->design, workload, seed,
+ * highest rate sustained, the interval [lo, hi] narrowed to 6%.  An
+ * answer in doubt (its lower end within 90% of p->saturation_bound, or a
+ * bracket under a hot spot) is confirmed by a probe 8 times as long; one
+ * that overturns it re-brackets below with such probes.  At most 8
+ * probes of a few thousand cycles (lengths scale with the zero-load
+ * latency; 10 under a hot spot), 2 more to confirm and 2 more after an
+ * overturn (sim/saturation.c).  Rates count messages; under
+ * broadcast traffic a broadcast's copies are counted in its flits.  Uses
+ * p->design, workload, seed, saturation_bound,
  * credit_delay, deadlock_cycles and allow_deadlock_prone; p->rate, the
  * stop rule and the message counts are ignored.  p->max_cycles > 0 caps
  * the cycles simulated in total (SIM_CYCLE_LIMIT); p->stop_flag is polled

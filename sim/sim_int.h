@@ -793,6 +793,17 @@ double sim__par_thread_cpu(const sim_net *net, int t);
 void sim__pcs_start(sim_net *net, int32_t m, int32_t inj_vc);
 void sim__pcs_step(sim_net *net);
 
+/* saturation.c */
+/* Tests: sim_saturation with each probe's verdict from script instead of
+ * a simulation: script(ctx, rate, span, &accepted) returns whether the
+ * probe at rate (messages/node/cycle) over span measured cycles is stable
+ * and sets the flits/node/cycle it accepted.  Everything else (the
+ * lengths, the budget, the answer) as sim_saturation. */
+typedef int (*sim__probe_script)(void *ctx, double rate, long span,
+                                 double *accepted);
+int sim__saturation_scripted(const sim_params *p, sim__probe_script script,
+                             void *ctx, sim_saturation_result *r, err *e);
+
 /* bcast.c */
 /* Turn the message just drawn at u (dst == SIM_BCAST) into a broadcast of
  * generation serial `serial` and length len: record it and queue the
@@ -806,6 +817,9 @@ void sim__bcast_free_all(sim_net *net);
  * broadcast's length): the tree's N - 1 edges on the torus, its bus legs
  * on the DCSH (a leg reaches a whole cluster), 0 on other topologies. */
 long sim__bcast_copies(const net_design *d);
+/* The depth of d's broadcast trees (every tree level is one one-hop copy):
+ * sum_i floor(k_i / 2) on the torus, n on the DCSH, 0 otherwise. */
+int sim__bcast_depth(const net_design *d);
 /* Message pool (source.c). */
 int32_t sim__msg_alloc(sim_net *net);
 /* The next generation serial (opens the measurement window at the warm-up

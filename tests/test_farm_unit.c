@@ -325,6 +325,24 @@ static void test_saturation_job(void **state)
     }
     free(q);
     p.saturation_ceiling = 0;
+    /* the channel-load bound decides which answers the search confirms:
+     * another job (and cache key); it parses back */
+    p.saturation_bound = 0.05;
+    dse_job_saturation_init(&j, &p);
+    char *qb = dse_job_format(&j);
+    dse_job_fini(&j);
+    assert_non_null(strstr(qb, "\"bound\":"));
+    assert_string_not_equal(a, qb);
+    {
+        char kb[DSE_JOB_KEY_LEN + 1];
+        dse_job_key(qb, kb);
+        err eb;
+        assert_int_equal(dse_job_parse(qb, NULL, kb, &j, &eb), 0);
+        assert_true(j.sim.saturation_bound == 0.05);
+        dse_job_fini(&j);
+    }
+    free(qb);
+    p.saturation_bound = 0;
     p.seed = 8;
     dse_job_sim_init(&j, &p);
     char *d = dse_job_format(&j);

@@ -37,6 +37,7 @@
 #include "net/net.h"
 #include "net/xalloc.h"
 #include "dse/common/progress.h"
+#include "models/model.h"
 #include "sim/sim.h"
 
 #define TEXT_MAX 1024
@@ -482,6 +483,13 @@ static int run_saturation(sim_cli *cli, const char *dtext, const char *wtext)
     sim_params p = cli->base;
     p.stop_flag = &interrupted;
     interrupted = 0;
+    /* the search confirms an answer near the channel-load bound with a
+     * long probe (sim/saturation.c), as dse optimize's does */
+    model_bound bound;
+    err eb;
+    if (model_bound_compute(&p.design, &p.workload, &bound, &eb) == 0 &&
+        isfinite(bound.rate) && bound.rate > 0)
+        p.saturation_bound = bound.rate;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;

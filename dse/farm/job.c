@@ -123,6 +123,7 @@ void dse_job_saturation_init(dse_job *j, const sim_params *p)
     q.credit_delay = p->credit_delay;
     q.deadlock_cycles = p->deadlock_cycles;
     q.saturation_ceiling = p->saturation_ceiling;
+    q.saturation_bound = p->saturation_bound;
     dse_job_sim_init(j, &q);
     j->kind = DSE_JOB_SATURATION;
 }
@@ -226,6 +227,10 @@ char *dse_job_format(const dse_job *j)
         if (p->saturation_ceiling > 0)
             json_object_set_new(o, "ceiling",
                                 real_json(p->saturation_ceiling));
+        /* the bound decides which answers the search confirms (so it
+         * is part of the job, and of its cache key), when known */
+        if (p->saturation_bound > 0)
+            json_object_set_new(o, "bound", real_json(p->saturation_bound));
     } else {
         const sim_params *p = &j->sim;
         json_object_set_new(o, "rate", real_json(p->rate));
@@ -562,6 +567,9 @@ static int parse_saturation(reader *r, const dse_job_limits *lim, dse_job *j)
     if (json_object_get(r->o, "ceiling") &&
         (rc = get_real(r, "ceiling", 0, 1, 1, &p->saturation_ceiling)))
         return rc;
+    if (json_object_get(r->o, "bound") &&
+        (rc = get_real(r, "bound", 0, 1e6, 1, &p->saturation_bound)))
+        return rc;
     return check_size(r->e, lim, p, sim_saturation_work_estimate(p),
                       "saturation search");
 }
@@ -579,7 +587,7 @@ static const char *unknown_field(json_t *o, dse_job_kind kind)
         "max_cycles",   "credit_delay",  "deadlock_cycles", "saturation_queue",
         "saturation_ratio", "track_delivery"};
     static const char *const sat[] = {"seed", "max_cycles", "credit_delay",
-                                      "deadlock_cycles", "ceiling"};
+                                      "deadlock_cycles", "ceiling", "bound"};
     const char *k;
     json_t *x;
     json_object_foreach(o, k, x)

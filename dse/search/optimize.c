@@ -523,6 +523,9 @@ static int saturate_designs(const dse_optimize_opts *o, const cfg_study *s,
         sjobs[q].max_cycles = 0;   /* the search bounds itself */
         if (ceiling)   /* per reference cycle, per own cycle */
             sjobs[q].saturation_ceiling = ceiling[q] * dse_clock_scale(c);
+        else if (isfinite(c->bound_rate) && c->bound_rate > 0)
+            /* the search confirms an answer near the bound */
+            sjobs[q].saturation_bound = c->bound_rate * dse_clock_scale(c);
     }
     if (o->progress)
         dse_progress_begin(o->progress, ceiling ? "probe" : "saturate", n);
