@@ -495,7 +495,7 @@ typedef struct probe_early {
     long span;
     probe_acc acc;
     probe_out out;
-    int taken;
+    int stopped;                 /* stop_early ended the probe there */
 } probe_early;
 
 /* The next sample point after `done` of a probe of warm + span cycles: every
@@ -546,9 +546,10 @@ static int probe_run(search *s, sim_net *net, double rate, long warm,
             probe_figures(s, net, rate, early->span, &early->acc,
                           &early->out);
             s->r->probes++;
-            early->taken = 1;
-            if (stop_early(&early->out))
+            if (stop_early(&early->out)) {
+                early->stopped = 1;
                 return 0;
+            }
         }
         if (s->p->stop_flag && *s->p->stop_flag)
             return SIM_STOPPED;
@@ -581,11 +582,11 @@ static int probe_with(search *s, double rate, long warm, long span,
         early->acc.q0 = xcalloc((size_t)net->nodes + 1, sizeof *acc.q0);
         early->acc.nch = acc.nch;
         early->acc.ch0 = xcalloc((size_t)acc.nch + 1, sizeof *acc.ch0);
-        early->taken = 0;
+        early->stopped = 0;
     }
     int status = probe_run(s, net, rate, warm, span, &acc, early,
                            stop_early);
-    if (status == 0 && !(early && early->taken && stop_early(&early->out))) {
+    if (status == 0 && !(early && early->stopped)) {
         probe_figures(s, net, q.rate, span, &acc, o);
         s->r->probes++;
     }
@@ -1001,7 +1002,7 @@ static int below_ceiling(search *s, double ceiling, err *e)
     probe_early quarter = {.span = s->span / 4};
     int rc = probe_with(s, x, s->warm, s->span, &o, &quarter,
                         quarter_unstable, e);
-    if (rc == 0 && quarter.taken && quarter_unstable(&quarter.out))
+    if (rc == 0 && quarter.stopped)
         o = quarter.out;
     if (rc < 0)
         return rc;

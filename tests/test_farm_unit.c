@@ -279,6 +279,24 @@ static void test_job_malformed(void **state)
     free(good);
 }
 
+/* p's saturation job, formatted: it names `field` and differs from
+ * `other` (another job, another cache key); parsed back into *back. */
+static void saturation_round_trip(const sim_params *p, const char *field,
+                                  const char *other, dse_job *back)
+{
+    dse_job j;
+    dse_job_saturation_init(&j, p);
+    char *text = dse_job_format(&j);
+    dse_job_fini(&j);
+    assert_non_null(strstr(text, field));
+    assert_string_not_equal(other, text);
+    char key[DSE_JOB_KEY_LEN + 1];
+    dse_job_key(text, key);
+    err e;
+    assert_int_equal(dse_job_parse(text, NULL, key, back, &e), 0);
+    free(text);
+}
+
 /* The decision rounds' saturation search as a farm job: only what
  * sim_saturation reads is in its key, the worker's answer is the local
  * one bit for bit, and its work is bounded before it runs. */
@@ -310,38 +328,16 @@ static void test_saturation_job(void **state)
     /* the screen's one-probe question is another job; it parses back */
     p.seed = 1;
     p.saturation_ceiling = 0.02;
-    dse_job_saturation_init(&j, &p);
-    char *q = dse_job_format(&j);
+    saturation_round_trip(&p, "\"ceiling\":", a, &j);
+    assert_true(j.sim.saturation_ceiling == 0.02);
     dse_job_fini(&j);
-    assert_non_null(strstr(q, "\"ceiling\":"));
-    assert_string_not_equal(a, q);
-    {
-        char kq[DSE_JOB_KEY_LEN + 1];
-        dse_job_key(q, kq);
-        err eq;
-        assert_int_equal(dse_job_parse(q, NULL, kq, &j, &eq), 0);
-        assert_true(j.sim.saturation_ceiling == 0.02);
-        dse_job_fini(&j);
-    }
-    free(q);
     p.saturation_ceiling = 0;
     /* the channel-load bound decides which answers the search confirms:
      * another job (and cache key); it parses back */
     p.saturation_bound = 0.05;
-    dse_job_saturation_init(&j, &p);
-    char *qb = dse_job_format(&j);
+    saturation_round_trip(&p, "\"bound\":", a, &j);
+    assert_true(j.sim.saturation_bound == 0.05);
     dse_job_fini(&j);
-    assert_non_null(strstr(qb, "\"bound\":"));
-    assert_string_not_equal(a, qb);
-    {
-        char kb[DSE_JOB_KEY_LEN + 1];
-        dse_job_key(qb, kb);
-        err eb;
-        assert_int_equal(dse_job_parse(qb, NULL, kb, &j, &eb), 0);
-        assert_true(j.sim.saturation_bound == 0.05);
-        dse_job_fini(&j);
-    }
-    free(qb);
     p.saturation_bound = 0;
     p.seed = 8;
     dse_job_sim_init(&j, &p);
