@@ -164,6 +164,20 @@ void sim__active_remove(sim_net *net, int32_t x)
         *w &= ~bit;
 }
 
+/* Blocked (sim_net.blk), from the definition: full, and the head waits on
+ * an unrouted header down a chain of full VCs. */
+int sim__blocked_def(const sim_net *net, int32_t y)
+{
+    for (;;) {
+        const sim_vc *v = &net->vc[y];
+        if (v->occ != net->B || v->out == SIM_EJECT)
+            return 0;
+        if (v->out == SIM_NONE)
+            return 1;
+        y = v->out;
+    }
+}
+
 void sim__waiting_push(sim_net *net, int32_t x)
 {
     net->wseq[x] = net->wseq_next++;

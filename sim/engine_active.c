@@ -7,6 +7,28 @@
  * traverse walks the active list (VCs with an allocated output) and
  * resolves each one's physical channel, or its DCSH input multiplexer,
  * depth first.  Only VCs that hold a message are touched.
+ *
+ * BLOCKED WORMS.  Past saturation nearly every VC holds a worm, and most
+ * worms are frozen behind a header that waits for a VC: with 1-flit
+ * buffers every VC of such a worm is full and none can move until that
+ * header is allocated.  Walking them every cycle (the multiplexer's
+ * members, and the depth-first search down each worm to its unrouted
+ * header) was most of the cost of a saturated DCSH: 4 ms a cycle on a
+ * 1024-node 4-ary 5-cube DCSH against 0.25 ms for a hypercube on the
+ * work-set engine.  So, with credit delay 0, flit-level multiplexers and
+ * no PCS (sim_net.active_blk), this engine keeps sim_net.blk as the
+ * work-set engine defines it (engine_fast.c, WORK SETS; sim__blocked_def)
+ * and never visits a blocked VC: a blocked VC is set after the cycle's
+ * moves (the VCs that filled are checked once every move is applied, so
+ * a VC that received a flit and sent one in the same cycle is judged by
+ * its final state) and at injection; it is cleared, with the full VCs
+ * behind it, when its worm's header is routed.  A blocked VC cannot move
+ * and nothing can move into it, so skipping one changes no outcome of
+ * its own channel; what changes is the order in which the depth-first
+ * search stamps channels (it no longer enters a frozen worm), and with it
+ * which member takes a contended multiplexer first: the results are
+ * statistically, not bitwise, those of the unblocked walk
+ * (tests/test_sim_fast.c pins them against each other).
  */
 #include "net/xalloc.h"
 #include "sim_int.h"
@@ -34,6 +56,27 @@ static inline int has_room(const sim_net *net, int32_t y)
     return net->cd ? net->vc_credits[y] > 0 : net->vc[y].occ < net->B;
 }
 
+/* ---- blocked worms ---------------------------------------------------- */
+
+/* y is full and its head waits on an unrouted header: mark it and every
+ * full VC upstream of it in its worm. */
+static void block_up(sim_net *net, int32_t y)
+{
+    while (y >= 0 && !net->blk[y] && net->vc[y].occ == net->B) {
+        net->blk[y] = 1;
+        y = net->vc[y].owner;
+    }
+}
+
+/* y got a flit (active_blk only). */
+static inline void block_check(sim_net *net, int32_t y)
+{
+    const sim_vc *vy = &net->vc[y];
+    if (vy->occ == net->B && !net->blk[y] &&
+        (vy->out == SIM_NONE || (vy->out >= 0 && net->blk[vy->out])))
+        block_up(net, y);
+}
+
 /* ---- 3. inject -------------------------------------------------------- */
 
 /* The active-list engine's injection (inject_channel_fast has its own). */
@@ -47,6 +90,8 @@ static void put_flit(sim_net *net, int32_t y, int32_t seq)
     vy->occ++;
     if (net->cd)
         net->vc_credits[y]--;
+    if (net->active_blk)
+        block_check(net, y);
 }
 
 /* One injection channel (queue qi = u*ipn + j) of a node.  Returns 1 while
@@ -248,6 +293,8 @@ static inline int32_t next_member(const uint64_t *w, int32_t from, int32_t to)
 static int visit_member(sim_net *net, int32_t x)
 {
     const int64_t now = net->now;
+    if (net->blk[x])
+        return 0;
     sim_vc *vx = &net->vc[x];
     if (vx->out == SIM_NONE || vx->occ == 0 || vx->mstamp == now)
         return 0;
@@ -285,9 +332,13 @@ static void walk_group(sim_net *net, int32_t g)
     }
 }
 
+/* The cycle's grants.  With active_blk the VCs that received a flit are
+ * kept in order in moved[] beside the grants (there are at most as many),
+ * and checked once all moves are applied. */
 static void apply(sim_net *net)
 {
     const int64_t now = net->now;
+    int nfilled = 0;
     for (int i = 0; i < net->nmoved; i++) {
         int32_t x = net->moved[i];
         sim_vc *vx = &net->vc[x];
@@ -319,6 +370,8 @@ static void apply(sim_net *net)
                 net->vc_since[y] = now + 1;
             }
             vy->occ++;
+            if (net->active_blk)
+                net->filled[nfilled++] = y;
             if (net->ch_flits)
                 net->ch_flits[vy->ch]++;
             if (net->cd)
@@ -342,6 +395,8 @@ static void apply(sim_net *net)
             sim_vc_release(net, x);
         }
     }
+    for (int i = 0; i < nfilled; i++)
+        block_check(net, net->filled[i]);
     if (net->nmoved)
         net->last_move = now;
     net->nmoved = 0;
@@ -356,6 +411,8 @@ static void traverse(sim_net *net)
     net->nmoved = 0;
     for (int i = 0; i < net->nactive; i++) {
         int32_t x = net->active[i];
+        if (net->blk[x])
+            continue;
         sim_vc *vx = &net->vc[x];
         if (vx->occ == 0 || vx->mstamp == now)
             continue;
@@ -390,18 +447,27 @@ static void queued(sim_net *net, int32_t u, int32_t qi)
     }
 }
 
-/* The active list is all this engine keeps of a routed header. */
+/* The header at x was routed: x and the full VCs behind it in its worm
+ * are no longer blocked. */
 static void routed(sim_net *net, int32_t x)
 {
-    (void)net;
-    (void)x;
+    while (x >= 0 && net->blk[x]) {
+        net->blk[x] = 0;
+        x = net->vc[x].owner;
+    }
 }
 
-/* No sets of its own to check (the shared lists are checked by check.c). */
+/* The blocked flags against their definition (all clear unless
+ * active_blk); the shared lists are checked by check.c. */
 static int check(const sim_net *net, err *e)
 {
-    (void)net;
-    (void)e;
+    for (int32_t x = 0; x < net->nvc; x++) {
+        int want = net->active_blk && sim__blocked_def(net, x);
+        if (net->blk[x] != want)
+            return err_set(e, ERR_INVALID,
+                           "invariant: VC %d blocked flag %d, should be %d",
+                           x, net->blk[x], want);
+    }
     return 0;
 }
 

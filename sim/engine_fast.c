@@ -482,22 +482,8 @@ static __attribute__((noinline)) void traverse_fast(sim_net *net)
 
 /* ---- invariants (sim_check_invariants) -------------------------------- */
 
-/* Blocked, from the definition: full, and the head waits on an unrouted
- * header down a chain of full VCs. */
-static int blocked_def(const sim_net *net, int32_t y)
-{
-    for (;;) {
-        const sim_vc *v = &net->vc[y];
-        if (v->occ != net->B || v->out == SIM_EJECT)
-            return 0;
-        if (v->out == SIM_NONE)
-            return 1;
-        y = v->out;
-    }
-}
-
 /* The work sets against their definitions: blocked flags agree with
- * blocked_def; every channel's candidate mask is exactly its VCs whose
+ * sim__blocked_def; every channel's candidate mask is exactly its VCs whose
  * owner holds a flit and that are not blocked, and a channel with
  * candidates is listed; every ejecting VC is listed; the injection masks
  * (free, sending, room) agree with the VCs and a queue that can move a
@@ -509,7 +495,7 @@ static int check(const sim_net *net, err *e)
     long listed = 0, ejecting = 0;
     for (int32_t x = 0; x < net->nvc; x++) {
         const sim_vc *v = &net->vc[x];
-        if (net->blk[x] != blocked_def(net, x))
+        if (net->blk[x] != sim__blocked_def(net, x))
             return err_set(e, ERR_INVALID,
                            "invariant: VC %d blocked flag %d, should be "
                            "%d",

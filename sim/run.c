@@ -420,6 +420,9 @@ static void select_engine(sim_net *net)
         net->sleepy = 0;
         net->engine = &sim__engine_par;
     }
+    net->active_blk = net->engine == &sim__engine_active && !net->cd &&
+                      !net->pcs && !net->mux_lock &&
+                      net->p.design.router != NET_ROUTER_PIPELINED;
     net->dor_fast = net->routing == &sim__route_dor && !net->bus_vc &&
                     !net->topo.wrap_classes &&
                     net->topo.ops->dor_hop && net->topo.mc_base < 0;
@@ -443,6 +446,8 @@ static void create_work_sets(sim_net *net)
 {
     long nchan = net_channels(net);
     net->blk = xcalloc((size_t)net->nvc, 1);
+    if (net->active_blk)
+        net->filled = xmalloc(sizeof *net->filled * (size_t)net->nvc);
     net->held = xcalloc((size_t)nchan, sizeof *net->held);
     net->arb = xcalloc((size_t)nchan, sizeof *net->arb);
     net->ach = xmalloc(sizeof *net->ach * (size_t)(nchan + 1));
@@ -543,6 +548,7 @@ void sim_net_destroy(sim_net *net)
     free(net->dfs_ch);
     free(net->dfs_i);
     free(net->blk);
+    free(net->filled);
     free(net->held);
     free(net->arb);
     free(net->dor_tab);

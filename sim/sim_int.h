@@ -568,6 +568,8 @@ struct sim_net {
                                     oldest first */
     int nwaiting;
     int32_t *moved;              /* VCs whose head flit moves this cycle */
+    int32_t *filled;             /* active_blk: VCs that got a flit this
+                                    cycle (engine_active.c apply) */
     int nmoved;
     int32_t *dfs_ch, *dfs_i;     /* explicit stack of switch resolution */
 
@@ -576,6 +578,8 @@ struct sim_net {
     /* Event-driven work sets (engine_fast.c, "WORK SETS"; sleeping
      * headers and dor_fast: engine.c). */
     int sleepy;                  /* failed headers sleep until woken */
+    int active_blk;              /* the active-list engine keeps blk
+                                    (engine_active.c, BLOCKED WORMS) */
     int dor_fast;                /* dimension-order routing on point-to-
                                     point channels with topo.ops->dor_hop:
                                     allocation skips the sim_route
@@ -759,6 +763,7 @@ void sim__deliver(sim_net *net, int32_t m);
 void sim__cycle(sim_net *net);
 void sim__waiting_push(sim_net *net, int32_t vc);
 void sim__active_add(sim_net *net, int32_t vc);
+int sim__blocked_def(const sim_net *net, int32_t vc);
 void sim__active_remove(sim_net *net, int32_t vc);
 /* Append message m to the FIFO of injection channel q (u*ipn + j) of node
  * u, and tell the engine (sim_engine.queued). */
