@@ -109,7 +109,10 @@
  * once by sim_net_create: the active-list engine (engine_active.c) serves
  * every network; the work-set engine (engine_fast.c) serves point-to-point
  * wormhole networks with credit delay 0 and makes its moves from sets kept
- * across cycles (engine_fast.c says how the two differ).  Allocation
+ * across cycles (engine_fast.c says how the two differ).  Both keep the
+ * blocked set (sim_net.blk, sim__blocked_def) where they can (the active-
+ * list engine: credit delay 0, flit-level multiplexers, no PCS) and never
+ * visit a worm frozen behind an unrouted header.  Allocation
  * (phase 4) is shared and calls the engine's hooks where the engine's own
  * state must follow (a message queued, a header routed).
  *
