@@ -160,9 +160,7 @@ static void block_up(sim_net *net, int32_t y)
 
 static inline void block_check(sim_net *net, int32_t y)
 {
-    const sim_vc *vy = &net->vc[y];
-    if (vy->occ == net->B && !net->blk[y] &&
-        (vy->out == SIM_NONE || (vy->out >= 0 && net->blk[vy->out])))
+    if (sim_vc_now_blocked(net, y))
         block_up(net, y);
 }
 

@@ -745,6 +745,16 @@ static inline int32_t sim_eject_slot(const sim_net *net, int32_t r)
     return net->nslots - net->topo.routers + r;
 }
 
+/* y, not yet marked blocked, becomes blocked (sim_net.blk): it is full and
+ * its head waits on an unrouted header, its own or one down a chain of
+ * blocked VCs. */
+static inline int sim_vc_now_blocked(const sim_net *net, int32_t y)
+{
+    const sim_vc *vy = &net->vc[y];
+    return vy->occ == net->B && !net->blk[y] &&
+           (vy->out == SIM_NONE || (vy->out >= 0 && net->blk[vy->out]));
+}
+
 /* Input multiplexer group of VC x (-1: none). */
 static inline int32_t sim_vc_group(const sim_net *net, int32_t x)
 {
