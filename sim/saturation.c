@@ -189,7 +189,29 @@
  *      per rate they sustained).  A confirming probe may run SAT_CONFIRM
  *      probes beyond the budget, a search with an overturn SAT_CONFIRM
  *      more, and where the budget ends before lo is confirmed, a lower
- *      rate a confirming probe sustained is the answer.  Under broadcast
+ *      rate a confirming probe sustained is the answer.  A rate within
+ *      SAT_NEAR_BOUND of the channel-load bound, or above it, needs a
+ *      confirming probe SAT_BOUND_SPAN times longer still
+ *      (confirm_span_at): the congestion around an exact bound can take
+ *      longer than the confirming span to show.  The 1-wire P-cube
+ *      10-cube (V = 5, B = 1, exponential 128-flit messages, D_r = 1),
+ *      whose exact bound is 0.001377: at 0.001432 (4% over) its backlog
+ *      grows by about 2.5% of the flits generated over a confirming
+ *      probe's 34,000 cycles, under SAT_GROWTH, as node 0's congestion
+ *      tree slowly fills the network (fixed-cycle run, seed 1: accepted
+ *      0.174 flits/node/cycle over cycles 8,000-32,000 and 0.166 over
+ *      88,000-120,000, against 0.183 offered).  The search answered
+ *      0.00143 before, 0.001308 [0.001308, 0.001354] now (9 probes,
+ *      693,000 cycles, 58 s CPU on a loaded machine).  Even that is
+ *      not the end of it: fixed-cycle runs at 0.001308 and at 0.00125
+ *      still see the backlog start to grow after 60,000 and 100,000
+ *      cycles (queues of 1.2 messages a node after 200,000 cycles at
+ *      0.00125), where a 200,000-message `dse sim` run calls both
+ *      rates ok.  Where the congestion of an exact bound takes 10^5
+ *      cycles to build, the saturation rate depends on how long one
+ *      looks; this search stays below the bound and may lie up to
+ *      about 10% above what runs ten times longer sustain.
+ *      Under broadcast
  *      traffic a short probe's busy channel is not judged (6.): at 84% of
  *      its bound a broadcast 4x4x4 torus's busiest channel of 192 is busy
  *      in every cycle of some 4,000-cycle spans.  Measured (Release, seed
@@ -273,6 +295,9 @@
                                     P-cube 10-cube sustain 0.00438 */
 #define SAT_NEAR_BOUND 0.9       /* an answer this close to the design's
                                     channel-load bound is confirmed (7.) */
+#define SAT_BOUND_SPAN 4         /* a rate at or above that bound is
+                                    confirmed by a probe this many times
+                                    the confirming span (7.) */
 #define SAT_LOG 32               /* rates sustained, kept for a re-bracket */
 #define SAT_MIN_WARM 2000        /* cycles of warm-up, at least */
 #define SAT_WARM_T0 15           /* warm-up / a message's zero-load latency */
@@ -792,6 +817,20 @@ static int in_doubt(const search *s, const bracket *b, double x)
     return bound > 0 && x >= SAT_NEAR_BOUND * bound;
 }
 
+/* The span a probe must have lasted for a rate x it sustained to count as
+ * confirmed (7.): the confirming span, and SAT_BOUND_SPAN times that at or
+ * above the design's channel-load bound, which no network sustains: there
+ * a stable probe is either fooled by a congestion that builds more slowly
+ * than it lasts or shows that the bound is wrong, and only a longer one
+ * tells which. */
+static long confirm_span_at(const search *s, double x)
+{
+    double bound = s->p->saturation_bound;
+    return bound > 0 && x >= SAT_NEAR_BOUND * bound
+               ? s->confirm_span * SAT_BOUND_SPAN
+               : s->confirm_span;
+}
+
 /* What the search does once after_stable or after_unstable would stop. */
 enum { SEARCH_STOP, SEARCH_CONFIRM, SEARCH_PROBE };
 
@@ -805,14 +844,15 @@ static int before_stop(const search *s, bracket *b, double *x)
     if (b->converged) {
         double lower = converged_lower(b);
         for (int i = 0; i < b->nsus; i++)
-            if (b->sus[i] >= lower && b->sus_span[i] >= s->confirm_span)
+            if (b->sus[i] >= lower &&
+                b->sus_span[i] >= confirm_span_at(s, b->sus[i]))
                 return SEARCH_STOP;
         if (!in_doubt(s, b, lower))
             return SEARCH_STOP;
         *x = lower;
         return SEARCH_CONFIRM;
     }
-    if (b->falling && b->lo > 0 && b->lo_span < s->confirm_span &&
+    if (b->falling && b->lo > 0 && b->lo_span < confirm_span_at(s, b->lo) &&
         (s->p->workload.traffic == NET_TRAFFIC_HOTSPOT ||
          in_doubt(s, b, b->lo))) {
         *x = b->lo;
@@ -846,7 +886,7 @@ static int overturn(const search *s, bracket *b, const probe_out *o,
     b->lo_span = 0;
     for (int i = 0; i < b->nsus; i++)
         if (b->sus[i] < b->hi && b->sus[i] > b->lo &&
-            b->sus_span[i] >= s->confirm_span) {
+            b->sus_span[i] >= confirm_span_at(s, b->sus[i])) {
             b->lo = b->sus[i];
             b->lo_span = b->sus_span[i];
         }
@@ -886,7 +926,7 @@ static int search_probes(search *s, probe_out *o, bracket *b, err *e)
         /* once a confirming probe overturned a rate the short probes
          * sustained, they are no guide for this design: all probes span
          * the confirming length */
-        long span = confirm || b->overturned ? s->confirm_span
+        long span = confirm || b->overturned ? confirm_span_at(s, x)
                     : b->falling && b->lo > 0 && b->hi > 0 ? s->fine_span
                                                            : s->span;
         int rc = search_probe(s, x, s->warm, span, o, e);
@@ -936,10 +976,11 @@ static void search_answer(search *s, const bracket *b)
     double len = s->len, lo = b->lo, hi = b->hi;
     /* the budget ran out before lo was confirmed: a lower rate a
      * confirming probe sustained is the surer answer */
-    if (b->falling && b->lo_span < s->confirm_span) {
+    if (b->falling && b->lo_span < confirm_span_at(s, lo)) {
         double best = 0;
         for (int i = 0; i < b->nsus; i++)
-            if (b->sus_span[i] >= s->confirm_span && b->sus[i] < lo)
+            if (b->sus_span[i] >= confirm_span_at(s, b->sus[i]) &&
+                b->sus[i] < lo)
                 best = fmax(best, b->sus[i]);
         if (best > 0)
             lo = best;

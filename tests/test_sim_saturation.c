@@ -327,6 +327,44 @@ static void test_confirm_only_in_doubt(void **state)
     }
 }
 
+/* A rate within 90% of the channel-load bound, or above it, is confirmed by a probe
+ * SAT_BOUND_SPAN (4) times the confirming span: where even the confirming
+ * probes (8 spans) are fooled past an exact bound (the 1-wire P-cube
+ * 10-cube's node 0, whose congestion tree takes longer than that to fill
+ * the network), the answer must still end at or below the bound, which
+ * here is the saturation rate; where the bound is wrong (below what the
+ * network sustains), the longer probe sustains the rate and the answer
+ * stands above it, for the caller to report. */
+static void test_above_bound_confirmed_longer(void **state)
+{
+    (void)state;
+    sim_params p = make("topology=torus k=8 n=2 vcs=2 buffer=4",
+                        "message_bits=16");
+    const struct {
+        double fooled, collapse, bound;  /* bound: x sat */
+    } cases[] = {
+        {1.04, 0, 1.0}, {1.1, 0, 1.0}, {1.25, 0.9, 1.0}, {1.0, 0, 0.8},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fake_net f = {.sat = 0.02, .fooled = cases[i].fooled, .len = 16,
+                      .collapse = cases[i].collapse,
+                      .long_span = 4 * 8 * 4000};
+        p.saturation_bound = cases[i].bound * f.sat;
+        sim_saturation_result r;
+        err e;
+        err_clear(&e);
+        assert_int_equal(sim__saturation_scripted(&p, fake_probe, &f, &r,
+                                                  &e), 0);
+        if (r.status != SIM_OK || !(r.rate <= f.sat) ||
+            !(r.rate >= f.sat / 1.07) || f.long_calls < 1)
+            fail_msg("fooled up to %.2f x, bound %.2f x: %s, rate %.5f "
+                     "[%.5f, %.5f], %d probes (%d long) %s",
+                     cases[i].fooled, cases[i].bound,
+                     sim_status_name(r.status), r.rate, r.rate_lo,
+                     r.rate_hi, r.probes, f.long_calls, r.detail);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_hotspot_exact_bound),
         cmocka_unit_test(test_overturned_lo_recovers),
         cmocka_unit_test(test_confirm_only_in_doubt),
+        cmocka_unit_test(test_above_bound_confirmed_longer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
