@@ -328,10 +328,10 @@ static void test_confirm_only_in_doubt(void **state)
 }
 
 /* A rate within 90% of the channel-load bound, or above it, is confirmed
- * by a probe SAT_BOUND_SPAN (4) times the confirming span: where even the confirming
- * probes (8 spans) are fooled past an exact bound (the 1-wire P-cube
- * 10-cube's node 0, whose congestion tree takes longer than that to fill
- * the network), the answer must still end at or below the bound, which
+ * by a probe SAT_BOUND_SPAN (4) times the confirming span: where even the
+ * confirming probes (8 spans) are fooled past an exact bound (the 1-wire
+ * P-cube 10-cube's node 0, whose congestion tree takes longer than that to
+ * fill the network), the answer must still end at or below the bound, which
  * here is the saturation rate; where the bound is wrong (below what the
  * network sustains), the longer probe sustains the rate and the answer
  * stands above it, for the caller to report. */
