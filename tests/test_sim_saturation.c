@@ -327,8 +327,8 @@ static void test_confirm_only_in_doubt(void **state)
     }
 }
 
-/* A rate within 90% of the channel-load bound, or above it, is confirmed
- * by a probe SAT_BOUND_SPAN (4) times the confirming span: where even the
+/* A rate at or above the channel-load bound is confirmed by a probe
+ * SAT_BOUND_SPAN (4) times the confirming span: where even the
  * confirming probes (8 spans) are fooled past an exact bound (the 1-wire
  * P-cube 10-cube's node 0, whose congestion tree takes longer than that to
  * fill the network), the answer must still end at or below the bound, which
