@@ -331,8 +331,8 @@ static void walk_group(sim_net *net, int32_t g)
 }
 
 /* The cycle's grants.  With active_blk the VCs that received a flit are
- * kept in order in moved[] beside the grants (there are at most as many),
- * and checked once all moves are applied. */
+ * listed in net->filled (at most one per grant) and checked for blocking
+ * once all moves are applied. */
 static void apply(sim_net *net)
 {
     const int64_t now = net->now;
