@@ -252,6 +252,17 @@ static int fake_probe(void *ctx, double rate, long span, double *accepted)
     return rate <= top;
 }
 
+/* The search on f's scripted verdicts, with the channel-load bound
+ * bound x f->sat (0: none). */
+static void search_fake(sim_params *p, fake_net *f, double bound,
+                        sim_saturation_result *r)
+{
+    p->saturation_bound = bound * f->sat;
+    err e;
+    err_clear(&e);
+    assert_int_equal(sim__saturation_scripted(p, fake_probe, f, r, &e), 0);
+}
+
 /* Two estimates taken past saturation agree (the accepted rate there is
  * flat at the fooled level) without any probe sustaining them, at or above
  * an exact channel-load bound (as P-cube's node 0 bounds its 10-cube): the
@@ -268,12 +279,8 @@ static void test_overturned_lo_recovers(void **state)
     for (size_t i = 0; i < sizeof fooled / sizeof fooled[0]; i++) {
         fake_net f = {.sat = 0.02, .fooled = fooled[i], .len = 16,
                       .long_span = 8 * 4000};
-        p.saturation_bound = f.sat;
         sim_saturation_result r;
-        err e;
-        err_clear(&e);
-        assert_int_equal(sim__saturation_scripted(&p, fake_probe, &f, &r,
-                                                  &e), 0);
+        search_fake(&p, &f, 1.0, &r);
         assert_int_equal(r.span_cycles, 4000);
         if (r.status != SIM_OK || !(r.rate <= f.sat) ||
             !(r.rate >= f.sat / 1.07) || !(r.rate_lo <= r.rate) ||
@@ -310,12 +317,8 @@ static void test_confirm_only_in_doubt(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fake_net f = {.sat = 0.02, .fooled = cases[i].fooled, .len = 16,
                       .collapse = cases[i].collapse, .long_span = 8 * 4000};
-        p.saturation_bound = cases[i].bound * f.sat;
         sim_saturation_result r;
-        err e;
-        err_clear(&e);
-        assert_int_equal(sim__saturation_scripted(&p, fake_probe, &f, &r,
-                                                  &e), 0);
+        search_fake(&p, &f, cases[i].bound, &r);
         if (r.status != SIM_OK || !(r.rate <= f.sat) ||
             !(r.rate >= f.sat / 1.07) ||
             (cases[i].confirms ? f.long_calls < 1 : f.long_calls != 0))
@@ -349,12 +352,8 @@ static void test_above_bound_confirmed_longer(void **state)
         fake_net f = {.sat = 0.02, .fooled = cases[i].fooled, .len = 16,
                       .collapse = cases[i].collapse,
                       .long_span = 4 * 8 * 4000};
-        p.saturation_bound = cases[i].bound * f.sat;
         sim_saturation_result r;
-        err e;
-        err_clear(&e);
-        assert_int_equal(sim__saturation_scripted(&p, fake_probe, &f, &r,
-                                                  &e), 0);
+        search_fake(&p, &f, cases[i].bound, &r);
         if (r.status != SIM_OK || !(r.rate <= f.sat) ||
             !(r.rate >= f.sat / 1.07) || f.long_calls < 1)
             fail_msg("fooled up to %.2f x, bound %.2f x: %s, rate %.5f "
