@@ -13,9 +13,10 @@
  * buffers every VC of such a worm is full and none can move until that
  * header is allocated.  Walking them every cycle (the multiplexer's
  * members, and the depth-first search down each worm to its unrouted
- * header) was most of the cost of a saturated DCSH: 4 ms a cycle on a
- * 1024-node 4-ary 5-cube DCSH against 0.25 ms for a hypercube on the
- * work-set engine.  So, with credit delay 0, flit-level multiplexers and
+ * header) was most of the cost of a saturated DCSH: 1.4-3.5 ms a cycle
+ * on 1024-node 4-ary 5-cube DCSHs (V = 4-6, 1-wire channels, 128-flit
+ * worms, 70% of their channel-load bound) against 0.16 ms for the 10-cube
+ * hypercube on the work-set engine.  So, with credit delay 0, flit-level multiplexers and
  * no PCS (sim_net.active_blk), this engine keeps sim_net.blk as the
  * work-set engine defines it (engine_fast.c, WORK SETS; sim__blocked_def)
  * and never visits a blocked VC: a blocked VC is set after the cycle's

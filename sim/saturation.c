@@ -196,12 +196,13 @@
  *      wrong, and the congestion around an exact bound can take longer
  *      than the confirming span to show.  The 1-wire P-cube 10-cube
  *      (V = 5, B = 1, exponential 128-flit messages, D_r = 1), whose exact
- *      bound is 0.001377: at 0.001432 (4% over) its backlog grows by about
- *      2.5% of the flits generated over a confirming probe's 34,000
- *      cycles, under SAT_GROWTH, as node 0's congestion tree slowly fills
- *      the network (fixed-cycle run, seed 1: accepted 0.174 flits/node/
- *      cycle over cycles 8,000-32,000 and 0.166 over 88,000-120,000,
- *      against 0.183 offered).  The search answered 0.00143 before,
+ *      bound is 0.001377: at 0.001432 (4% over) node 0's congestion tree
+ *      fills the network over some 10^5 cycles (fixed-cycle run, seed 1:
+ *      0.181 of 0.185 offered flits/node/cycle accepted and the backlog
+ *      grown by 2.2% of the flits generated over cycles 8,000-32,000,
+ *      under SAT_GROWTH; 0.168 of 0.182 and 7.8% over 88,000-120,000),
+ *      so the 33,120-cycle confirming probe sustained it.  The search
+ *      answered 0.00143 before,
  *      0.001354 [0.001354, 0.001401] now (43 s CPU on a loaded machine).
  *      Even that is not the end of it: fixed-cycle runs at 0.001354 and
  *      at 0.00125 still see the backlog start to grow after 40,000 and
