@@ -109,6 +109,25 @@
  *      [lo, hi] geometrically until hi / lo <= 1 + SAT_BRACKET; the answer is
  *      lo, the highest rate a probe sustained, with the interval [lo, hi].
  *      That 32x32 torus: 0.008465 [0.008465, 0.008905] in 8 probes, 7.2 s CPU.
+ *      CLIMBING TO THE BOUND.  Climbing by SAT_CLIMB from an estimate a
+ *      tenth of the answer spends the budget on the way up: the 64x64
+ *      torus of configs/vlsi_4096.yaml (V = 6, 16-wire channels, minimal
+ *      adaptive, 8-flit exponential messages) accepts 0.0085 flits/node/
+ *      cycle at overload, and climbing by SAT_CLIMB ended at
+ *      [0.008038, 0.012058], not narrowed in 8 probes (dse sim
+ *      --saturation, seed 1, 54 s CPU).  Where the design's channel-load
+ *      bound is known (p->saturation_bound), saturation lies between the
+ *      highest rate sustained and it, so until a probe is unstable the
+ *      bound stands in for hi and the search bisects that range
+ *      geometrically; a lo within SAT_BRACKET of the bound is followed
+ *      by a probe SAT_BRACKET past the bound (not a stop at the bound: a
+ *      network that sustains more than its bound shows the bound wrong,
+ *      which the caller reports; nothing is capped).  That torus (bound 0.0156): 0.008342 [0.008342, 0.008675]
+ *      in 8 probes and the same 43,500 cycles, but 95-103 s CPU (idle
+ *      machine): its probes now lie near saturation, where a cycle costs
+ *      more.  The main job (configs/vlsi_1024.yaml) recommends the same
+ *      design, its saturation 0.00750 (0.00750-0.00774) instead of 0.00699
+ *      (0.00699-0.00774), in 149 s wall instead of 135.
  *
  *   5. HOT SPOTS AND STARVED SOURCES.  An overload that falls on a few
  *      channels hides in the total: 5% of each of 255 nodes' messages to
@@ -727,8 +746,12 @@ static int overload_probe(search *s, probe_out *o, err *e)
 }
 
 /* A stable probe at *x: saturation lies above it.  The next rate into
- * *x; 1 when the bracket is narrow enough to stop. */
-static int after_stable(bracket *b, double *x)
+ * *x; 1 when the bracket is narrow enough to stop.  bound is the design's
+ * channel-load bound (0: unknown): saturation lies in (lo, bound], so
+ * until a probe is unstable the next one is the geometric middle of that
+ * range, and once lo is within a bracket width of the bound, a probe just
+ * past it (4., CLIMBING TO THE BOUND). */
+static int after_stable(bracket *b, double bound, double *x)
 {
     b->lo = *x > b->lo ? *x : b->lo;
     if (b->est < b->lo / SAT_OVER) /* the estimate was 20% under lo */
@@ -737,6 +760,13 @@ static int after_stable(bracket *b, double *x)
         if (b->hi / b->lo <= 1 + SAT_BRACKET)
             return 1;
         *x = sqrt(b->lo * b->hi);
+    } else if (!(b->hi > 0) && bound > b->lo * (1 + SAT_BRACKET)) {
+        *x = sqrt(b->lo * bound);
+    } else if (!(b->hi > 0) && bound > b->lo) {
+        /* just past the bound: a network that sustains that shows the
+         * bound wrong (or a probe fooled, 7.), which is to be seen and
+         * reported, not capped */
+        *x = bound * (1 + SAT_BRACKET);
     } else {
         *x *= b->falling ? SAT_CLIMB : SAT_STEP;
     }
@@ -958,7 +988,7 @@ static int search_probes(search *s, probe_out *o, bracket *b, err *e)
             } else {
                 next = overturn(s, b, o, &x);
             }
-        } else if (o->stable ? after_stable(b, &x)
+        } else if (o->stable ? after_stable(b, s->p->saturation_bound, &x)
                              : after_unstable(b, o, s->msg_flits, &x)) {
             next = before_stop(s, b, &x);
         } else {
