@@ -90,11 +90,12 @@
  * allocation happens per cycle or per flit (the sleeper pool below grows by
  * doubling, amortised).
  *
- * SLEEPING HEADERS (every network but DCSH buses, message-level
- * multiplexers and PCS: net->sleepy).  A header whose allocation failed
- * sleeps (zzz[x]) on the channels of its candidate VCs (or on its
- * router's ejection channels) and is woken when a VC of one of them is
- * released (an ejection channel freed).  A failed attempt changes nothing
+ * SLEEPING HEADERS (every network but message-level multiplexers and
+ * PCS: net->sleepy).  A header whose allocation failed sleeps (zzz[x]) on
+ * the channels of its candidate VCs (on a DCSH bus, on the bus: its legs
+ * share its V VCs, sim_sleep_slot) or on its router's ejection channels,
+ * and is woken when a VC of one of them is released (an ejection channel
+ * freed).  A failed attempt changes nothing
  * and draws no random number (sim__route_pick draws only when it has two
  * or more free VCs), and a header can only succeed after such a release,
  * so sleeping is exact: the allocation phase makes the same choices, in
@@ -461,7 +462,7 @@ static int try_allocate(sim_net *net, int32_t x)
         if (net->sleepy) {       /* until a candidate channel frees a VC */
             fall_asleep(net, x);
             for (int i = 0; i < rt.end[rt.ntiers]; i++)
-                sleep_on(net, x, rt.ch[i]);
+                sleep_on(net, x, sim_sleep_slot(net, rt.ch[i]));
         }
         return 0;
     }

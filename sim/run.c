@@ -412,8 +412,8 @@ static void create_work_lists(sim_net *net)
  * sleep, and dimension-order allocation's shortcut and route table. */
 static void select_engine(sim_net *net)
 {
-    net->sleepy = !net->bus_vc && !net->mux_lock && !net->pcs;
-    net->engine = net->sleepy && !net->cd && !net->topo.grp
+    net->sleepy = !net->mux_lock && !net->pcs;
+    net->engine = net->sleepy && !net->bus_vc && !net->cd && !net->topo.grp
                       ? &sim__engine_fast
                       : &sim__engine_active;
     if (net->p.partitioned) {    /* headers retry, per router */

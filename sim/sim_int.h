@@ -709,6 +709,15 @@ static inline void sim_vc_take(sim_net *net, int32_t z, int32_t owner,
 /* Wake the headers asleep on slot s (engine.c). */
 void sim__wake(sim_net *net, int32_t s);
 
+/* The slot a header waiting for a VC of channel c sleeps on: c, or on a
+ * DCSH bus the bus (its representative channel), since every leg of a bus
+ * shares its V VCs: a release on any leg can serve a header waiting on
+ * another (engine.c, SLEEPING HEADERS). */
+static inline int32_t sim_sleep_slot(const sim_net *net, int32_t c)
+{
+    return net->bus_vc ? net->topo.phys[c] : c;
+}
+
 /* Free VC z (its tail has left, or a probe gave it back). */
 static inline void sim_vc_release(sim_net *net, int32_t z)
 {
@@ -719,8 +728,11 @@ static inline void sim_vc_release(sim_net *net, int32_t z)
     v->owner = SIM_NONE;
     if (net->bus_vc && v->ch < net->topo.nnet)
         net->bus_vc[sim_bus_slot(net, z)] = SIM_NONE;
-    if (net->sleepy && net->wl_head[v->ch] != SIM_NONE)
-        sim__wake(net, v->ch);
+    if (net->sleepy) {
+        int32_t slot = sim_sleep_slot(net, v->ch);
+        if (net->wl_head[slot] != SIM_NONE)
+            sim__wake(net, slot);
+    }
 }
 
 /* The cycle VC x's current head flit got there: x's last fill, or the
