@@ -95,7 +95,13 @@
  * the channels of its candidate VCs (on a DCSH bus, on the bus: its legs
  * share its V VCs, sim_sleep_slot) or on its router's ejection channels,
  * and is woken when a VC of one of them is released (an ejection channel
- * freed).  A failed attempt changes nothing
+ * freed).  On buses this saves a quarter of a saturated DCSH's cycle:
+ * one saturation-screen probe of the 64x64 DCSH with 1-wire channels
+ * (V = 2, deterministic, 128-flit worms, about 6,000 headers waiting)
+ * took 17.0 s CPU against 22.4 s, with the same verdict; `dse sim` on
+ * DCSHs (uniform, hot-spot, transpose and broadcast traffic, unit and
+ * pipelined routers, credit delay 0 and 2) gives the same figures bit
+ * for bit.  A failed attempt changes nothing
  * and draws no random number (sim__route_pick draws only when it has two
  * or more free VCs), and a header can only succeed after such a release,
  * so sleeping is exact: the allocation phase makes the same choices, in
