@@ -93,7 +93,7 @@
  * SLEEPING HEADERS (every network but message-level multiplexers and
  * PCS: net->sleepy).  A header whose allocation failed sleeps (zzz[x]) on
  * the channels of its candidate VCs (on a DCSH bus, on the bus: its legs
- * share its V VCs, sim_sleep_slot) or on its router's ejection channels,
+ * share its V VCs, sim_phys_channel) or on its router's ejection channels,
  * and is woken when a VC of one of them is released (an ejection channel
  * freed).  On buses this saves a quarter of a saturated DCSH's cycle:
  * one saturation-screen probe of the 64x64 DCSH with 1-wire channels
@@ -468,7 +468,7 @@ static int try_allocate(sim_net *net, int32_t x)
         if (net->sleepy) {       /* until a candidate channel frees a VC */
             fall_asleep(net, x);
             for (int i = 0; i < rt.end[rt.ntiers]; i++)
-                sleep_on(net, x, sim_sleep_slot(net, rt.ch[i]));
+                sleep_on(net, x, sim_phys_channel(net, rt.ch[i]));
         }
         return 0;
     }

@@ -16,8 +16,9 @@
  * header) was most of the cost of a saturated DCSH: 1.4-3.5 ms a cycle
  * on 1024-node 4-ary 5-cube DCSHs (V = 4-6, 1-wire channels, 128-flit
  * worms, 70% of their channel-load bound) against 0.16 ms for the 10-cube
- * hypercube on the work-set engine.  So, with credit delay 0, flit-level multiplexers and
- * no PCS (sim_net.active_blk), this engine keeps sim_net.blk as the
+ * hypercube on the work-set engine.  So, with credit delay 0, flit-level
+ * multiplexers and no PCS (sim_net.active_blk), this engine keeps
+ * sim_net.blk as the
  * work-set engine defines it (engine_fast.c, WORK SETS; sim__blocked_def)
  * and never visits a blocked VC: a blocked VC is set after the cycle's
  * moves (the VCs that filled are checked once every move is applied, so
@@ -33,11 +34,6 @@
  */
 #include "net/xalloc.h"
 #include "sim_int.h"
-
-static inline int32_t phys_of(const sim_net *net, int32_t c)
-{
-    return net->topo.phys ? net->topo.phys[c] : c;
-}
 
 /* ---- credits (credit delay c > 0) ------------------------------------- */
 
@@ -253,7 +249,7 @@ static void resolve(sim_net *net, int32_t c0)
                     ok = 1;
                 }
             } else if (vy->out >= 0) {
-                int32_t c2 = phys_of(net, vc[vy->out].ch);
+                int32_t c2 = sim_phys_channel(net, vc[vy->out].ch);
                 if (chan[c2].stamp != now) {
                     chan[c2].stamp = now;
                     stk[sp] = c2;
@@ -302,7 +298,7 @@ static int visit_member(sim_net *net, int32_t x)
         grant(net, x);
         return 1;
     }
-    int32_t c = phys_of(net, net->vc[vx->out].ch);
+    int32_t c = sim_phys_channel(net, net->vc[vx->out].ch);
     if (net->topo.chan[c].stamp != now)
         resolve(net, c);
     return 0;
@@ -425,7 +421,7 @@ static void traverse(sim_net *net)
             grant(net, x);
             continue;
         }
-        int32_t c = phys_of(net, net->vc[vx->out].ch);
+        int32_t c = sim_phys_channel(net, net->vc[vx->out].ch);
         if (net->topo.chan[c].stamp != now)
             resolve(net, c);
     }

@@ -122,12 +122,13 @@
  *      geometrically; a lo within SAT_BRACKET of the bound is followed
  *      by a probe SAT_BRACKET past the bound (not a stop at the bound: a
  *      network that sustains more than its bound shows the bound wrong,
- *      which the caller reports; nothing is capped).  That torus (bound 0.0156): 0.008342 [0.008342, 0.008675]
- *      in 8 probes and the same 43,500 cycles, but 95-103 s CPU (idle
- *      machine): its probes now lie near saturation, where a cycle costs
- *      more.  The main job (configs/vlsi_1024.yaml) recommends the same
- *      design, its saturation 0.00750 (0.00750-0.00774) instead of 0.00699
- *      (0.00699-0.00774), in 149 s wall instead of 135.
+ *      which the caller reports; nothing is capped).  That torus (bound
+ *      0.0156): 0.008342 [0.008342, 0.008675] in 8 probes and the same
+ *      43,500 cycles, but 95-103 s CPU (idle machine): its probes now lie
+ *      near saturation, where a cycle costs more.  The main job
+ *      (configs/vlsi_1024.yaml) recommends the same design, its
+ *      saturation 0.00750 (0.00750-0.00774) instead of 0.00699
+ *      (0.00699-0.00774), in 156 s wall instead of 135.
  *
  *   5. HOT SPOTS AND STARVED SOURCES.  An overload that falls on a few
  *      channels hides in the total: 5% of each of 255 nodes' messages to

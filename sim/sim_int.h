@@ -709,13 +709,14 @@ static inline void sim_vc_take(sim_net *net, int32_t z, int32_t owner,
 /* Wake the headers asleep on slot s (engine.c). */
 void sim__wake(sim_net *net, int32_t s);
 
-/* The slot a header waiting for a VC of channel c sleeps on: c, or on a
- * DCSH bus the bus (its representative channel), since every leg of a bus
- * shares its V VCs: a release on any leg can serve a header waiting on
- * another (engine.c, SLEEPING HEADERS). */
-static inline int32_t sim_sleep_slot(const sim_net *net, int32_t c)
+/* The physical channel of channel c: c, or on a DCSH bus the bus's
+ * representative channel (topo.phys), which all its legs share: one flit
+ * per cycle and V VCs.  A header waiting for a VC of c sleeps on it, since
+ * a release on any leg of a bus can serve a header waiting on another
+ * (engine.c, SLEEPING HEADERS). */
+static inline int32_t sim_phys_channel(const sim_net *net, int32_t c)
 {
-    return net->bus_vc ? net->topo.phys[c] : c;
+    return net->topo.phys ? net->topo.phys[c] : c;
 }
 
 /* Free VC z (its tail has left, or a probe gave it back). */
@@ -729,7 +730,7 @@ static inline void sim_vc_release(sim_net *net, int32_t z)
     if (net->bus_vc && v->ch < net->topo.nnet)
         net->bus_vc[sim_bus_slot(net, z)] = SIM_NONE;
     if (net->sleepy) {
-        int32_t slot = sim_sleep_slot(net, v->ch);
+        int32_t slot = sim_phys_channel(net, v->ch);
         if (net->wl_head[slot] != SIM_NONE)
             sim__wake(net, slot);
     }

@@ -370,9 +370,10 @@ static void test_above_bound_confirmed_longer(void **state)
  * search climbs.  With the channel-load bound known, saturation lies
  * between the highest rate sustained and the bound, and the climb goes at
  * least to the geometric middle of that range: the bracket is narrowed to
- * 6% within the probe budget.  Climbing by 1.5 alone spends the budget
- * before the first unstable probe is much past saturation.  A bound below
- * what the network sustains (a bug in the bound) caps nothing. */
+ * 6% within the probe budget (climbing by 1.5 alone, as without a bound,
+ * spends the budget before the first unstable probe and leaves the
+ * bracket wide).  A bound below what the network sustains (a bug in the
+ * bound) caps nothing. */
 static void test_climb_to_bound(void **state)
 {
     (void)state;
@@ -407,13 +408,14 @@ static void test_climb_to_bound(void **state)
                      "probes %s", sim_status_name(r.status), r.rate,
                      r.rate_lo, r.rate_hi, r.probes, r.detail);
     }
-    /* the same network with no bound given: not narrowed in the budget */
+    /* the same network with no bound given: the climb, still never
+     * above what the network sustains */
     fake_net f = {.sat = 0.002, .fooled = 1.0, .len = 16, .collapse = 0.12,
                   .long_span = 1L << 40};
     sim_saturation_result r;
     search_fake(&p, &f, 0, &r);
+    assert_int_equal(r.status, SIM_OK);
     assert_true(r.rate <= f.sat);
-    assert_true(r.hi / r.lo > 1.06);
 }
 
 int main(void)
