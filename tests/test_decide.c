@@ -11,7 +11,8 @@
  * buffers or routing) are simulated before designs of other shapes; the
  * optimistic bound never exceeds the physical one; the saturation
  * screen rules out, by one probe at the front's saturation rate, designs
- * whose latency is beaten and simulates whole the one it cannot; designs
+ * whose latency is beaten and simulates whole the one it cannot, and by
+ * one probe at a target rate designs beaten only below it; designs
  * whose clocks differ are ranked in time (reference cycles), not in
  * cycles of their own clocks.
  */
@@ -89,7 +90,9 @@ static int oracle_probe(void *self, const cfg_study *s, dse_run *r,
     for (size_t q = 0; q < n; q++) {
         dse_candidate *c = &r->cand[idx[q]];
         assert_null(c->sim);
-        assert_true(c->probe_rate == 0);  /* never probed twice */
+        /* asked again only higher up, never after an unstable probe */
+        assert_false(c->probe_unstable);
+        assert_true(rate[q] > c->probe_rate);
         c->probe_rate = rate[q];
         c->probe_unstable = w->t[idx[q]].sat < rate[q];
         w->probed++;
@@ -458,6 +461,17 @@ static void test_unvalidated_regime_rests_on_physics(void **state)
     world_fini(&w);
 }
 
+/* n 8x8 tori with 64-bit messages: design 0 with 8-wire channels (8-flit
+ * worms), the others with 1-wire channels (64-flit worms, an exact
+ * zero-load latency of about 72 cycles), all of one shape but design 0. */
+static void wide_and_narrow(world *w, size_t n)
+{
+    world_init(w, n, 1);
+    w->s.workload.message_bits = 64;
+    for (size_t i = 0; i < n; i++)
+        w->r.cand[i].design.width = i == 0 ? 8 : 1;
+}
+
 /* Outside every validated regime a design rests on the physical screen,
  * whose channel-load bound is far above what these 1-wire tori sustain.
  * The 8-wire torus beats their latency floor at every rate, so only their
@@ -471,10 +485,7 @@ static void test_saturation_screen(void **state)
     dse_bands_set_coverage(outside);
     for (int with_screen = 1; with_screen >= 0; with_screen--) {
         world w;
-        world_init(&w, 6, 1);
-        w.s.workload.message_bits = 64;
-        for (size_t i = 0; i < 6; i++)
-            w.r.cand[i].design.width = i == 0 ? 8 : 1;
+        wide_and_narrow(&w, 6);
         set(&w, 0, 20, 22, 0.004);
         for (size_t i = 1; i < 5; i++)
             set(&w, i, 100 + (double)i, 120 + (double)i, 0.003);
@@ -510,6 +521,55 @@ static void test_saturation_screen(void **state)
         }
         world_fini(&w);
     }
+    dse_bands_set_coverage(covered);
+}
+
+/* The screen also asks about designs that a simulated design beats only
+ * below some target rate.  The 8-wire torus is faster at 0.001 than the
+ * 1-wire tori's latency floor (their exact zero-load latency, about 72
+ * cycles) but not at 0.002 (100 cycles), so only saturating below 0.002
+ * rules them out: the screen probes each at 0.002, rules out the four that
+ * saturate below it, and keeps the one that does not, which is simulated
+ * whole and joins the front (it beats the 8-wire torus at 0.002).  A design
+ * whose model puts its saturation more than SCREEN_MODEL_MARGIN times
+ * above 0.002 is not probed but simulated whole. */
+static void test_screen_below_a_rate(void **state)
+{
+    (void)state;
+    dse_bands_set_coverage(outside);
+    world w;
+    wide_and_narrow(&w, 7);
+    set(&w, 0, 20, 100, 0.004);
+    w.r.cand[0].saturation_rate = 0.01;    /* the models' latest */
+    for (size_t i = 1; i < 5; i++)
+        set(&w, i, 100 + (double)i, INFINITY, 0.0015);
+    set(&w, 5, 75, 90, 0.003);
+    w.r.cand[5].latency[0] = w.r.cand[5].latency[1] = 150; /* models err */
+    w.r.cand[5].saturation_rate = 0.002;
+    set(&w, 6, 106, INFINITY, 0.0015);
+    w.r.cand[6].saturation_rate = 0.005;   /* > 2 x 0.002: not probed */
+    dse_sim_oracle o = {oracle_sim, &w, oracle_probe};
+    err e;
+    assert_int_equal(dse_decide(&w.s, &w.r, &o, 2, 0, NULL, NULL, &e), 0);
+    assert_true(w.r.certified);
+    assert_int_equal(w.r.recommended, 0);
+    assert_int_equal(w.simulated, 3);
+    assert_int_equal(w.probed, 5);
+    for (size_t i = 1; i < 5; i++) {
+        const dse_candidate *c = &w.r.cand[i];
+        assert_true(c->exact_zero_load < 100);
+        assert_null(c->sim);
+        assert_true(c->probe_unstable);
+        assert_true(fabs(c->probe_rate - 0.002) < 1e-12);
+        assert_int_equal(c->dominated_by, 0);
+    }
+    assert_non_null(w.r.cand[5].sim);
+    assert_int_equal(w.r.cand[5].probe_unstable, 0);
+    assert_int_equal(w.r.cand[5].sim_rank, 0);
+    assert_non_null(w.r.cand[6].sim);
+    assert_true(w.r.cand[6].probe_rate == 0);
+    assert_int_equal(w.r.cand[0].sim_rank, 0);
+    world_fini(&w);
     dse_bands_set_coverage(covered);
 }
 
@@ -663,6 +723,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unvalidated_regime_rests_on_physics),
         cmocka_unit_test(test_saturation_screen),
+        cmocka_unit_test(test_screen_below_a_rate),
         cmocka_unit_test(test_certifies_early_when_models_exact),
         cmocka_unit_test(test_wrong_model_recovered),
         cmocka_unit_test(test_budget_exhaustion_reported),

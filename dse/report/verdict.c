@@ -384,10 +384,11 @@ static void certainty_lines(const dse_run *r, char ***lines, size_t *count)
         size_t probed = dse_run_probed(r);
         if (probed)
             dse_report_line_add(lines, count, "The saturation screen probed "
-                "%zu design(s) that only a later saturation could put on the "
-                "front, each with one simulation at the front's saturation "
-                "rate; %zu saturated below it and are ruled out "
-                "(docs/decision.md).", probed, sat_ruled);
+                "%zu design(s) that only sustaining a higher rate could put "
+                "on the front, each with one simulation at that rate (a "
+                "simulated design's saturation rate, or the first target "
+                "rate where it does not beat them); %zu saturated below it "
+                "and are ruled out (docs/decision.md).", probed, sat_ruled);
         if (on_band + no_model + outside)
             dse_report_line_add(lines, count, "Of the %zu designs not "
                 "simulated, %zu rest on their model's measured error band "

@@ -140,6 +140,32 @@ static double sim_worst(const dse_candidate *y, size_t ri,
     return v + (isfinite(hw) ? hw : 0);
 }
 
+/* y costs no more than x on every cost objective of the study. */
+static int costs_no_more(const cfg_study *s, const dse_candidate *y,
+                         const dse_candidate *x)
+{
+    for (size_t j = 0; j < s->nobjectives; j++)
+        if (s->objectives[j].kind == CFG_OBJ_COST &&
+            cost_of(y, s->objectives[j].cost) > cost_of(x, s->objectives[j].cost))
+            return 0;
+    return 1;
+}
+
+/* y's simulated latency figures at rate ri (the pessimistic end of each
+ * interval) are no higher than x's optimistic ones, on every latency
+ * objective. */
+static int beats_at(const cfg_study *s, const dse_candidate *y,
+                    const dse_candidate *x, size_t ri)
+{
+    for (size_t j = 0; j < s->nobjectives; j++) {
+        cfg_latency_stat st = s->objectives[j].stat;
+        if (s->objectives[j].kind == CFG_OBJ_LATENCY &&
+            sim_worst(y, ri, st) > dse_optimistic_figure(s, x, ri, st))
+            return 0;
+    }
+    return 1;
+}
+
 /* y (simulated) is at least as good as x's optimistic bound on every
  * objective but saturation. */
 static int beats_but_saturation(const cfg_study *s, const dse_candidate *y,
@@ -147,18 +173,10 @@ static int beats_but_saturation(const cfg_study *s, const dse_candidate *y,
 {
     if (!y->sim)
         return 0;
-    for (size_t j = 0; j < s->nobjectives; j++) {
-        cfg_latency_stat st = s->objectives[j].stat;
-        if (s->objectives[j].kind == CFG_OBJ_LATENCY)
-            for (size_t ri = 0; ri < s->rates.n; ri++)
-                if (sim_worst(y, ri, st) > dse_optimistic_figure(s, x, ri, st))
-                    return 0;
-    }
-    for (size_t j = 0; j < s->nobjectives; j++)
-        if (s->objectives[j].kind == CFG_OBJ_COST &&
-            cost_of(y, s->objectives[j].cost) > cost_of(x, s->objectives[j].cost))
+    for (size_t ri = 0; ri < s->rates.n; ri++)
+        if (!beats_at(s, y, x, ri))
             return 0;
-    return 1;
+    return costs_no_more(s, y, x);
 }
 
 int dse_rules_out(const cfg_study *s, const dse_candidate *y,
@@ -481,19 +499,60 @@ static double sim_saturation_floor(const dse_candidate *y)
                                           : y->sim_saturation;
 }
 
-/* The saturation screen.  An open design that a simulated design beats on
- * every objective but saturation (its optimistic latency at every target
- * rate, its cost) can reach the front only by saturating later than the
- * best such design's simulated interval, whose lower end T is the
- * question: one probe of the saturation search at T (the search's warm-up,
- * span and stability test), a fraction of a whole simulation's cost (a
- * search, replications at the target rates, a load curve).  Unstable: its
- * saturation lies below T, which caps its optimistic saturation and rules
- * it out.  Stable: it stays open, to be simulated whole.  Designs outside
- * every validated regime rest on the physical screen, whose channel-load
- * bound is often far above what the network sustains; without the probe
- * each of them would need a whole simulation.  Each design is probed once.
- * Returns 0 or the oracle's error. */
+/* The rate at which one probe of open design x would let simulated design
+ * y rule it out, or 0 when none would: y must cost no more, and T is the
+ * lower of the first target rate at which y's simulated latency (the
+ * pessimistic end) is above x's optimistic figure and y's simulated
+ * saturation floor.  Unstable at T, x's optimistic saturation is at most T,
+ * so it sustains no target rate from T up (its optimistic latency there is
+ * infinite), y beats it at every rate below T by construction, and y's
+ * saturation floor is at least T: dse_rules_out(y, x) then holds.  A y that
+ * beats x at every target rate leaves T at y's saturation floor (the
+ * question is then saturation alone). */
+static double screen_rate(const cfg_study *s, const dse_candidate *y,
+                          const dse_candidate *x)
+{
+    if (!y->sim || !costs_no_more(s, y, x))
+        return 0;
+    double t = sim_saturation_floor(y);
+    if (!(t > 0))   /* no simulated saturation: y cannot rule x out */
+        return 0;
+    for (size_t ri = 0; ri < s->rates.n; ri++)
+        if (!beats_at(s, y, x, ri)) {
+            t = fmin(t, s->rates.v[ri]);
+            break;
+        }
+    return isfinite(t) ? t : 0;
+}
+
+/* A probe at T where x is open at some target rate is a bet that x
+ * saturates below that rate; its model (even one never validated on
+ * designs like x) saturating this many times above T says the bet is
+ * poor, and x is simulated whole instead.  Only a cost: skipping a probe
+ * never rules a design out. */
+#define SCREEN_MODEL_MARGIN 2.0
+
+/* The saturation screen.  An open design can reach the front only by what
+ * no simulated design beats it on.  When a simulated design y beats it on
+ * cost and at every target rate below some rate T that is also at most
+ * y's saturation floor (screen_rate), the question is one rate: one probe
+ * of the saturation search at T (the search's warm-up, span and stability
+ * test), a fraction of a whole simulation's cost (a search, replications
+ * at the target rates, a load curve).  Unstable: its saturation lies below
+ * T, which caps its optimistic saturation and lets y rule it out.  Stable:
+ * it stays open, to be simulated whole.  T is the best over all y.  A
+ * design beaten at every target rate is asked about saturation alone (T
+ * is y's saturation floor) and always probed; one beaten only below some
+ * target rate is probed when its model does not put its saturation far
+ * above T (SCREEN_MODEL_MARGIN).  Designs outside every validated regime
+ * rest on the physical screen, whose channel-load bound is often far
+ * above what the network sustains and whose latency bound (the zero-load
+ * latency at every rate below it) is weakest near saturation; without the
+ * probe each of them would need a whole simulation.  A design is probed
+ * again only when a later round gives it a higher T than the one it was
+ * found stable at (an early probe at a low target rate must not stop a
+ * later one at a simulated design's saturation floor), and never after
+ * one found it unstable.  Returns 0 or the oracle's error. */
 static int screen_saturation(const cfg_study *s, dse_run *r,
                              const dse_sim_oracle *oracle,
                              const unsigned char *open, size_t *batch,
@@ -505,14 +564,25 @@ static int screen_saturation(const cfg_study *s, dse_run *r,
     size_t n = 0;
     for (size_t i = 0; i < r->ncand; i++) {
         const dse_candidate *x = &r->cand[i];
-        if (!open[i] || x->sim || x->probe_rate > 0)
+        if (!open[i] || x->sim || x->probe_unstable)
             continue;
-        double t = 0;
-        for (size_t j = 0; j < r->ncand; j++)
-            if (beats_but_saturation(s, &r->cand[j], x) &&
-                sim_saturation_floor(&r->cand[j]) > t)
-                t = sim_saturation_floor(&r->cand[j]);
-        if (t > 0 && t < x->opt_saturation) {
+        /* the best T from a y that beats x at every target rate, and
+         * from one that beats it only below T */
+        double t_whole = 0, t_part = 0;
+        for (size_t j = 0; j < r->ncand; j++) {
+            double tj = screen_rate(s, &r->cand[j], x);
+            if (beats_but_saturation(s, &r->cand[j], x))
+                t_whole = fmax(t_whole, tj);
+            else
+                t_part = fmax(t_part, tj);
+        }
+        double t = t_whole;
+        if (t_part > t_whole &&
+            !(isfinite(x->saturation_rate) &&
+              x->saturation_rate > SCREEN_MODEL_MARGIN * t_part))
+            t = t_part;
+        /* a design a probe found stable is asked again only higher up */
+        if (t > 0 && t < x->opt_saturation && t > x->probe_rate) {
             rate[n] = t;
             batch[n++] = i;
         }

@@ -107,10 +107,11 @@ typedef struct dse_candidate {
     double sim_saturation_lo, sim_saturation_hi;
     double probe_rate;       /* the saturation screen's probe (decide.c):
                                 a simulated design beat this design's
-                                optimistic latency at every target rate, so
-                                only its saturation could reach the front;
-                                one probe of the saturation search at the
-                                front's saturation rate asked whether it
+                                optimistic latency at every target rate
+                                below this rate, which is at most its own
+                                saturation floor, so only sustaining it
+                                could reach the front; one probe of the
+                                saturation search here asked whether it
                                 saturates below; 0: not probed */
     int probe_unstable;      /* the probe was unstable: the saturation rate
                                 lies below probe_rate, which then caps the
