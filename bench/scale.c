@@ -7,13 +7,16 @@
  * 4,096- and 16,384-node VLSI studies of configs/, in that order), with no
  * result cache and no load curves, and prints for every phase (scoring, the
  * saturation searches, the replications, the saturation screen's probes,
- * round by round) its steps, wall and CPU seconds and the peak resident
- * memory when it ended, then the study's totals and its recommendation.
+ * round by round) its steps, wall and CPU seconds, its longest job's CPU
+ * seconds and the peak resident memory when it ended, then the study's
+ * totals, its recommendation, and what the same rounds would take on W
+ * farm workers by those per-job costs (workers_needed).
  * That is what a scaling target is checked against: which phase grows with
  * the network, and by how much.  CPU time counts every thread of this
  * process (a farm's workers are not in it).  A bench: it asserts nothing,
  * and exits non-zero only when a study cannot be loaded or a run fails.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,31 @@
 static const char *const default_studies[] = {
     "configs/vlsi_1024.yaml", "configs/vlsi_4096.yaml",
     "configs/vlsi_16384.yaml"};
+
+/* What W workers (or threads) would take for the same rounds, from the
+ * measured per-job costs: each phase lasts at least its CPU over W and at
+ * least its longest job, since a round waits for its last job before the
+ * next is chosen.  The sum of the longest jobs is what no number of
+ * workers shortens.  An estimate: it leaves out the farm's per-job
+ * overhead (under a millisecond, bench_farm) and the contention of jobs
+ * sharing a machine's memory, and assumes jobs as long as measured here. */
+static void workers_needed(const dse_run *r)
+{
+    static const int counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    size_t nc = sizeof counts / sizeof *counts;
+    printf("  on W farm workers, W:");
+    for (size_t k = 0; k < nc; k++)
+        printf(" %6d", counts[k]);
+    printf("\n  estimated wall s:    ");
+    for (size_t k = 0; k < nc; k++) {
+        double t = 0;
+        for (size_t q = 0; q < r->nphases; q++)
+            t += fmax(r->phases[q].cpu_s / counts[k],
+                      r->phases[q].longest_job_s);
+        printf(" %6.0f", t);
+    }
+    printf("\n");
+}
 
 /* One study's decision and its phase table on stdout; 0 or non-zero when it
  * cannot be loaded or run. */
@@ -52,15 +80,19 @@ static int scale_study(const char *path, int threads)
     } else {
         printf("study %s: %ld nodes, %zu feasible designs\n", s.name,
                (long)s.nodes, r.ncand);
-        printf("  %-10s %7s %9s %9s %10s\n", "phase", "steps", "wall s",
-               "cpu s", "peak MB");
+        printf("  %-10s %7s %9s %9s %11s %10s\n", "phase", "steps",
+               "wall s", "cpu s", "longest s", "peak MB");
+        double longest = 0;
         for (size_t q = 0; q < r.nphases; q++) {
             const dse_phase_time *ph = &r.phases[q];
-            printf("  %-10s %7zu %9.1f %9.1f %10.0f\n", ph->name, ph->steps,
-                   ph->wall_s, ph->cpu_s, ph->peak_rss_mb);
+            printf("  %-10s %7zu %9.1f %9.1f %11.1f %10.0f\n", ph->name,
+                   ph->steps, ph->wall_s, ph->cpu_s, ph->longest_job_s,
+                   ph->peak_rss_mb);
+            longest += ph->longest_job_s;
         }
-        printf("  %-10s %7zu %9.1f %9.1f %10.0f\n", "total", r.nsimulated,
-               wall, cpu, dse_peak_rss_mb());
+        printf("  %-10s %7zu %9.1f %9.1f %11.1f %10.0f\n", "total",
+               r.nsimulated, wall, cpu, longest, dse_peak_rss_mb());
+        workers_needed(&r);
         printf("  (total steps: designs simulated, in %d rounds, %s)\n",
                r.rounds, r.certified ? "certified" : "not certified");
         if (r.recommended != SIZE_MAX) {

@@ -1,6 +1,7 @@
 /*
  * pool.c — see pool.h: net/pool.c's pool with the program's progress line
- * counted after every job.
+ * counted after every job, and each job's CPU time reported to it (the
+ * phase's longest job: what more threads cannot shorten).
  */
 #include "dse/common/pool.h"
 
@@ -15,7 +16,12 @@ typedef struct adapter {
 static int run_job(void *ctx, size_t index)
 {
     adapter *a = ctx;
-    return a->fn(a->ctx, index);
+    if (!a->progress)
+        return a->fn(a->ctx, index);
+    double t0 = dse_thread_cpu_s();
+    int rc = a->fn(a->ctx, index);
+    dse_progress_job(a->progress, dse_thread_cpu_s() - t0);
+    return rc;
 }
 
 static void job_done(void *ctx, size_t index)

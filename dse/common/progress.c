@@ -23,6 +23,13 @@ double dse_cpu_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double dse_thread_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 double dse_peak_rss_mb(void)
 {
     struct rusage ru;
@@ -93,6 +100,7 @@ void dse_progress_begin(dse_progress *p, const char *phase, size_t total)
     p->done = 0;
     p->start_s = p->last_print_s = dse_now_s();
     p->cpu_start_s = dse_cpu_s();
+    p->longest_job_s = 0;
     p->extra[0] = '\0';
     if (!p->quiet && p->tty)
         print_line(p, p->start_s, 0);
@@ -112,6 +120,14 @@ void dse_progress_step(dse_progress *p, size_t n)
     pthread_mutex_unlock(&p->lock);
 }
 
+void dse_progress_job(dse_progress *p, double cpu_s)
+{
+    pthread_mutex_lock(&p->lock);
+    if (cpu_s > p->longest_job_s)
+        p->longest_job_s = cpu_s;
+    pthread_mutex_unlock(&p->lock);
+}
+
 void dse_progress_note(dse_progress *p, const char *text)
 {
     pthread_mutex_lock(&p->lock);
@@ -128,6 +144,7 @@ void dse_progress_end(dse_progress *p)
         ph->steps = p->done;
         ph->wall_s = dse_now_s() - p->start_s;
         ph->cpu_s = dse_cpu_s() - p->cpu_start_s;
+        ph->longest_job_s = p->longest_job_s;
         ph->peak_rss_mb = dse_peak_rss_mb();
     } else {
         p->phases_dropped++;

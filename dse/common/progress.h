@@ -14,13 +14,16 @@
 #include <stdio.h>
 
 /* What one phase cost: its steps, wall and CPU seconds (the whole
- * process's, every thread's) and the process's peak resident memory when
- * it ended.  Kept for every phase, so that a long run can say where its
- * time went (results.json's timings, bench/scale.c). */
+ * process's, every thread's), the CPU seconds of its longest job and the
+ * process's peak resident memory when it ended.  Kept for every phase, so
+ * that a long run can say where its time went (results.json's timings,
+ * bench/scale.c).  The longest job is what no number of threads or farm
+ * workers can shorten: a phase ends when its last job does. */
 typedef struct dse_phase_time {
     char name[16];
     size_t steps;
     double wall_s, cpu_s;
+    double longest_job_s;     /* 0 when no job was timed (dse_progress_job) */
     double peak_rss_mb;
 } dse_phase_time;
 
@@ -37,6 +40,7 @@ typedef struct dse_progress {
     double plain_interval_s;  /* non-terminal print period (5 s) */
     char extra[128];          /* appended to the line, e.g. farm status */
     double cpu_start_s;
+    double longest_job_s;     /* this phase's, so far */
     dse_phase_time phases[DSE_PROGRESS_PHASES]; /* ended phases, in order */
     size_t nphases, phases_dropped;
     pthread_mutex_t lock;
@@ -49,6 +53,8 @@ void dse_progress_fini(dse_progress *p);
 void dse_progress_begin(dse_progress *p, const char *phase, size_t total);
 /* Count n finished steps; prints when due. */
 void dse_progress_step(dse_progress *p, size_t n);
+/* One job of the phase took cpu_s seconds of its thread's CPU. */
+void dse_progress_job(dse_progress *p, double cpu_s);
 /* Replace the extra text shown after the counts. */
 void dse_progress_note(dse_progress *p, const char *text);
 /* End the phase with a final line ("score  1200/1200  done in 3.2 s")
@@ -57,6 +63,8 @@ void dse_progress_end(dse_progress *p);
 
 /* CPU seconds of the whole process (all threads). */
 double dse_cpu_s(void);
+/* CPU seconds of the calling thread. */
+double dse_thread_cpu_s(void);
 /* The process's peak resident memory so far, MB. */
 double dse_peak_rss_mb(void);
 

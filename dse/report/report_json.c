@@ -307,15 +307,17 @@ int dse_report_json(const dse_run *r, FILE *out, int with_timings, err *e)
                                "simulate", r->seconds_sim, "total",
                                r->seconds_total);
         /* where the time went: every phase's steps, wall and CPU
-         * seconds and the peak memory when it ended */
+         * seconds, its longest job and the peak memory when it ended */
         json_t *phases = json_array();
         for (size_t q = 0; q < r->nphases; q++) {
             const dse_phase_time *ph = &r->phases[q];
             json_array_append_new(
-                phases, json_pack("{s:s, s:I, s:f, s:f, s:f}", "phase",
-                                  ph->name, "steps", (json_int_t)ph->steps,
-                                  "wall", ph->wall_s, "cpu", ph->cpu_s,
-                                  "peak_rss_mb", ph->peak_rss_mb));
+                phases,
+                json_pack("{s:s, s:I, s:f, s:f, s:f, s:f}", "phase",
+                          ph->name, "steps", (json_int_t)ph->steps, "wall",
+                          ph->wall_s, "cpu", ph->cpu_s, "longest_job_cpu",
+                          ph->longest_job_s, "peak_rss_mb",
+                          ph->peak_rss_mb));
         }
         json_object_set_new(tm, "phases", phases);
         json_object_set_new(root, "timings_s", tm);
