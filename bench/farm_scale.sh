@@ -1,0 +1,126 @@
+#!/bin/sh
+# bench/farm_scale.sh — one study on the Redis farm with 1, 2, 4 ... workers.
+#
+#   sh bench/farm_scale.sh [-r ROUNDS] [STUDY.yaml] [WORKERS ...]
+#
+# Starts its own redis-server on a free loopback port (no persistence),
+# then for each worker count W starts W `dse worker --jobs 1` processes on
+# it and runs `dse optimize STUDY --redis` with a fresh key prefix and no
+# result cache, so every job is simulated again.  Prints, per W, the
+# coordinator's wall time, the workers' CPU time (all W, from /proc when
+# they exit), the recommendation and whether the results are those of the
+# first W (the farm must give the same numbers bit for bit).  With -r N the
+# study's simulation budget is cut to the designs of its first N rounds'
+# worth of simulations (max_designs), which is what makes a long study
+# affordable to measure at several worker counts; the whole study is the
+# default.  Defaults: configs/vlsi_4096.yaml, workers 1 2 4.  Needs the
+# Release build (build/dse) and redis-server.  A bench: it asserts
+# nothing, and exits non-zero only when a run fails.
+set -eu
+budget=""
+if [ "${1:-}" = -r ]; then
+  budget=$2
+  shift 2
+fi
+study=${1:-configs/vlsi_4096.yaml}
+[ $# -gt 0 ] && shift
+workers=${*:-1 2 4}
+dse=${DSE:-build/dse}
+[ -x "$dse" ] || { echo "farm_scale: no $dse (build the Release first)" >&2; exit 1; }
+command -v redis-server >/dev/null ||
+  { echo "farm_scale: redis-server not found" >&2; exit 1; }
+
+tmp=$(mktemp -d /tmp/dse-farm-scale.XXXXXX)
+redis_pid=""
+worker_pids=""
+cleanup() {
+  for p in $worker_pids; do kill "$p" 2>/dev/null || true; done
+  [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+if [ -n "$budget" ]; then
+  # the study with its simulation budget cut: max_designs under simulation
+  awk -v b="$budget" '
+    /^simulation:/ { print; print "  max_designs: " b; insim = 1; next }
+    insim && /^  max_designs:/ { next }
+    /^[^ #]/ { insim = 0 }
+    { print }' "$study" > "$tmp/study.yaml"
+  grep -q "^simulation:" "$tmp/study.yaml" ||
+    printf 'simulation:\n  max_designs: %s\n' "$budget" >> "$tmp/study.yaml"
+  run_study=$tmp/study.yaml
+else
+  run_study=$study
+fi
+
+# a free loopback port: redis-server refuses a port in use, so try a few
+port=""
+for try in 1 2 3 4 5 6 7 8; do
+  p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+  redis-server --bind 127.0.0.1 --port "$p" --save '' --appendonly no \
+    --daemonize no --loglevel warning > "$tmp/redis.log" 2>&1 &
+  redis_pid=$!
+  sleep 0.5
+  if kill -0 "$redis_pid" 2>/dev/null; then port=$p; break; fi
+  redis_pid=""
+done
+[ -n "$port" ] || { echo "farm_scale: no redis-server started" >&2; exit 1; }
+url=redis://127.0.0.1:$port
+
+# CPU seconds of a process that has not yet been reaped: utime + stime of
+# it and its reaped children, from /proc/PID/stat
+cpu_of() {
+  awk -v hz="$(getconf CLK_TCK)" '{
+    sub(/^.*\) /, "");
+    print ($12 + $13 + $14 + $15) / hz }' "/proc/$1/stat"
+}
+
+echo "study $study${budget:+ (max_designs $budget)}, farm on $url"
+printf '%8s %9s %12s %10s  %s\n' workers "wall s" "workers cpu" "same" \
+  recommendation
+first=""
+for w in $workers; do
+  prefix="bench$w-$$:"
+  worker_pids=""
+  i=0
+  while [ "$i" -lt "$w" ]; do
+    "$dse" worker --redis "$url" --prefix "$prefix" --jobs 1 -q \
+      > "$tmp/worker$w.$i.log" 2>&1 &
+    worker_pids="$worker_pids $!"
+    i=$((i + 1))
+  done
+  t0=$(date +%s.%N)
+  if ! "$dse" optimize "$run_study" --redis "$url" --prefix "$prefix" \
+       --no-cache -q --json -o "$tmp/out$w" > "$tmp/summary$w.json" \
+       2> "$tmp/optimize$w.log"; then
+    echo "farm_scale: dse optimize failed with $w workers:" >&2
+    cat "$tmp/optimize$w.log" >&2
+    exit 1
+  fi
+  t1=$(date +%s.%N)
+  cpu=0
+  for p in $worker_pids; do
+    c=$(cpu_of "$p")
+    cpu=$(awk -v a="$cpu" -v b="$c" 'BEGIN { print a + b }')
+    kill "$p" 2>/dev/null || true
+  done
+  wait $worker_pids 2>/dev/null || true
+  worker_pids=""
+  rec=$(awk -F'"' '/"design":/ { d = $4 }
+    /"recommended": *true/ { print d }' "$tmp/summary$w.json")
+  # the results without their timings (the file's last member):
+  # identical for every W
+  sed '/"timings_s"/,$d' "$tmp/out$w/results.json" > "$tmp/cmp$w.json"
+  if [ -z "$first" ]; then
+    first=$w
+    same="-"
+  elif cmp -s "$tmp/cmp$first.json" "$tmp/cmp$w.json"; then
+    same="yes"
+  else
+    same="NO"
+  fi
+  printf '%8s %9.1f %12.1f %10s  %s\n' "$w" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+    "$cpu" "$same" "$rec"
+done
