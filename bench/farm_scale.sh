@@ -33,8 +33,12 @@ command -v redis-server >/dev/null ||
 tmp=$(mktemp -d /tmp/dse-farm-scale.XXXXXX)
 redis_pid=""
 worker_pids=""
+optimize_pid=""
+# the coordinator and the workers first, and Redis only once they are
+# gone: a worker stopping finishes its job and acknowledges it there
 cleanup() {
-  for p in $worker_pids; do kill "$p" 2>/dev/null || true; done
+  for p in $optimize_pid $worker_pids; do kill "$p" 2>/dev/null || true; done
+  for p in $optimize_pid $worker_pids; do wait "$p" 2>/dev/null || true; done
   [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$tmp"
@@ -92,9 +96,12 @@ for w in $workers; do
     i=$((i + 1))
   done
   t0=$(date +%s.%N)
-  if ! "$dse" optimize "$run_study" --redis "$url" --prefix "$prefix" \
-       --no-cache -q --json -o "$tmp/out$w" > "$tmp/summary$w.json" \
-       2> "$tmp/optimize$w.log"; then
+  # in the background, so that an interrupt reaches the trap at once
+  "$dse" optimize "$run_study" --redis "$url" --prefix "$prefix" \
+    --no-cache -q --json -o "$tmp/out$w" > "$tmp/summary$w.json" \
+    2> "$tmp/optimize$w.log" &
+  optimize_pid=$!
+  if ! wait "$optimize_pid"; then
     echo "farm_scale: dse optimize failed with $w workers:" >&2
     cat "$tmp/optimize$w.log" >&2
     exit 1
