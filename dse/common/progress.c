@@ -9,25 +9,27 @@
 #include <time.h>
 #include <unistd.h>
 
-double dse_now_s(void)
+/* Seconds on one of the POSIX clocks. */
+static double clock_s(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double dse_now_s(void)
+{
+    return clock_s(CLOCK_MONOTONIC);
 }
 
 double dse_cpu_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 double dse_thread_cpu_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return clock_s(CLOCK_THREAD_CPUTIME_ID);
 }
 
 double dse_peak_rss_mb(void)

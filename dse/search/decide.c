@@ -508,18 +508,21 @@ static double sim_saturation_floor(const dse_candidate *y)
  * infinite), y beats it at every rate below T by construction, and y's
  * saturation floor is at least T: dse_rules_out(y, x) then holds.  A y that
  * beats x at every target rate leaves T at y's saturation floor (the
- * question is then saturation alone). */
+ * question is then saturation alone) and sets *whole. */
 static double screen_rate(const cfg_study *s, const dse_candidate *y,
-                          const dse_candidate *x)
+                          const dse_candidate *x, int *whole)
 {
+    *whole = 0;
     if (!y->sim || !costs_no_more(s, y, x))
         return 0;
     double t = sim_saturation_floor(y);
     if (!(t > 0))   /* no simulated saturation: y cannot rule x out */
         return 0;
+    *whole = 1;
     for (size_t ri = 0; ri < s->rates.n; ri++)
         if (!beats_at(s, y, x, ri)) {
             t = fmin(t, s->rates.v[ri]);
+            *whole = 0;
             break;
         }
     return isfinite(t) ? t : 0;
@@ -570,8 +573,9 @@ static int screen_saturation(const cfg_study *s, dse_run *r,
          * from one that beats it only below T */
         double t_whole = 0, t_part = 0;
         for (size_t j = 0; j < r->ncand; j++) {
-            double tj = screen_rate(s, &r->cand[j], x);
-            if (beats_but_saturation(s, &r->cand[j], x))
+            int whole;
+            double tj = screen_rate(s, &r->cand[j], x, &whole);
+            if (whole)
                 t_whole = fmax(t_whole, tj);
             else
                 t_part = fmax(t_part, tj);
