@@ -12,7 +12,9 @@
  * optimistic bound never exceeds the physical one; the saturation
  * screen rules out, by one probe at the front's saturation rate, designs
  * whose latency is beaten and simulates whole the one it cannot, and by
- * one probe at a target rate designs beaten only below it; designs
+ * one probe at a target rate designs beaten only below it, and asks a
+ * design found stable again when a later round gives it a higher rate;
+ * designs
  * whose clocks differ are ranked in time (reference cycles), not in
  * cycles of their own clocks.
  */
@@ -573,6 +575,42 @@ static void test_screen_below_a_rate(void **state)
     dse_bands_set_coverage(covered);
 }
 
+/* A design a probe found stable is asked again when a later round gives
+ * it a higher rate.  Round 1 simulates the 8-wire torus, which beats the
+ * 1-wire design 1 only at 0.001: the screen asks design 1 about 0.002 and
+ * finds it stable (it saturates at 0.0025).  Round 1 then simulates design
+ * 2, its shape's best by the models, which beats it at both rates and
+ * saturates at 0.003: the screen asks design 1 again, at design 2's
+ * saturation floor, finds it unstable there, and design 2 rules it out
+ * unsimulated. */
+static void test_screen_asks_again_higher(void **state)
+{
+    (void)state;
+    dse_bands_set_coverage(outside);
+    world w;
+    wide_and_narrow(&w, 3);
+    set(&w, 0, 20, 100, 0.004);
+    w.r.cand[0].saturation_rate = 0.01;    /* the models' latest */
+    set(&w, 1, 101, 110, 0.0025);
+    w.r.cand[1].latency[1] = 130;
+    set(&w, 2, 30, 60, 0.003);
+    w.r.cand[2].latency[1] = 120;          /* not round 1a's leader */
+    dse_sim_oracle o = {oracle_sim, &w, oracle_probe};
+    err e;
+    assert_int_equal(dse_decide(&w.s, &w.r, &o, 2, 0, NULL, NULL, &e), 0);
+    assert_true(w.r.certified);
+    assert_int_equal(w.simulated, 2);
+    assert_non_null(w.r.cand[2].sim);
+    const dse_candidate *c = &w.r.cand[1];
+    assert_null(c->sim);
+    assert_int_equal(w.probed, 3);         /* design 1 twice, design 2 once */
+    assert_true(c->probe_unstable);
+    assert_true(fabs(c->probe_rate - 0.99 * 0.003) < 1e-12);
+    assert_int_equal(c->dominated_by, 2);
+    world_fini(&w);
+    dse_bands_set_coverage(covered);
+}
+
 /* A study that ranks on p99 ranks on the simulated p99 and its interval:
  * design 0 has the lowest mean, design 1 the lowest p99.  The screen for
  * a p99 objective is the smallest zero-load latency of one message, not
@@ -724,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_unvalidated_regime_rests_on_physics),
         cmocka_unit_test(test_saturation_screen),
         cmocka_unit_test(test_screen_below_a_rate),
+        cmocka_unit_test(test_screen_asks_again_higher),
         cmocka_unit_test(test_certifies_early_when_models_exact),
         cmocka_unit_test(test_wrong_model_recovered),
         cmocka_unit_test(test_budget_exhaustion_reported),
