@@ -14,9 +14,8 @@
  * whose latency is beaten and simulates whole the one it cannot, and by
  * one probe at a target rate designs beaten only below it, and asks a
  * design found stable again when a later round gives it a higher rate;
- * designs
- * whose clocks differ are ranked in time (reference cycles), not in
- * cycles of their own clocks.
+ * designs whose clocks differ are ranked in time (reference cycles), not
+ * in cycles of their own clocks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
