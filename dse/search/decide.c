@@ -144,10 +144,12 @@ static double sim_worst(const dse_candidate *y, size_t ri,
 static int costs_no_more(const cfg_study *s, const dse_candidate *y,
                          const dse_candidate *x)
 {
-    for (size_t j = 0; j < s->nobjectives; j++)
+    for (size_t j = 0; j < s->nobjectives; j++) {
+        cfg_cost_metric m = s->objectives[j].cost;
         if (s->objectives[j].kind == CFG_OBJ_COST &&
-            cost_of(y, s->objectives[j].cost) > cost_of(x, s->objectives[j].cost))
+            cost_of(y, m) > cost_of(x, m))
             return 0;
+    }
     return 1;
 }
 
