@@ -1,30 +1,44 @@
 #!/bin/sh
 # bench/farm_scale.sh — one study on the Redis farm with 1, 2, 4 ... workers.
 #
-#   sh bench/farm_scale.sh [-r ROUNDS] [STUDY.yaml] [WORKERS ...]
+#   sh bench/farm_scale.sh [-r DESIGNS] [STUDY.yaml] [WORKERS ...]
 #
 # Starts its own redis-server on a free loopback port (no persistence),
 # then for each worker count W starts W `dse worker --jobs 1` processes on
 # it and runs `dse optimize STUDY --redis` with a fresh key prefix and no
 # result cache, so every job is simulated again.  Prints, per W, the
-# coordinator's wall time, the workers' CPU time (all W, from /proc when
-# they exit), the recommendation and whether the results are those of the
-# first W (the farm must give the same numbers bit for bit).  With -r N the
-# study's simulation budget is cut to the designs of its first N rounds'
-# worth of simulations (max_designs), which is what makes a long study
-# affordable to measure at several worker counts; the whole study is the
-# default.  Defaults: configs/vlsi_4096.yaml, workers 1 2 4.  Needs the
-# Release build (build/dse) and redis-server.  A bench: it asserts
-# nothing, and exits non-zero only when a run fails.
+# coordinator's wall time, the workers' CPU time (all W, read from /proc
+# before they are stopped), the recommendation and whether the results are
+# those of the first W (the farm must give the same numbers bit for bit).
+# With -r N the study's simulation budget (simulation.max_designs) is cut
+# to N designs: with N = 2, round 1's two designs and the saturation
+# screen after them, which is what makes a long study affordable to
+# measure at several worker counts; the whole study is the default.
+# Defaults: configs/vlsi_4096.yaml, workers 1 2 4 (each 1-999).  Needs the
+# Release build (build/dse, or $DSE) and redis-server.  A bench: it
+# asserts nothing; it exits 2 on bad arguments and 1 when a run fails.
 set -eu
 budget=""
+usage() {
+  echo "usage: sh bench/farm_scale.sh [-r DESIGNS] [STUDY.yaml] [WORKERS ...]" >&2
+  exit 2
+}
+# a count: digits only, 1 to 999
+count_ok() {
+  case $1 in ''|*[!0-9]*|0*) return 1 ;; esac
+  [ "$1" -le 999 ]
+}
 if [ "${1:-}" = -r ]; then
+  [ $# -ge 2 ] && count_ok "$2" || usage
   budget=$2
   shift 2
 fi
 study=${1:-configs/vlsi_4096.yaml}
 [ $# -gt 0 ] && shift
 workers=${*:-1 2 4}
+for w in $workers; do count_ok "$w" || usage; done
+[ -r "$study" ] && [ -f "$study" ] ||
+  { echo "farm_scale: $study: not a readable file" >&2; exit 2; }
 dse=${DSE:-build/dse}
 [ -x "$dse" ] || { echo "farm_scale: no $dse (build the Release first)" >&2; exit 1; }
 command -v redis-server >/dev/null ||
