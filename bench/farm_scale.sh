@@ -20,7 +20,8 @@
 set -eu
 budget=""
 usage() {
-  echo "usage: sh bench/farm_scale.sh [-r DESIGNS] [STUDY.yaml] [WORKERS ...]" >&2
+  echo "usage: sh bench/farm_scale.sh [-r DESIGNS] [STUDY.yaml]" \
+    "[WORKERS ...]" >&2
   exit 2
 }
 # a count: digits only, 1 to 999
@@ -40,7 +41,8 @@ for w in $workers; do count_ok "$w" || usage; done
 [ -r "$study" ] && [ -f "$study" ] ||
   { echo "farm_scale: $study: not a readable file" >&2; exit 2; }
 dse=${DSE:-build/dse}
-[ -x "$dse" ] || { echo "farm_scale: no $dse (build the Release first)" >&2; exit 1; }
+[ -x "$dse" ] ||
+  { echo "farm_scale: no $dse (build the Release first)" >&2; exit 1; }
 command -v redis-server >/dev/null ||
   { echo "farm_scale: redis-server not found" >&2; exit 1; }
 
@@ -142,6 +144,7 @@ for w in $workers; do
   else
     same="NO"
   fi
-  printf '%8s %9.1f %12.1f %10s  %s\n' "$w" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+  wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+  printf '%8s %9.1f %12.1f %10s  %s\n' "$w" "$wall" \
     "$cpu" "$same" "$rec"
 done
